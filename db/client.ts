@@ -1,0 +1,65 @@
+import { mkdirSync } from "node:fs";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** A handle usable both outside and inside a transaction. */
+export type Queryable = Db | Tx;
+
+export interface Database {
+  db: Db;
+  driver: "pglite" | "postgres";
+  /** Rows of a raw `sql` query, whichever driver ran it. */
+  rows<T>(query: Parameters<Db["execute"]>[0], on?: Queryable): Promise<T[]>;
+  close(): Promise<void>;
+  /** The PGlite instance when embedded (the operator channel and tests need it). */
+  pglite?: import("@electric-sql/pglite").PGlite;
+}
+
+export interface OpenOptions {
+  /** postgres.js connection string; when absent the embedded PGlite is used. */
+  url?: string;
+  /** PGlite data directory, or `memory://` for an in-memory database. */
+  dataDir?: string;
+  /** A dumped PGlite data directory to start from (tests use a migrated template). */
+  loadFrom?: Blob;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options);
+}
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const client = postgres(url, { max, onnotice: () => {}, prepare: true });
+  const db = drizzle({ client, schema }) as unknown as Db;
+  return {
+    db,
+    driver: "postgres",
+    rows: async <T>(query: Parameters<Db["execute"]>[0], on: Queryable = db) =>
+      (await on.execute(query)) as unknown as T[],
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+async function openPglite(options: OpenOptions): Promise<Database> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const dataDir = options.dataDir ?? "memory://";
+  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir, options.loadFrom ? { loadDataDir: options.loadFrom } : {});
+  const db = drizzle({ client: pglite, schema }) as unknown as Db;
+  return {
+    db,
+    driver: "pglite",
+    pglite,
+    rows: async <T>(query: Parameters<Db["execute"]>[0], on: Queryable = db) =>
+      ((await on.execute(query)) as unknown as { rows: T[] }).rows,
+    close: () => pglite.close(),
+  };
+}

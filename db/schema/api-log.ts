@@ -1,0 +1,25 @@
+import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+export const apiLog = pgTable(
+  "api_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    requestId: text("request_id").notNull(),
+    keyId: text("key_id"),
+    accountId: text("account_id"),
+    method: text("method").notNull(),
+    path: text("path").notNull(),
+    query: text("query"),
+    status: integer("status").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    ip: text("ip"),
+    // Bodies are kept 30 days, the rest of the row 365 days (retention jobs).
+    requestBody: jsonb("request_body"),
+    responseBody: jsonb("response_body"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("api_log_account_idx").on(t.accountId, t.createdAt),
+    index("api_log_created_idx").on(t.createdAt),
+  ],
+);

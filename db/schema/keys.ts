@@ -1,0 +1,20 @@
+import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { accounts } from "./accounts";
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    environment: text("environment", { enum: ["sandbox", "production"] }).notNull(),
+    // SHA-256 of the secret part: the secret is 40 random characters, so a slow hash adds nothing.
+    secretHash: text("secret_hash").notNull(),
+    permissions: text("permissions").array().notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("api_keys_account_idx").on(t.accountId)],
+);

@@ -1,0 +1,49 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Every environment variable the application reads, parsed once. The README lists the same set;
+ * a missing variable selects the embedded default of its component (DESIGN §2).
+ */
+const envSchema = z.object({
+  APP_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
+  APP_URL: z.string().url().default("http://localhost:3000"),
+  DATABASE_URL: z.string().min(1).optional(),
+  PGLITE_DIR: z.string().min(1).default(".data/pglite"),
+  UPSTASH_REDIS_REST_URL: z.string().url().optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
+  INNGEST_EVENT_KEY: z.string().min(1).optional(),
+  INNGEST_SIGNING_KEY: z.string().min(1).optional(),
+  INNGEST_DEV: z.string().min(1).optional(),
+  JOBS_RUNNER: z.enum(["on", "off"]).default("on"),
+  API_LOG: z.enum(["on", "off"]).default("on"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type AppConfig = z.infer<typeof envSchema> & { dataDir: string };
+
+let cached: AppConfig | undefined;
+
+export function config(): AppConfig {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((issue) => issue.path.join(".")).join(", ");
+    throw new Error(`Invalid environment variables: ${fields}`);
+  }
+  cached = { ...parsed.data, dataDir: path.resolve(parsed.data.PGLITE_DIR) };
+  return cached;
+}
+
+/** Tests change the environment between files; they call this to read it again. */
+export function resetConfig(): void {
+  cached = undefined;
+}
+
+export const keyPrefix = (): "svc_test_" | "svc_live_" =>
+  config().APP_ENV === "production" ? "svc_live_" : "svc_test_";
+
+export const inngestConfigured = (): boolean => {
+  const c = config();
+  return Boolean((c.INNGEST_EVENT_KEY && c.INNGEST_SIGNING_KEY) || c.INNGEST_DEV);
+};

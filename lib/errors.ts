@@ -1,0 +1,60 @@
+/**
+ * The one error hierarchy. Every refusal the API can give has a stable code here with its HTTP
+ * status; lib/http/problem.ts turns them into RFC 9457 problem+json with titles from the catalogues.
+ */
+export const errorStatus = {
+  bad_request: 400,
+  malformed_json: 400,
+  unauthenticated: 401,
+  missing_ability: 403,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  not_acceptable: 406,
+  listing_busy: 409,
+  listing_action_refused: 409,
+  idempotency_key_in_use: 409,
+  limit_reached: 409,
+  listing_changed_meanwhile: 412,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_failed: 422,
+  too_many_requests: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export type MessageParams = Record<string, string | number>;
+
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    /** Values interpolated into the catalogue's `detail` for this code. */
+    readonly params: MessageParams = {},
+    /** Extra problem members (documented per code), e.g. `retry_after`. */
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(code);
+    this.status = errorStatus[code];
+  }
+}
+
+/** One entry of `errors[]`: a stable code at a JSON Pointer; `params` fill the catalogue's detail. */
+export interface FieldError {
+  pointer: string;
+  code: string;
+  params?: MessageParams;
+  /** Where the field lives when it is not in the body (`query`). */
+  in?: "query";
+}
+
+export class ValidationError extends AppError {
+  constructor(readonly errors: FieldError[]) {
+    super("validation_failed");
+  }
+}
+
+export const notFound = () => new AppError("not_found");

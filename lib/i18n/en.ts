@@ -1,0 +1,83 @@
+/** English catalogue. Romanian (ro.ts) must have exactly the same keys: its type is derived from this one. */
+export const en = {
+  problems: {
+    bad_request: { title: "Bad request", detail: "The request could not be understood: {reason}" },
+    malformed_json: { title: "Malformed JSON", detail: "The request body is not valid JSON." },
+    unauthenticated: {
+      title: "Unauthenticated",
+      detail: "The API key is missing, wrong, expired or revoked, or the account is no longer active.",
+    },
+    missing_ability: { title: "Missing permission", detail: "The API key lacks the permission {permission}." },
+    forbidden: { title: "Forbidden", detail: "You have no access to this resource." },
+    not_found: { title: "Not found", detail: "The resource does not exist or is not yours." },
+    method_not_allowed: { title: "Method not allowed", detail: "{method} is not supported here; use {allow}." },
+    not_acceptable: { title: "Not acceptable", detail: "This endpoint answers with application/json only." },
+    listing_busy: {
+      title: "Listing busy",
+      detail: "Another write is working on this listing; nothing was written. Retry in a second or two.",
+    },
+    listing_action_refused: { title: "Action refused", detail: "{reason}" },
+    idempotency_key_in_use: {
+      title: "Idempotency key in use",
+      detail: "A request with this Idempotency-Key is still being processed; retry when it has finished.",
+    },
+    limit_reached: { title: "Limit reached", detail: "{reason}" },
+    listing_changed_meanwhile: {
+      title: "Listing changed meanwhile",
+      detail: "The listing changed after the version in If-Match; re-read it and resend with the new ETag.",
+    },
+    payload_too_large: { title: "Payload too large", detail: "The request body exceeds {limit} bytes." },
+    unsupported_media_type: {
+      title: "Unsupported media type",
+      detail: "Send the body as {expected}.",
+    },
+    validation_failed: { title: "Invalid data", detail: "The request has invalid data; see errors." },
+    too_many_requests: {
+      title: "Too many requests",
+      detail: "The request limit of {limit} per minute is exceeded; retry in {retry_after} seconds.",
+    },
+    internal_error: {
+      title: "Internal error",
+      detail: "Something went wrong on our side. Quote request id {request_id} when you contact us.",
+    },
+  },
+  validation: {
+    required: "This field is required.",
+    required_if: "This field is required for this property type.",
+    required_unless: "This field is required for this property type.",
+    required_with: "This field is required together with {other}.",
+    required_without: "This field is required when {other} is absent.",
+    present: "This field must be present, even if empty.",
+    string: "Must be a string.",
+    integer: "Must be an integer.",
+    numeric: "Must be a number.",
+    boolean: "Must be true or false.",
+    array: "Must be a list.",
+    object: "Must be an object.",
+    decimal: "At most {places} decimals are allowed.",
+    min: "Must be at least {min}.",
+    max: "Must be at most {max}.",
+    between: "Must be between {min} and {max}.",
+    gt: "Must be greater than {other}.",
+    gte: "Must be greater than or equal to {other}.",
+    size: "Must have length {size}.",
+    enum: "Not an allowed value.",
+    in: "Must be one of: {values}.",
+    distinct: "The same value appears twice.",
+    regex: "The format is not as required.",
+    date_format: "Use the format {format}.",
+    url: "Must be a valid {scheme} URL.",
+    email: "Must be a valid email address.",
+    prohibits: "Cannot be sent together with {other}.",
+    iso_country: "Must be an ISO 3166-1 alpha-2 country code.",
+    meaningful_text: "The text has no real content.",
+    phone_number_valid: "Must be a valid phone number.",
+    valid_parcel_ring: "The parcel outline is not a valid polygon.",
+    invalid_value: "{reason}",
+    invalid: "{reason}",
+    unknown_parameter: "Unknown parameter.",
+  },
+} as const;
+
+type Catalogue<T> = { readonly [K in keyof T]: T[K] extends string ? string : Catalogue<T[K]> };
+export type Messages = Catalogue<typeof en>;

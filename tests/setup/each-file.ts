@@ -1,0 +1,6 @@
+import { afterAll } from "vitest";
+import { closeDatabase } from "@/db";
+
+afterAll(async () => {
+  await closeDatabase();
+});
