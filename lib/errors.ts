@@ -34,8 +34,10 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     /** Values interpolated into the catalogue's `detail` for this code. */
     readonly params: MessageParams = {},
-    /** Extra problem members (documented per code), e.g. `retry_after`. */
+    /** Extra problem members (documented per code). */
     readonly extra: Record<string, unknown> = {},
+    /** Response headers the refusal carries (`Allow` of a 405). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(code);
     this.status = errorStatus[code];

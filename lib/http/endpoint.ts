@@ -1,0 +1,179 @@
+import { randomUUID } from "node:crypto";
+import { database, type Database } from "@/db";
+import type { ServiceContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { resolveLocale, type Locale } from "@/lib/i18n";
+import { authenticate, bearerToken, requirePermission, type Principal } from "@/lib/keys/authenticate";
+import type { Permission } from "@/lib/keys/format";
+import { logger } from "@/lib/logger";
+import { logApiRequest } from "./api-log";
+import { readJsonBody } from "./body";
+import { anonymousLocale, invalidLocale, queryLocale } from "./locale";
+import { problemContentType, renderProblem } from "./problem";
+import { rateLimiter, rateRules, type RateLimitDecision, type RateRule } from "./rate-limit";
+import { json, payloadOf } from "./respond";
+import { versionHeaders, versionPolicy } from "./versions";
+
+export interface ApiRequest<P> {
+  request: Request;
+  url: URL;
+  params: P;
+  requestId: string;
+  locale: Locale;
+  ctx: ServiceContext;
+  /** The JSON body, media type and size checked; read at most once. */
+  body(accepted?: readonly string[]): Promise<unknown>;
+}
+
+export interface KeyedRequest<P> extends ApiRequest<P> {
+  principal: Principal;
+}
+
+type RouteContext<P> = { params: Promise<P> };
+export type RouteHandler<P> = (request: Request, context: RouteContext<P>) => Promise<Response>;
+
+/** State of one request as it goes through the pipeline; `finish` turns it into headers and a log entry. */
+interface Exchange {
+  requestId: string;
+  started: number;
+  url: URL;
+  ip: string;
+  locale: Locale;
+  principal?: Principal;
+  rate?: RateLimitDecision;
+  requestBody?: unknown;
+}
+
+/** An endpoint that needs a key with `permission` (`null`: any valid key). */
+export function keyedEndpoint<P = Record<string, never>>(
+  permission: Permission | null,
+  handler: (req: KeyedRequest<P>) => Promise<Response>,
+): RouteHandler<P> {
+  return pipeline<P>(async (exchange, request, db) => {
+    let principal: Principal;
+    try {
+      principal = await authenticate(db, bearerToken(request.headers.get("authorization")), new Date());
+    } catch (error) {
+      // Failed authentications count against the caller's address, so guessing keys is limited too.
+      await limit(exchange, `ip:${exchange.ip}`, rateRules.ip);
+      throw error;
+    }
+    exchange.principal = principal;
+    await limit(exchange, principal.key.id, rateRules.key);
+    exchange.locale = requestLocale(exchange, request, principal.account.language);
+    if (permission) requirePermission(principal, permission);
+    const ctx: ServiceContext = {
+      database: db,
+      actor: { kind: "api", accountId: principal.account.id, keyId: principal.key.id },
+      now: new Date(),
+      locale: exchange.locale,
+    };
+    return (req) => handler({ ...req, ctx, principal });
+  });
+}
+
+/** An endpoint without a key (vocabulary, token exchange, unknown paths), limited per address. */
+export function publicEndpoint<P = Record<string, never>>(
+  rule: RateRule,
+  handler: (req: ApiRequest<P>) => Promise<Response>,
+): RouteHandler<P> {
+  return pipeline<P>(async (exchange, request, db) => {
+    await limit(exchange, `ip:${exchange.ip}`, rule);
+    exchange.locale = requestLocale(exchange, request, null);
+    return (req) => handler({ ...req, ctx: { database: db, actor: { kind: "system" }, now: new Date(), locale: exchange.locale } });
+  });
+}
+
+type Admit<P> = (
+  exchange: Exchange,
+  request: Request,
+  db: Database,
+) => Promise<(req: Omit<ApiRequest<P>, "ctx">) => Promise<Response>>;
+
+function pipeline<P>(admit: Admit<P>): RouteHandler<P> {
+  return async (request, context) => {
+    const url = new URL(request.url);
+    const exchange: Exchange = {
+      requestId: `req_${randomUUID().replace(/-/g, "")}`,
+      started: performance.now(),
+      url,
+      ip: clientIp(request),
+      locale: anonymousLocale(request, url),
+    };
+    let response: Response;
+    try {
+      const run = await admit(exchange, request, await database());
+      const params = ((await context?.params) ?? {}) as P;
+      response = await run({
+        request,
+        url,
+        params,
+        requestId: exchange.requestId,
+        locale: exchange.locale,
+        body: async (accepted) => (exchange.requestBody = await readJsonBody(request, accepted)),
+      });
+    } catch (error) {
+      response = problemResponse(error, exchange);
+    }
+    return finish(response, exchange, request);
+  };
+}
+
+function requestLocale(exchange: Exchange, request: Request, accountLanguage: string | null): Locale {
+  const query = queryLocale(exchange.url);
+  const locale = resolveLocale({ query: query.value, account: accountLanguage, acceptLanguage: request.headers.get("accept-language") });
+  if (query.invalid) {
+    exchange.locale = locale;
+    throw invalidLocale();
+  }
+  return locale;
+}
+
+async function limit(exchange: Exchange, bucket: string, rule: RateRule): Promise<void> {
+  exchange.rate = await rateLimiter().hit(bucket, rule);
+  if (exchange.rate.limited) {
+    throw new AppError("too_many_requests", { limit: exchange.rate.limit, retry_after: exchange.rate.resetSeconds });
+  }
+}
+
+function problemResponse(error: unknown, exchange: Exchange): Response {
+  if (!(error instanceof AppError)) {
+    logger.error("unhandled error", { requestId: exchange.requestId, path: exchange.url.pathname, error });
+  }
+  const body = renderProblem(error, exchange.locale, exchange.requestId);
+  const headers = new Headers(error instanceof AppError ? error.headers : undefined);
+  if (body.status === 429 && exchange.rate) headers.set("Retry-After", String(exchange.rate.resetSeconds));
+  return json(body, { status: body.status, headers, contentType: problemContentType });
+}
+
+function finish(response: Response, exchange: Exchange, request: Request): Response {
+  const headers = response.headers;
+  headers.set("X-Request-Id", exchange.requestId);
+  if (exchange.rate) {
+    headers.set("X-RateLimit-Limit", String(exchange.rate.limit));
+    headers.set("X-RateLimit-Remaining", String(exchange.rate.remaining));
+    headers.set("X-RateLimit-Reset", String(exchange.rate.resetSeconds));
+  }
+  for (const [name, value] of versionHeaders(versionPolicy("v1"))) headers.set(name, value);
+  if (!headers.has("content-language") && headers.get("content-type")?.includes("json")) headers.set("Content-Language", exchange.locale);
+  logApiRequest({
+    requestId: exchange.requestId,
+    keyId: exchange.principal?.key.id ?? null,
+    accountId: exchange.principal?.account.id ?? null,
+    method: request.method,
+    path: exchange.url.pathname,
+    query: exchange.url.search || null,
+    status: response.status,
+    durationMs: Math.round(performance.now() - exchange.started),
+    ip: exchange.ip,
+    requestBody: exchange.requestBody ?? null,
+    responseBody: payloadOf(response) ?? null,
+    createdAt: new Date(),
+  });
+  return response;
+}
+
+function clientIp(request: Request): string {
+  const forwarded = request.headers.get("x-forwarded-for");
+  return forwarded?.split(",")[0].trim() || request.headers.get("x-real-ip") || "unknown";
+}

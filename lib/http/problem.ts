@@ -1,0 +1,49 @@
+import { config } from "@/lib/config";
+import { AppError, ValidationError, type ErrorCode } from "@/lib/errors";
+import { format, messages, type Locale } from "@/lib/i18n";
+
+export const problemContentType = "application/problem+json";
+
+export const problemType = (code: string): string => `${config().APP_URL}/problems/${code}`;
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  code: string;
+  detail: string;
+  errors?: { pointer: string; code: string; detail: string; in?: "query" }[];
+  [extra: string]: unknown;
+}
+
+/**
+ * Renders any thrown value as RFC 9457 problem details in the request's language. Errors that are
+ * not ours become an opaque 500 carrying only the request id: nothing internal reaches the client.
+ */
+export function renderProblem(error: unknown, locale: Locale, requestId: string): ProblemBody {
+  const known = error instanceof AppError ? error : new AppError("internal_error");
+  const code: ErrorCode = known.code;
+  const catalogue = messages(locale);
+  const text = catalogue.problems[code];
+  const body: ProblemBody = {
+    ...known.extra,
+    type: problemType(code),
+    title: text.title,
+    status: known.status,
+    code,
+    detail: format(text.detail, { ...known.params, request_id: requestId }),
+  };
+  if (known instanceof ValidationError) {
+    body.errors = known.errors.map((e) => ({
+      ...(e.in ? { in: e.in } : {}),
+      pointer: e.pointer,
+      code: e.code,
+      detail: format((catalogue.validation as Record<string, string>)[e.code] ?? catalogue.validation.invalid, {
+        reason: e.code,
+        ...e.params,
+      }),
+    }));
+  }
+  if (code === "internal_error") body.request_id = requestId;
+  return body;
+}

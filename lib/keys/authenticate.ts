@@ -1,0 +1,84 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "@/db";
+import { accounts, agencyMembers, apiKeys } from "@/db/schema";
+import { config } from "@/lib/config";
+import { AppError } from "@/lib/errors";
+import { parseKey, secretMatches, type Permission } from "./format";
+import { markKeyUsed } from "./last-used";
+
+export interface Principal {
+  key: { id: string; name: string; permissions: Permission[] };
+  account: {
+    id: string;
+    email: string;
+    name: string;
+    phone: string | null;
+    language: "ro" | "en";
+    agency: { id: string; role: "owner" | "admin" | "agent" } | null;
+  };
+}
+
+const unauthenticated = () => new AppError("unauthenticated");
+
+/** Bearer value of the Authorization header, or undefined when absent or not a Bearer credential. */
+export function bearerToken(header: string | null): string | undefined {
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1];
+}
+
+/**
+ * Resolves a key to its account in one query. Every failure (missing, malformed, other environment,
+ * wrong secret, expired, revoked, inactive account) is the same 401 so that nothing leaks.
+ */
+export async function authenticate(database: Database, token: string | undefined, now: Date): Promise<Principal> {
+  const parsed = token ? parseKey(token) : undefined;
+  if (!parsed || parsed.environment !== config().APP_ENV) throw unauthenticated();
+  const [row] = await database.db
+    .select({
+      keyId: apiKeys.id,
+      keyName: apiKeys.name,
+      secretHash: apiKeys.secretHash,
+      environment: apiKeys.environment,
+      permissions: apiKeys.permissions,
+      expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
+      accountId: accounts.id,
+      email: accounts.email,
+      name: accounts.name,
+      phone: accounts.phone,
+      language: accounts.language,
+      active: accounts.active,
+      agencyId: agencyMembers.agencyId,
+      agencyRole: agencyMembers.role,
+    })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .leftJoin(agencyMembers, eq(agencyMembers.accountId, accounts.id))
+    .where(eq(apiKeys.id, parsed.id));
+  if (
+    !row ||
+    !secretMatches(parsed.secret, row.secretHash) ||
+    row.environment !== parsed.environment ||
+    row.revokedAt ||
+    row.expiresAt <= now ||
+    !row.active
+  ) {
+    throw unauthenticated();
+  }
+  markKeyUsed(row.keyId, now);
+  return {
+    key: { id: row.keyId, name: row.keyName, permissions: row.permissions as Permission[] },
+    account: {
+      id: row.accountId,
+      email: row.email,
+      name: row.name,
+      phone: row.phone,
+      language: row.language,
+      agency: row.agencyId && row.agencyRole ? { id: row.agencyId, role: row.agencyRole } : null,
+    },
+  };
+}
+
+export function requirePermission(principal: Principal, permission: Permission): void {
+  if (!principal.key.permissions.includes(permission)) throw new AppError("missing_ability", { permission });
+}

@@ -1,0 +1,53 @@
+import { database } from "@/db";
+import { createAccount, type CreateAccountInput } from "@/lib/accounts/create-account";
+import type { ServiceContext } from "@/lib/context";
+import { newId } from "@/lib/ids";
+import { createKey } from "@/lib/keys/create-key";
+import type { Permission } from "@/lib/keys/format";
+
+export const allPermissions: Permission[] = ["listings:read", "listings:write", "media:write"];
+
+export async function operatorCtx(): Promise<ServiceContext> {
+  return { database: await database(), actor: { kind: "operator" }, now: new Date() };
+}
+
+/** A fresh confirmed account (each test makes its own) with one key holding `permissions`. */
+export async function accountWithKey(options: { permissions?: Permission[]; account?: Partial<CreateAccountInput> } = {}) {
+  const ctx = await operatorCtx();
+  const email = `${newId("account")}@example.test`;
+  const account = await createAccount({ ctx, input: { email, password: "correct horse battery", ...options.account } });
+  const key = await createKey({
+    ctx,
+    input: { accountId: account.id, name: "test key", permissions: options.permissions ?? allPermissions, days: 30 },
+  });
+  return { account, key: key.key, keyId: key.id };
+}
+
+type Handler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
+
+/** Calls a route handler the way Next.js does, with a real Request. */
+export async function call<P = Record<string, never>>(
+  handler: Handler<P>,
+  options: {
+    path: string;
+    method?: string;
+    key?: string;
+    body?: unknown;
+    rawBody?: string;
+    headers?: Record<string, string>;
+    params?: P;
+  },
+) {
+  const headers = new Headers(options.headers);
+  if (options.key) headers.set("authorization", `Bearer ${options.key}`);
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  }
+  const request = new Request(`http://localhost:3000/api/v1${options.path}`, { method: options.method ?? "GET", headers, body });
+  const response = await handler(request, { params: Promise.resolve((options.params ?? {}) as P) });
+  const text = await response.text();
+  const json = text ? (JSON.parse(text) as Record<string, any>) : undefined;
+  return { status: response.status, headers: response.headers, json, text };
+}
