@@ -1,0 +1,81 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { GET as ping } from "@/app/api/v1/ping/route";
+import { database } from "@/db";
+import { apiLog } from "@/db/schema";
+import { flushApiLog } from "@/lib/http/api-log";
+import { keyedEndpoint } from "@/lib/http/endpoint";
+import { maxBodyBytes } from "@/lib/http/body";
+import { json } from "@/lib/http/respond";
+import { accountWithKey, call } from "../support/fixtures";
+
+const echo = keyedEndpoint(null, async ({ body }) => json({ received: await body() }));
+
+describe("API log", () => {
+  it("records every request with request id, key, method, path, status and duration", async () => {
+    const { key, keyId } = await accountWithKey();
+    const res = await call(ping, { path: "/ping?locale=en", key });
+    await flushApiLog();
+    const { db } = await database();
+    const [row] = await db.select().from(apiLog).where(eq(apiLog.requestId, res.headers.get("x-request-id")!));
+    expect(row).toMatchObject({ keyId, method: "GET", path: "/api/v1/ping", query: "?locale=en", status: 200 });
+    expect(row.durationMs).toBeGreaterThanOrEqual(0);
+    expect(row.responseBody).toMatchObject({ data: { pong: true } });
+  });
+
+  it("never stores secrets from bodies", async () => {
+    const { key } = await accountWithKey();
+    const res = await call(echo, {
+      path: "/echo",
+      method: "POST",
+      key,
+      body: { password: "hunter2hunter2", note: `my key is ${key}`, webhook: "whsec_c2VjcmV0c2VjcmV0", client_secret: "svcs_abc" },
+    });
+    expect(res.status).toBe(200);
+    await flushApiLog();
+    const { db } = await database();
+    const [row] = await db.select().from(apiLog).where(eq(apiLog.requestId, res.headers.get("x-request-id")!));
+    const stored = JSON.stringify(row);
+    expect(stored).not.toContain("hunter2");
+    expect(stored).not.toContain(key.split("|")[1]);
+    expect(stored).not.toContain("whsec_c2Vj");
+    expect(stored).not.toContain("svcs_abc");
+    expect(row.requestBody).toMatchObject({ password: "[redacted]", note: "my key is key_" + key.slice(4, 20) + "|[redacted]" });
+  });
+
+  it("does not fail the request when the log write fails", async () => {
+    const { key } = await accountWithKey();
+    const { db } = await database();
+    await db.execute("alter table api_log rename to api_log_away");
+    try {
+      const res = await call(ping, { path: "/ping", key });
+      expect(res.status).toBe(200);
+      await expect(flushApiLog()).resolves.toBeUndefined();
+    } finally {
+      await db.execute("alter table api_log_away rename to api_log");
+    }
+  });
+});
+
+describe("request bodies", () => {
+  it("answers malformed JSON with 400 malformed_json", async () => {
+    const { key } = await accountWithKey();
+    const res = await call(echo, { path: "/echo", method: "POST", key, rawBody: "{ nope", headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(res.json?.code).toBe("malformed_json");
+  });
+
+  it("answers a wrong content type with 415", async () => {
+    const { key } = await accountWithKey();
+    const res = await call(echo, { path: "/echo", method: "POST", key, rawBody: "a=b", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(res.status).toBe(415);
+    expect(res.json?.code).toBe("unsupported_media_type");
+  });
+
+  it("answers a body over the documented limit with 413", async () => {
+    const { key } = await accountWithKey();
+    const res = await call(echo, { path: "/echo", method: "POST", key, rawBody: JSON.stringify({ a: "x".repeat(maxBodyBytes) }), headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(413);
+    expect(res.json?.code).toBe("payload_too_large");
+  });
+});

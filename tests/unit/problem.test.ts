@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { AppError, ValidationError, errorStatus } from "@/lib/errors";
+import { renderProblem } from "@/lib/http/problem";
+import { en } from "@/lib/i18n/en";
+import { ro } from "@/lib/i18n/ro";
+
+describe("problem rendering", () => {
+  it("renders RFC 9457 members with a stable code and a translated title", () => {
+    const problemEn = renderProblem(new AppError("listing_busy"), "en", "req_1");
+    const problemRo = renderProblem(new AppError("listing_busy"), "ro", "req_1");
+    expect(problemEn).toMatchObject({ status: 409, code: "listing_busy", title: "Listing busy", type: "http://localhost:3000/problems/listing_busy" });
+    expect(problemRo.code).toBe("listing_busy");
+    expect(problemRo.title).not.toBe(problemEn.title);
+  });
+
+  it("lists validation errors with pointer, code and a detail filled from the catalogue", () => {
+    const problem = renderProblem(new ValidationError([{ pointer: "/title", code: "min", params: { min: 10 } }]), "en", "req_1");
+    expect(problem.status).toBe(422);
+    expect(problem.errors).toEqual([{ pointer: "/title", code: "min", detail: "Must be at least 10." }]);
+  });
+
+  it("hides anything that is not one of our errors behind an opaque 500", () => {
+    const problem = renderProblem(new TypeError("relation secret_table does not exist"), "en", "req_42");
+    expect(problem).toMatchObject({ status: 500, code: "internal_error", request_id: "req_42" });
+    expect(JSON.stringify(problem)).not.toContain("secret_table");
+  });
+
+  it("has a title and detail for every error code in both languages", () => {
+    for (const code of Object.keys(errorStatus) as (keyof typeof errorStatus)[]) {
+      expect(en.problems[code].title).toBeTruthy();
+      expect(ro.problems[code].title).toBeTruthy();
+    }
+  });
+});
