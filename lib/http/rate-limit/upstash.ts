@@ -1,0 +1,92 @@
+import { Ratelimit } from "@upstash/ratelimit";
+import { Redis } from "@upstash/redis";
+import { secondsUntil, type RateLimitDecision, type RateLimiter, type RateRule } from "./rules";
+
+export interface UpstashRateLimiterOptions {
+  url: string;
+  token: string;
+  /** Namespace of every counter key, e.g. `ratelimit`; tests use a fresh one per run. */
+  keyPrefix: string;
+  /** Answers while Redis is slow or unreachable (see `hit`). */
+  fallback: RateLimiter;
+  /** Told when Redis stops answering and when it answers again. */
+  warn: (message: string) => void;
+  timeoutMs?: number;
+}
+
+/**
+ * A Redis round trip takes a few milliseconds; after this long the answer comes from the fallback
+ * instead of holding the request (the library's own default of 5 s would hold every API call).
+ */
+const defaultTimeoutMs = 1000;
+
+/**
+ * Fixed windows in Upstash Redis, shared by every instance of the app: the scale-out path.
+ *
+ * - `ephemeralCache: false`: the library's in-memory cache answers "blocked" for an identifier it has
+ *   seen refused without asking Redis, so those refused requests would not be counted; the spec says
+ *   rejected requests still count, so every hit goes to Redis.
+ * - Timeouts and errors degrade to the fallback (the per-process limiter) rather than failing open
+ *   (no limit at all) or closed (every API call refused while Redis is down): the API stays up,
+ *   each instance still enforces the limit on its own traffic, headers stay truthful for that
+ *   instance, and the outage and the recovery are logged once each.
+ */
+export function createUpstashRateLimiter(options: UpstashRateLimiterOptions): RateLimiter {
+  const redis = new Redis({
+    url: options.url,
+    token: options.token,
+    // A retry after a network error would outlast the timeout anyway; one quick retry covers a
+    // dropped keep-alive connection.
+    retry: { retries: 1, backoff: () => 50 },
+    enableTelemetry: false,
+  });
+  const limiters = new Map<string, Ratelimit>();
+  let degraded = false;
+
+  const limiterFor = (rule: RateRule): Ratelimit => {
+    const id = `${rule.name}:${rule.limit}:${rule.windowSeconds}`;
+    let limiter = limiters.get(id);
+    if (!limiter) {
+      limiter = new Ratelimit({
+        redis,
+        limiter: Ratelimit.fixedWindow(rule.limit, `${rule.windowSeconds} s`),
+        prefix: `${options.keyPrefix}:${rule.name}`,
+        ephemeralCache: false,
+        timeout: options.timeoutMs ?? defaultTimeoutMs,
+        analytics: false,
+      });
+      limiters.set(id, limiter);
+    }
+    return limiter;
+  };
+
+  const degrade = (bucket: string, rule: RateRule, reason: string) => {
+    if (!degraded) {
+      degraded = true;
+      options.warn(`rate limit: Upstash Redis unavailable (${reason}); counting per process until it answers`);
+    }
+    return options.fallback.hit(bucket, rule);
+  };
+
+  return {
+    async hit(bucket: string, rule: RateRule): Promise<RateLimitDecision> {
+      let response: Awaited<ReturnType<Ratelimit["limit"]>>;
+      try {
+        response = await limiterFor(rule).limit(bucket);
+      } catch (error) {
+        return degrade(bucket, rule, error instanceof Error ? error.message : String(error));
+      }
+      if (response.reason === "timeout") return degrade(bucket, rule, "timeout");
+      if (degraded) {
+        degraded = false;
+        options.warn("rate limit: Upstash Redis answers again");
+      }
+      return {
+        limited: !response.success,
+        limit: response.limit,
+        remaining: Math.max(0, response.remaining),
+        resetSeconds: secondsUntil(response.reset, Date.now()),
+      };
+    },
+  };
+}
