@@ -2,3 +2,5 @@ export * from "./accounts";
 export * from "./keys";
 export * from "./api-log";
 export * from "./jobs";
+export * from "./listings";
+export * from "./events";
