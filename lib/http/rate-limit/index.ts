@@ -1,10 +1,10 @@
 import { config } from "@/lib/config";
+import { logger } from "@/lib/logger";
 import { createMemoryRateLimiter } from "./memory";
 import type { RateLimiter } from "./rules";
 import { createUpstashRateLimiter } from "./upstash";
 
 export { rateRules, type RateLimitDecision, type RateLimiter, type RateRule } from "./rules";
-export { clientIp, rateLimitHeaders, tooManyRequests } from "./response";
 
 let instance: RateLimiter | undefined;
 
@@ -14,7 +14,7 @@ let instance: RateLimiter | undefined;
  */
 export function rateLimiter(): RateLimiter {
   if (instance) return instance;
-  const { UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: token, LOG_LEVEL } = config();
+  const { UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: token } = config();
   const memory = createMemoryRateLimiter();
   instance =
     url && token
@@ -23,9 +23,7 @@ export function rateLimiter(): RateLimiter {
           token,
           keyPrefix: "ratelimit",
           fallback: memory,
-          warn: (message) => {
-            if (LOG_LEVEL !== "error" && LOG_LEVEL !== "silent") console.warn(message);
-          },
+          warn: (message) => logger.warn(message),
         })
       : memory;
   return instance;
