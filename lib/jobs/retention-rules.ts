@@ -1,0 +1,22 @@
+import { eq } from "drizzle-orm";
+import { apiLog, jobs } from "@/db/schema";
+import type { RetentionRule } from "./retention";
+
+/**
+ * Every retention limit (spec: Limits), applied by the `retention.cleanup` job. A new limit is one
+ * more entry here.
+ */
+export const retentionRules: readonly RetentionRule[] = [
+  {
+    name: "api_log.bodies",
+    keepDays: 30,
+    table: apiLog,
+    key: apiLog.id,
+    age: apiLog.createdAt,
+    clear: [apiLog.requestBody, apiLog.responseBody],
+  },
+  { name: "api_log.rows", keepDays: 365, table: apiLog, key: apiLog.id, age: apiLog.createdAt },
+  { name: "jobs.done", keepDays: 7, table: jobs, key: jobs.id, age: jobs.finishedAt, where: eq(jobs.status, "done") },
+  // Failed jobs stay longer: an operator may still be looking into why they failed.
+  { name: "jobs.failed", keepDays: 30, table: jobs, key: jobs.id, age: jobs.finishedAt, where: eq(jobs.status, "failed") },
+];

@@ -1,0 +1,44 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { database } from "@/db";
+import { jobs } from "@/db/schema";
+import { defineJob, type JobContext } from "@/lib/jobs/define";
+import { randomToken } from "@/lib/ids";
+
+/**
+ * A job with a name of its own: on PostgreSQL every test file shares one database, and a runner
+ * claims only the names it is given, so unique names keep files and tests apart.
+ */
+export function recordingJob(
+  label: string,
+  options: { delaysSeconds?: number[]; fail?: (attempt: number) => Error | undefined; cron?: string } = {},
+) {
+  const calls: { payload: { value: string }; ctx: JobContext }[] = [];
+  const job = defineJob({
+    name: `test.${label}.${randomToken(8)}`,
+    payload: z.object({ value: z.string().default("x") }),
+    retry: { delaysSeconds: options.delaysSeconds ?? [] },
+    cron: options.cron,
+    handler: async (payload, ctx) => {
+      calls.push({ payload, ctx });
+      const error = options.fail?.(ctx.job.attempt);
+      if (error) throw error;
+      return { echoed: payload.value };
+    },
+  });
+  return { job, calls };
+}
+
+export async function jobRow(id: string) {
+  const { db } = await database();
+  const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
+  return row;
+}
+
+export async function rowsNamed(name: string) {
+  const { db } = await database();
+  return db.select().from(jobs).where(eq(jobs.name, name));
+}
+
+export const at = (iso: string) => new Date(iso);
+export const plusSeconds = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000);
