@@ -72,6 +72,8 @@ export const currencyRates = pgTable("currency_rates", {
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
+    // A single-column key lets the retention job delete expired rows in batches.
+    id: bigserial("id", { mode: "number" }).primaryKey(),
     keyId: text("key_id").notNull(),
     idempotencyKey: text("idempotency_key").notNull(),
     requestHash: text("request_hash").notNull(),
