@@ -1,4 +1,5 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 
 /**
  * PGlite has no lock of its own and loses data when two processes open one folder (STACK.md).
@@ -41,6 +42,8 @@ export class DatabaseInUseError extends Error {
 export function acquireLock(dataDir: string): void {
   const holder = readLock(dataDir);
   if (holder) throw new DatabaseInUseError(holder);
+  // The lock sits beside the folder, whose parent (`.data` on a fresh checkout) may not exist yet.
+  mkdirSync(path.dirname(dataDir), { recursive: true });
   writeFileSync(lockPath(dataDir), JSON.stringify({ pid: process.pid } satisfies LockInfo), { mode: 0o600 });
   process.once("exit", () => releaseLock(dataDir));
 }

@@ -1,0 +1,18 @@
+import { accountCommands } from "./accounts";
+import type { Command } from "./command";
+import { databaseCommands } from "./database";
+import { jobCommands } from "./jobs";
+import { keyCommands } from "./keys";
+import { rateCommands } from "./rates";
+import { CliError } from "./reply";
+
+/** Every operator command. A command group is one file under lib/cli exporting a list, spread here. */
+export const commands: readonly Command[] = [...accountCommands, ...keyCommands, ...jobCommands, ...databaseCommands, ...rateCommands];
+
+export function findCommand(name: string | undefined): Command {
+  const found = commands.find((command) => command.name === name);
+  if (found) return found;
+  throw new CliError("unknown_command", name ? `There is no command "${name}".` : "Name a command.", 2, {
+    commands: commands.map((command) => ({ name: command.name, usage: command.usage, summary: command.summary })),
+  });
+}
