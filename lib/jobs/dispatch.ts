@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { eq } from "drizzle-orm";
 import { inngest } from "@/inngest/client";
 import { database, type Database } from "@/db";
@@ -31,12 +32,14 @@ export function jobEvent(job: { id: string; name: string; runAt?: Date }): JobEv
  * Tells Inngest about committed rows. A failed send loses nothing: the row is in the table and
  * the dispatch sweep sends it again once it is overdue.
  */
-export async function sendJobEvents(events: JobEvent[]): Promise<void> {
-  if (events.length === 0) return;
+export async function sendJobEvents(events: JobEvent[]): Promise<boolean> {
+  if (events.length === 0) return true;
   try {
     await inngest.send(events);
+    return true;
   } catch (error) {
     logger.warn("job events not sent; the dispatch sweep will send them", { error, count: events.length });
+    return false;
   }
 }
 
@@ -44,24 +47,17 @@ export async function sendJobEvents(events: JobEvent[]): Promise<void> {
 // row never does. Past the last check the sweep takes over.
 const commitChecksMs = [50, 500, 5000];
 
-/** Sends a row enqueued inside a transaction once that transaction has committed. */
-export function sendAfterCommit(job: { id: string; name: string; runAt: Date }): void {
-  const check = async (round: number): Promise<void> => {
-    const handle = await database();
-    const [row] = await handle.db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job.id));
-    if (row) {
-      if (row.status === "queued") await sendJobEvents([jobEvent(job)]);
-      return;
-    }
-    if (round + 1 < commitChecksMs.length) schedule(round + 1);
-  };
-  const schedule = (round: number) => {
-    const timer = setTimeout(() => {
-      check(round).catch((error) => logger.warn("job dispatch check failed", { error, jobId: job.id }));
-    }, commitChecksMs[round]);
-    timer.unref();
-  };
-  schedule(0);
+/**
+ * Sends the event of a row enqueued inside a transaction once that transaction has committed.
+ * Resolves true when sent, false when the row never showed up or was no longer queued.
+ */
+export async function sendAfterCommit(job: { id: string; name: string; runAt: Date }, checksMs: readonly number[] = commitChecksMs): Promise<boolean> {
+  for (const waitMs of checksMs) {
+    await sleep(waitMs, undefined, { ref: false });
+    const [row] = await (await database()).db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job.id));
+    if (row) return row.status === "queued" && sendJobEvents([jobEvent(job)]);
+  }
+  return false;
 }
 
 /** Events for rows the Inngest path should have run by now (lost sends, runs that died). */

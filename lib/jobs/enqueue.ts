@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { database, type Queryable } from "@/db";
 import { inngestConfigured } from "@/lib/config";
+import { logger } from "@/lib/logger";
 import type { JobDefinition } from "./define";
 import { jobEvent, sendAfterCommit, sendJobEvents } from "./dispatch";
 import { insertJob } from "./store";
@@ -35,8 +36,11 @@ export async function enqueue<P extends z.ZodType>(
   const enqueued = await insertJob(q, { name: job.name, payload: parsed, runAt, dedupeKey: options.dedupeKey });
   if (enqueued.created && inngestConfigured()) {
     const row = { id: enqueued.id, name: job.name, runAt };
-    if (options.tx) sendAfterCommit(row);
-    else await sendJobEvents([jobEvent(row)]);
+    if (options.tx) {
+      sendAfterCommit(row).catch((error) => logger.warn("job dispatch after commit failed", { error, jobId: row.id }));
+    } else {
+      await sendJobEvents([jobEvent(row)]);
+    }
   }
   return enqueued;
 }

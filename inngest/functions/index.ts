@@ -1,0 +1,6 @@
+import { jobRegistry } from "@/lib/jobs/registry";
+import { createDispatchSweep } from "./dispatch-sweep";
+import { createJobFunction } from "./run-job";
+
+/** Everything `/api/inngest` serves: one function per registered job, and the dispatch sweep. */
+export const inngestFunctions = [...jobRegistry.map((job) => createJobFunction(job)), createDispatchSweep()];

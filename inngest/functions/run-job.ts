@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { database as processDatabase, type Database } from "@/db";
+import type { JobDefinition } from "@/lib/jobs/define";
+import { jobEventName } from "@/lib/jobs/dispatch";
+import { enqueueCronOccurrence, runJobById, type RunByIdResult } from "@/lib/jobs/runner";
+import { inngest } from "../client";
+
+const jobEventData = z.object({ jobId: z.string().min(1) });
+
+export interface JobFunctionDeps {
+  database: () => Promise<Database>;
+  now: () => Date;
+  /** The registry unless given (tests bring their own jobs). */
+  jobs?: readonly JobDefinition[];
+}
+
+const processDeps: JobFunctionDeps = { database: processDatabase, now: () => new Date() };
+
+/**
+ * The Inngest function of one job. Triggered by `jobs/<name>` (sent after the row commits, or by
+ * the dispatch sweep) and, for a cron job, by its schedule. It runs the row through the same claim,
+ * handler and bookkeeping as the embedded runner; the job's retry delays become durable sleeps.
+ * Inngest's own retries cover errors outside the handler (the database unreachable, say).
+ */
+export function createJobFunction(job: JobDefinition, deps: JobFunctionDeps = processDeps) {
+  const eventName = jobEventName(job.name);
+  return inngest.createFunction(
+    {
+      id: `job-${job.name.replace(/\./g, "-")}`,
+      name: `Job ${job.name}`,
+      retries: 5,
+      triggers: job.cron ? [{ event: eventName }, { cron: job.cron }] : [{ event: eventName }],
+    },
+    async ({ event, step }) => {
+      const jobId =
+        event.name === eventName
+          ? jobEventData.parse(event.data).jobId
+          : await step.run("enqueue-occurrence", async () =>
+              enqueueCronOccurrence({ database: await deps.database(), job, now: deps.now() }),
+            );
+      // Each retry, and each wait for a row not yet due or held by another run, is one round.
+      let result: RunByIdResult = { id: jobId, status: "gone" };
+      for (let round = 1; round <= job.maxAttempts + 2; round++) {
+        result = await step.run(`attempt-${round}`, async () =>
+          runJobById({ database: await deps.database(), id: jobId, now: deps.now(), jobs: deps.jobs }),
+        );
+        if (result.status === "retrying") await step.sleepUntil(`retry-${round}`, result.runAt);
+        else if (result.status === "waiting") await step.sleepUntil(`wait-${round}`, result.until);
+        else return result;
+      }
+      // Still pending after every round: the row stays queued and the dispatch sweep sends it again.
+      return result;
+    },
+  );
+}
