@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { apiLog, jobs } from "@/db/schema";
+import { apiLog, events, idempotencyKeys, jobs } from "@/db/schema";
 import type { RetentionRule } from "./retention";
 
 /**
@@ -19,4 +19,7 @@ export const retentionRules: readonly RetentionRule[] = [
   { name: "jobs.done", keepDays: 7, table: jobs, key: jobs.id, age: jobs.finishedAt, where: eq(jobs.status, "done") },
   // Failed jobs stay longer: an operator may still be looking into why they failed.
   { name: "jobs.failed", keepDays: 30, table: jobs, key: jobs.id, age: jobs.finishedAt, where: eq(jobs.status, "failed") },
+  { name: "events", keepDays: 35, table: events, key: events.seq, age: events.createdAt },
+  // A key is remembered 10 minutes; an expired row is inert (the next use replaces it), so a day's delay is harmless.
+  { name: "idempotency_keys.expired", keepDays: 1, table: idempotencyKeys, key: idempotencyKeys.id, age: idempotencyKeys.expiresAt },
 ];

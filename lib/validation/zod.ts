@@ -32,7 +32,8 @@ function codeOf(issue: z.core.$ZodIssue): Pick<FieldError, "code" | "params"> {
 }
 
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where?: "query"): z.output<S> {
-  const result = schema.safeParse(value);
+  // Zod 4 leaves `input` out of issues unless asked; codeOf needs it to tell "missing" from "wrong type".
+  const result = schema.safeParse(value, { reportInput: true });
   if (!result.success) throw new ValidationError(toFieldErrors(result.error.issues, where));
   return result.data;
 }
