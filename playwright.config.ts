@@ -1,0 +1,73 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * Playwright loads this file in the runner and again in every worker; the runner picks a free port
+ * once and the workers inherit it through the environment, so all of them talk to the same server.
+ */
+function freePort(): string {
+  return execFileSync(process.execPath, [
+    "-e",
+    "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+  ]).toString();
+}
+
+if (!process.env.E2E_PORT) {
+  process.env.E2E_PORT = freePort();
+  // The data directory is named after the port, which no other live server holds, so it is never
+  // shared with a dev server or another run; it starts empty so every run migrates and seeds afresh.
+  rmSync(path.resolve(`.data/e2e-${process.env.E2E_PORT}`), { recursive: true, force: true });
+}
+const port = process.env.E2E_PORT;
+const baseURL = `http://127.0.0.1:${port}`;
+const distDir = process.env.NEXT_DIST_DIR ?? ".next";
+const built = existsSync(path.join(distDir, "BUILD_ID"));
+
+export default defineConfig({
+  testDir: "e2e",
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  // A cold first page on a fresh PGlite folder can take about 5 s.
+  expect: { timeout: 15_000 },
+  reporter: process.env.CI ? "list" : [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        // Debian's Chromium; Playwright never downloads a browser here.
+        launchOptions: {
+          executablePath: "/usr/bin/chromium",
+          // As root Chromium needs --no-sandbox; the rest keep it off the (closed) network.
+          args: [
+            "--no-sandbox",
+            "--headless",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    // The production server, built first when no build is there yet (CI builds before this step).
+    command: `${built ? "" : "npm run build && "}npm run start -- --hostname 127.0.0.1 --port ${port}`,
+    // Answers 401 without a key once the app, its database and its pipeline are up.
+    url: `${baseURL}/api/v1/ping`,
+    env: { PGLITE_DIR: `.data/e2e-${port}`, APP_URL: baseURL, NEXT_DIST_DIR: distDir },
+    reuseExistingServer: false,
+    timeout: 180_000,
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+    stdout: "ignore",
+    stderr: "pipe",
+  },
+});
