@@ -19,6 +19,7 @@ export const errorStatus = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,
+  idempotency_key_reused: 422,
   too_many_requests: 429,
   internal_error: 500,
 } as const;
@@ -49,8 +50,8 @@ export interface FieldError {
   pointer: string;
   code: string;
   params?: MessageParams;
-  /** Where the field lives when it is not in the body (`query`). */
-  in?: "query";
+  /** Where the field lives when it is not in the body (`query`, `header`). */
+  in?: "query" | "header";
 }
 
 export class ValidationError extends AppError {

@@ -1,5 +1,5 @@
 import { config } from "@/lib/config";
-import { AppError, ValidationError, type ErrorCode } from "@/lib/errors";
+import { AppError, ValidationError, type ErrorCode, type FieldError } from "@/lib/errors";
 import { format, messages, type Locale } from "@/lib/i18n";
 
 export const problemContentType = "application/problem+json";
@@ -12,7 +12,7 @@ export interface ProblemBody {
   status: number;
   code: string;
   detail: string;
-  errors?: { pointer: string; code: string; detail: string; in?: "query" }[];
+  errors?: { pointer: string; code: string; detail: string; in?: FieldError["in"] }[];
   [extra: string]: unknown;
 }
 

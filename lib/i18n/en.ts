@@ -32,6 +32,10 @@ export const en = {
       detail: "Send the body as {expected}.",
     },
     validation_failed: { title: "Invalid data", detail: "The request has invalid data; see errors." },
+    idempotency_key_reused: {
+      title: "Idempotency key reused",
+      detail: "This Idempotency-Key was used in the last 10 minutes for a different request; use a new key for a new request.",
+    },
     too_many_requests: {
       title: "Too many requests",
       detail: "The request limit of {limit} per minute is exceeded; retry in {retry_after} seconds.",

@@ -33,6 +33,10 @@ export const ro: Messages = {
       detail: "Trimiteți corpul ca {expected}.",
     },
     validation_failed: { title: "Date invalide", detail: "Cererea conține date invalide; vedeți errors." },
+    idempotency_key_reused: {
+      title: "Cheie de idempotență refolosită",
+      detail: "Acest Idempotency-Key a fost folosit în ultimele 10 minute pentru o altă cerere; folosiți o cheie nouă pentru o cerere nouă.",
+    },
     too_many_requests: {
       title: "Prea multe cereri",
       detail: "Limita de {limit} cereri pe minut a fost depășită; reîncercați peste {retry_after} secunde.",
