@@ -1,8 +1,8 @@
 /** Next.js calls this once per server process: background work starts here, never during `next build`. */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
-  const { prepareServer } = await import("@/lib/startup");
-  await prepareServer();
-  const { startJobRunner } = await import("@/lib/jobs/runner");
-  startJobRunner();
+  // The runtime test stays inline: it is what lets the bundler drop the Node-only imports from the edge build.
+  if (process.env.NEXT_RUNTIME === "nodejs" && process.env.NEXT_PHASE !== "phase-production-build") {
+    const { startJobRunner } = await import("@/lib/jobs/runner");
+    startJobRunner();
+  }
 }
