@@ -1,0 +1,1 @@
+export { eurPerUnitValue, listRates, loadRates, rateCurrency, rateMaxAgeDays, setRate, setRateInput } from "./rates";
