@@ -80,6 +80,32 @@ export const en = {
     invalid_value: "{reason}",
     invalid: "{reason}",
     unknown_parameter: "Unknown parameter.",
+    transaction_invalid_for_type: "The transaction {transaction} does not exist for the property type {type}.",
+    floor_above_total: "The floor (for a duplex or triplex, its top level) is above the building's {total_floors} storeys.",
+    upfront_above_price: "The upfront payment is greater than the price.",
+    below_type_minimum: "Below the minimum of {min} for this property type.",
+    above_type_maximum: "Above the maximum of {max} for this property type.",
+    bedrooms_above_rooms: "There are more bedrooms than rooms ({rooms}).",
+    built_above_land: "The built area exceeds the land area times the number of levels ({max} m²).",
+    unfurnished_with_appliances: "Declared unfurnished while the amenities include appliances ({appliances}).",
+    heating_none_exclusive: "No heating (none) cannot be combined with other heating sources.",
+    delivery_in_past: "The delivery term {quarter} is already past for a development that is not completed.",
+    complex_needs_complete_type:
+      "A development needs at least one complete unit type: name, area, number of units and price.",
+    area_to_below_from: "The largest area is below the smallest area ({from} m²).",
+    floor_range_invalid: "The floor range is upside down or goes above the development's storeys.",
+    price_currency_not_offered: "The currency {currency} is not accepted; use one of: {currencies}.",
+    price_currency_unavailable:
+      "There is no exchange rate for {currency} at the moment; retry later or use another currency.",
+    price_above_cap: "The price converted to euros exceeds the platform ceiling of {cap} EUR.",
+  },
+  /** Texts of `params.reason` of `invalid` and `invalid_value` field errors, filled with the same params. */
+  validation_reasons: {
+    read_only: "This field is set by the service and cannot be written.",
+    photos_endpoint: "Photos are set with PUT /listings/{code}/photos, not in the listing body.",
+    immutable: "The {field} of a listing cannot be changed when editing; create a new listing instead.",
+    unknown_level: "Unknown floor level code; see floor_level in GET /schema.",
+    invalid: "The value is not valid.",
   },
 } as const;
 

@@ -53,7 +53,7 @@ export function buildSchemaDocument({ rates }: { rates: CurrencyRates }) {
     price_cap_eur: priceCapEur,
     retired: retiredCodes.map((retired) => ({ ...retired })),
     fields: Object.fromEntries(Object.entries(writeFields).map(([name, spec]) => [name, describeField(spec)])),
-    unit_type_fields: Object.fromEntries(Object.entries(unitTypeFields).map(([name, spec]) => [name, describeRowField(spec)])),
+    unit_type_fields: Object.fromEntries(Object.entries(unitTypeFields).map(([name, spec]) => [name, describeField(spec, false)])),
   };
 }
 
@@ -70,7 +70,11 @@ const jsonType = {
   level_range: "object",
 } as const;
 
-function describeField(spec: FieldSpec) {
+/**
+ * `withRules` false for unit type members: they exist wherever `unit_types` does, and their only rule
+ * is `label` being required with any other member.
+ */
+function describeField(spec: FieldSpec, withRules = true) {
   const bounds =
     spec.kind === "integer" || spec.kind === "number"
       ? { minimum: spec.min, maximum: spec.max, exclusive_minimum: spec.exclusiveMin, decimals: spec.decimals }
@@ -89,18 +93,14 @@ function describeField(spec: FieldSpec) {
     labels: spec.labels,
     unit: spec.unit,
     ...bounds,
-    applies_to: {
-      types: spec.appliesTo?.types ? [...spec.appliesTo.types] : [...propertyTypes.codes],
-      transactions: spec.appliesTo?.transactions ? [...spec.appliesTo.transactions] : [...transactionTypes.codes],
-    },
-    required: spec.required ?? null,
+    applies_to: withRules
+      ? {
+          types: spec.appliesTo?.types ? [...spec.appliesTo.types] : [...propertyTypes.codes],
+          transactions: spec.appliesTo?.transactions ? [...spec.appliesTo.transactions] : [...transactionTypes.codes],
+        }
+      : undefined,
+    required: withRules ? (spec.required ?? null) : undefined,
   });
-}
-
-/** Row members exist wherever `unit_types` does; only `label` has a rule, `required_with` any other member. */
-function describeRowField(spec: FieldSpec) {
-  const { applies_to: _appliesTo, required: _required, ...rest } = describeField(spec);
-  return rest;
 }
 
 function withoutUndefined<T extends Record<string, unknown>>(value: T): T {

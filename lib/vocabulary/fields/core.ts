@@ -58,10 +58,8 @@ export const coreFields = {
     unit: "price_currency",
     required: { rule: "required_unless", types: ["development"] },
   }),
-  price_currency: choice("Monedă", "Currency", "currency", {
-    format: "currency",
-    required: { rule: "required_with", field: "price" },
-  }),
+  // Always required, a development included: its unit type prices are in this currency too.
+  price_currency: choice("Monedă", "Currency", "currency", { format: "currency", required: always }),
   deposit_months: integer("Garanție (luni)", "Deposit (months)", 0, 3, {
     unit: "month",
     appliesTo: { transactions: ["rent"] },

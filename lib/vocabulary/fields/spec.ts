@@ -9,14 +9,13 @@ export interface Applicability {
 }
 
 /**
- * When a field must have a value: always (`required`), for some types (`required_if`), for every
- * type but some (`required_unless`), or when another field has a value (`required_with`).
+ * When a field must have a value: always (`required`), for some types (`required_if`), or for every
+ * type but some (`required_unless`).
  */
 export type Requirement =
   | { readonly rule: "required" }
   | { readonly rule: "required_if"; readonly types: readonly PropertyType[] }
-  | { readonly rule: "required_unless"; readonly types: readonly PropertyType[] }
-  | { readonly rule: "required_with"; readonly field: string };
+  | { readonly rule: "required_unless"; readonly types: readonly PropertyType[] };
 
 /** Checks of a text beyond its length, each with its own validation code. */
 export type TextFormat =

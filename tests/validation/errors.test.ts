@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { en } from "@/lib/i18n/en";
+import { ro } from "@/lib/i18n/ro";
+import { format } from "@/lib/i18n";
+import { crossFieldCodes, fieldCodes } from "./cases";
+import { check, valid, variant } from "./fixtures";
+
+describe("error reporting", () => {
+  it("gives several errors for one field when several rules fail", () => {
+    const result = check(variant("apartmentSale", { title: "aaaa" }));
+    expect(result).toMatchObject({
+      ok: false,
+      errors: [
+        { pointer: "/title", code: "meaningful_text" },
+        { pointer: "/title", code: "min", params: { min: 10 } },
+      ],
+    });
+  });
+
+  it("orders errors by the spec's field table, then pointer, then code, whatever the body's order", () => {
+    const body = { status: "x", ...variant("apartmentSale", { price: 0, rooms: 0, title: 7, orientations: ["a", "b"] }) };
+    const reversed = Object.fromEntries(Object.entries(body).reverse());
+    const first = check(body);
+    const second = check(reversed);
+    expect(first).toEqual(second);
+    if (first.ok) throw new Error("expected errors");
+    expect(first.errors.map((error) => `${error.pointer} ${error.code}`)).toEqual([
+      "/title string",
+      "/rooms between",
+      "/price between",
+      "/orientations/0 enum",
+      "/orientations/1 enum",
+      "/status invalid",
+    ]);
+  });
+
+  it("refuses a body that is not an object", () => {
+    expect(check([] as unknown as Record<string, unknown>)).toEqual({
+      ok: false,
+      errors: [{ pointer: "", code: "object" }],
+      warnings: [],
+    });
+  });
+
+  it("reports a too long list once, without parsing its items", () => {
+    const result = check(variant("apartmentSale", { features: Array.from({ length: 101 }, (_, i) => `f${i}`) }));
+    expect(result).toMatchObject({ ok: false, errors: [{ pointer: "/features", code: "max", params: { max: 100 } }] });
+  });
+
+  it("escapes member names in pointers (RFC 6901)", () => {
+    const result = check({ ...valid.apartmentSale, "a/b~c": 1 });
+    expect(result).toMatchObject({ ok: true, warnings: [{ pointer: "/a~1b~0c", code: "unknown_field" }] });
+  });
+});
+
+describe("every produced error has a detail in both languages with its placeholders filled", () => {
+  const errors = [...fieldCodes, ...crossFieldCodes].flatMap((c) => {
+    const result = check(c.document, c.options);
+    return result.ok ? [] : result.errors;
+  });
+
+  it.each([
+    ["en", en],
+    ["ro", ro],
+  ] as const)("%s", (_locale, catalogue) => {
+    for (const error of errors) {
+      const template = (catalogue.validation as Record<string, string>)[error.code];
+      expect(template, error.code).toBeTypeOf("string");
+      const detail = format(template, { reason: error.code, ...error.params });
+      expect(detail, `${error.pointer} ${error.code}`).not.toMatch(/\{\w+\}/);
+      const reason = error.params?.reason;
+      if (reason !== undefined) {
+        const reasonText = (catalogue.validation_reasons as Record<string, string>)[String(reason)];
+        expect(reasonText, String(reason)).toBeTypeOf("string");
+        expect(format(reasonText, error.params), String(reason)).not.toMatch(/\{(?!code\})\w+\}/);
+      }
+    }
+  });
+});
