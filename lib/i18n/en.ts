@@ -104,6 +104,8 @@ export const en = {
     read_only: "This field is set by the service and cannot be written.",
     photos_endpoint: "Photos are set with PUT /listings/{code}/photos, not in the listing body.",
     immutable: "The {field} of a listing cannot be changed when editing; create a new listing instead.",
+    parcel_far_from_location:
+      "The parcel is more than {km} km from the listing's latitude and longitude; corners are [longitude, latitude] pairs.",
     unknown_level: "Unknown floor level code; see floor_level in GET /schema.",
     invalid: "The value is not valid.",
   },

@@ -104,6 +104,8 @@ export const ro: Messages = {
     read_only: "Acest câmp este stabilit de serviciu și nu poate fi scris.",
     photos_endpoint: "Fotografiile se trimit cu PUT /listings/{code}/photos, nu în corpul anunțului.",
     immutable: "Câmpul {field} al unui anunț nu poate fi schimbat la editare; creați un anunț nou.",
+    parcel_far_from_location:
+      "Parcela este la peste {km} km de latitudinea și longitudinea anunțului; colțurile sunt perechi [longitudine, latitudine].",
     unknown_level: "Cod de nivel necunoscut; vedeți floor_level în GET /schema.",
     invalid: "Valoarea nu este validă.",
   },

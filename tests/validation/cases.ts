@@ -96,6 +96,11 @@ export const fieldCodes: Case[] = [
   },
   { code: "invalid", pointer: "/status", document: variant("apartmentSale", { status: "active" }) },
   { code: "invalid", pointer: "/photos", document: variant("apartmentSale", { photos: [] }) },
+  {
+    code: "invalid",
+    pointer: "/parcel",
+    document: variant("land", { parcel: valid.land.parcel.map(([lng, lat]) => [lat, lng]) }),
+  },
 ];
 
 /** Every cross-field code of the spec, at the spec's pointer. */

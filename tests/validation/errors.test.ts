@@ -77,3 +77,17 @@ describe("every produced error has a detail in both languages with its placehold
     }
   });
 });
+
+describe("unit type rows", () => {
+  it("report their members in the row's table order", () => {
+    const result = check(variant("development", { unit_types: [{ label: 5, floors: "x", price: "1" }] }));
+    expect(result).toMatchObject({
+      ok: false,
+      errors: [
+        { pointer: "/unit_types/0/label", code: "string" },
+        { pointer: "/unit_types/0/floors", code: "object" },
+        { pointer: "/unit_types/0/price", code: "integer" },
+      ],
+    });
+  });
+});

@@ -12,6 +12,7 @@ import {
   type CurrencyRates,
   type ListingWriteFields,
 } from "@/lib/vocabulary";
+import { parcelDistanceKm } from "./parcel";
 import type { Kind } from "./prepare";
 import type { Report } from "./report";
 
@@ -50,6 +51,12 @@ function kindChecks({ value, kind: { type, transaction }, report }: Context): vo
   }
 }
 
+/**
+ * A parcel this far from the listing's coordinates was almost always sent as [latitude, longitude]
+ * instead of [longitude, latitude]; a Romanian parcel swapped lands in Arabia.
+ */
+const parcelReachKm = 50;
+
 /** Storeys a duplex or triplex spans above the level given in `floor`. */
 const extraStoreys: Record<string, number> = { duplex: 1, triplex: 2 };
 
@@ -58,6 +65,11 @@ function sizeChecks({ value, kind: { type }, report }: Context): void {
     const lowest = storeyOf(value.floor);
     if (lowest !== undefined && lowest + (extraStoreys[value.subtype ?? ""] ?? 0) > value.total_floors) {
       report.error("/floor", "floor_above_total", { total_floors: value.total_floors });
+    }
+  }
+  if (has(value.parcel) && has(value.latitude) && has(value.longitude)) {
+    if (parcelDistanceKm(value.parcel, value.latitude, value.longitude) > parcelReachKm) {
+      report.error("/parcel", "invalid", { reason: "parcel_far_from_location", km: parcelReachKm });
     }
   }
   if (has(value.bedrooms) && has(value.rooms) && value.bedrooms > value.rooms) {

@@ -130,7 +130,8 @@ const parcelSchema = z
   .min(3)
   .max(500)
   .superRefine((points, ctx) => {
-    if (!isValidParcelRing(points as [number, number][])) {
+    // Too few corners is already `min`; the outline is judged once there are enough.
+    if (points.length >= 3 && !isValidParcelRing(points as [number, number][])) {
       ctx.addIssue({ code: "custom", message: "valid_parcel_ring", params: { code: "valid_parcel_ring" } });
     }
   });

@@ -13,6 +13,7 @@ const minimumAreaSqm = 0.1;
  * crossing another (`@turf/kinks`) and a surface (not all corners on one line).
  */
 export function isValidParcelRing(points: readonly ParcelPoint[]): boolean {
+  if (points.length < 3) return false;
   const ring = points.map(([lng, lat]): ParcelPoint => [lng, lat]);
   const [first, last] = [ring[0], ring[ring.length - 1]];
   if (first[0] !== last[0] || first[1] !== last[1]) ring.push([first[0], first[1]]);
@@ -44,4 +45,16 @@ function planarArea(ring: readonly ParcelPoint[]): number {
     twice += x1 * y2 - x2 * y1;
   }
   return Math.abs(twice) / 2;
+}
+
+const earthRadiusKm = 6371;
+
+/** Great-circle distance in kilometres from the parcel's first corner to a point (haversine). */
+export function parcelDistanceKm(points: readonly ParcelPoint[], latitude: number, longitude: number): number {
+  const [lng, lat] = points[0];
+  const radians = (degrees: number) => (degrees * Math.PI) / 180;
+  const dLat = radians(latitude - lat);
+  const dLng = radians(longitude - lng);
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(radians(lat)) * Math.cos(radians(latitude)) * Math.sin(dLng / 2) ** 2;
+  return 2 * earthRadiusKm * Math.asin(Math.sqrt(a));
 }

@@ -1,8 +1,9 @@
 import type { FieldError, MessageParams } from "@/lib/errors";
-import { writeFieldNames } from "@/lib/vocabulary";
+import { unitTypeFields, writeFieldNames } from "@/lib/vocabulary";
 import type { ListingWarning } from "./types";
 
 const fieldOrder = new Map<string, number>(writeFieldNames.map((name, index) => [name, index]));
+const memberOrder = new Map<string, number>(Object.keys(unitTypeFields).map((name, index) => [name, index]));
 
 /** Errors and warnings of one validation, ordered as the spec's field table, then pointer, then code. */
 export class Report {
@@ -45,7 +46,10 @@ export class Report {
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Fields in table order (members outside it last, by name), then segment by segment, numbers numerically. */
+/**
+ * Fields in table order (members outside it last, by name), then segment by segment: indexes
+ * numerically, unit type members in their table order, other names alphabetically.
+ */
 function comparePointers(a: string, b: string): number {
   const [left, right] = [a.split("/").slice(1), b.split("/").slice(1)];
   const rank = (field: string) => fieldOrder.get(field) ?? fieldOrder.size;
@@ -55,8 +59,9 @@ function comparePointers(a: string, b: string): number {
     const [x, y] = [left[index], right[index]];
     if (x === undefined || y === undefined) return x === undefined ? -1 : 1;
     if (x === y) continue;
-    const numeric = /^\d+$/.test(x) && /^\d+$/.test(y);
-    return numeric ? Number(x) - Number(y) : compare(x, y);
+    if (/^\d+$/.test(x) && /^\d+$/.test(y)) return Number(x) - Number(y);
+    const [xRank, yRank] = [memberOrder.get(x), memberOrder.get(y)];
+    return xRank !== undefined && yRank !== undefined ? xRank - yRank : compare(x, y);
   }
   return 0;
 }
