@@ -50,8 +50,8 @@ export interface FieldError {
   pointer: string;
   code: string;
   params?: MessageParams;
-  /** Where the field lives when it is not in the body (`query`, `header`). */
-  in?: "query" | "header";
+  /** Where the field lives when it is not in the body. */
+  in?: "query" | "path" | "header";
 }
 
 export class ValidationError extends AppError {

@@ -38,12 +38,21 @@ export function renderProblem(error: unknown, locale: Locale, requestId: string)
       ...(e.in ? { in: e.in } : {}),
       pointer: e.pointer,
       code: e.code,
-      detail: format((catalogue.validation as Record<string, string>)[e.code] ?? catalogue.validation.invalid, {
-        reason: e.code,
-        ...e.params,
-      }),
+      detail: fieldDetail(catalogue, e),
     }));
   }
   if (code === "internal_error") body.request_id = requestId;
   return body;
+}
+
+/**
+ * The detail of one field error: the code's text, where `{reason}` is either a key of
+ * `validation_reasons` (translated, filled with the same params) or already a sentence.
+ */
+function fieldDetail(catalogue: ReturnType<typeof messages>, error: FieldError): string {
+  const texts = catalogue.validation as Record<string, string>;
+  const reasons = catalogue.validation_reasons as Record<string, string>;
+  const params = error.params ?? {};
+  const reason = typeof params.reason === "string" && reasons[params.reason] ? format(reasons[params.reason], params) : (params.reason ?? error.code);
+  return format(texts[error.code] ?? texts.invalid, { ...params, reason });
 }

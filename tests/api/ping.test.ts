@@ -8,7 +8,7 @@ import { generateKey } from "@/lib/keys/format";
 import { revokeKey } from "@/lib/keys/revoke-key";
 import { accountWithKey, call, operatorCtx } from "../support/fixtures";
 
-const ping = (key?: string, extra: Parameters<typeof call>[1] = { path: "/ping" }) => call(GET, { ...extra, key });
+const ping = (key?: string, extra: { path: string; headers?: Record<string, string> } = { path: "/ping" }) => call(GET, { ...extra, key });
 
 describe("GET /ping – authentication", () => {
   it("answers 200 with the key and account for a valid key, with a request id and rate-limit headers", async () => {

@@ -32,3 +32,19 @@ describe("problem rendering", () => {
     }
   });
 });
+
+describe("field error details", () => {
+  it("translates reasons given as catalogue keys and keeps sentences as they are", () => {
+    const problem = renderProblem(
+      new ValidationError([
+        { pointer: "/status", code: "invalid", params: { reason: "read_only" } },
+        { pointer: "/external_ref", code: "invalid_value", params: { reason: "Already used." } },
+      ]),
+      "en",
+      "req_1",
+    );
+    expect(problem.errors?.map((e) => e.detail)).toEqual(["This field is set by the service and cannot be written.", "Already used."]);
+    const ro = renderProblem(new ValidationError([{ pointer: "/status", code: "invalid", params: { reason: "read_only" } }]), "ro", "req_1");
+    expect(ro.errors?.[0].detail).not.toBe(problem.errors?.[0].detail);
+  });
+});

@@ -1,0 +1,11 @@
+// GET /account/listings/ref/{ref} – one of the caller's listings by the integrator's own id
+import { keyedEndpoint } from "@/lib/http/endpoint";
+import { methods } from "@/lib/http/methods";
+import { getAccountListingByRef } from "@/lib/listings/queries";
+import { listingResponse, ownerOf } from "@/lib/listings/respond";
+
+const show = keyedEndpoint<{ ref: string }>("listings:read", async ({ ctx, principal, params }) =>
+  listingResponse(await getAccountListingByRef({ ctx, input: { owner: ownerOf(principal), ref: decodeURIComponent(params.ref) } }), []),
+);
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: show });

@@ -1,0 +1,31 @@
+import { keyedEndpoint } from "@/lib/http/endpoint";
+import { methods } from "@/lib/http/methods";
+import { json, noContent } from "@/lib/http/respond";
+import { editListing } from "@/lib/listings/edit-listing";
+import { getCatalogListing } from "@/lib/listings/queries";
+import { listingResponse, ownerOf, writtenListing } from "@/lib/listings/respond";
+import { deleteListing } from "@/lib/listings/transitions";
+
+type Params = { code: string };
+
+// GET /listings/{code} – one active listing of the public catalog
+const show = keyedEndpoint<Params>(null, async ({ ctx, params }) => json({ data: await getCatalogListing({ ctx, input: { code: params.code } }) }));
+
+// PATCH /listings/{code} – edit as a JSON Merge Patch: 200 applied, 202 held for moderation
+const edit = keyedEndpoint<Params>("listings:write", async ({ ctx, principal, params, request, body }) => {
+  const patch = await body(["application/merge-patch+json", "application/json"]);
+  const outcome = await editListing({
+    ctx,
+    input: { owner: ownerOf(principal), code: params.code, patch, ifMatch: request.headers.get("if-match"), source: "api" },
+  });
+  const detail = await writtenListing(ctx.database.db, outcome.row);
+  return listingResponse(detail, outcome.warnings, { status: outcome.status, headers: outcome.unchanged ? { "X-Service-Unchanged": "true" } : {} });
+});
+
+// DELETE /listings/{code} – delete a listing (204); refused while reports are open
+const remove = keyedEndpoint<Params>("listings:write", async ({ ctx, principal, params }) => {
+  await deleteListing({ ctx, input: { owner: ownerOf(principal), code: params.code } });
+  return noContent();
+});
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: show, PATCH: edit, DELETE: remove });

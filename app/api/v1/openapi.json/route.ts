@@ -1,0 +1,12 @@
+// GET /openapi.json – the OpenAPI 3.1 document of this version, generated from the zod schemas
+import { publicEndpoint } from "@/lib/http/endpoint";
+import { methods } from "@/lib/http/methods";
+import { rateRules } from "@/lib/http/rate-limit";
+import { json } from "@/lib/http/respond";
+import { openApiDocument } from "@/lib/openapi/document";
+
+let cached: ReturnType<typeof openApiDocument> | undefined;
+
+const document = publicEndpoint(rateRules.schema, async () => json((cached ??= openApiDocument())));
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: document });

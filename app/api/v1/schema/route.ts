@@ -1,0 +1,24 @@
+// GET /schema – the public vocabulary: no key, ETag with If-None-Match → 304, 60 requests a minute per address
+import { publicEndpoint } from "@/lib/http/endpoint";
+import { methods } from "@/lib/http/methods";
+import { rateRules } from "@/lib/http/rate-limit";
+import { json } from "@/lib/http/respond";
+import { vocabularyDocument } from "@/lib/vocabulary/current";
+
+const schema = publicEndpoint(rateRules.schema, async ({ ctx, request }) => {
+  const { document, etag } = await vocabularyDocument(ctx.database.db);
+  const headers = { ETag: etag, "Cache-Control": "public, max-age=300, must-revalidate" };
+  if (matchesNoneMatch(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
+  return json(document, { headers });
+});
+
+/** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): a W/ prefix does not prevent a match. */
+function matchesNoneMatch(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  return header.split(",").some((tag) => {
+    const t = tag.trim();
+    return t === "*" || t.replace(/^W\//, "") === etag;
+  });
+}
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: schema });

@@ -1,0 +1,64 @@
+import { listings } from "@/db/schema";
+import type { ServiceContext } from "@/lib/context";
+import { ValidationError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { newListingCode } from "./codes";
+import type { ListingRow } from "./read-shape";
+import type { ListingOwner } from "./scope";
+import { searchColumns } from "./store";
+import { validateOrThrow } from "./validate";
+import type { ListingWarning } from "@/lib/listings/validation";
+
+const uniqueViolation = "23505";
+
+export interface CreateListingInput {
+  owner: ListingOwner;
+  body: unknown;
+  source: "api" | "portal";
+  /** A draft is kept out of moderation until submitted; the API creates listings that go to moderation. */
+  draft?: boolean;
+}
+
+/** A new listing goes through moderation: it starts `pending` (or `draft` when saved as one). */
+export async function createListing({ ctx, input }: { ctx: ServiceContext; input: CreateListingInput }): Promise<{ row: ListingRow; warnings: ListingWarning[] }> {
+  const valid = await validateOrThrow(ctx, { document: input.body, mode: "create" });
+  const externalRef = typeof valid.fields.external_ref === "string" ? valid.fields.external_ref : null;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const [row] = await ctx.database.db
+        .insert(listings)
+        .values({
+          id: newId("listing"),
+          code: newListingCode(),
+          accountId: input.owner.accountId,
+          agencyId: input.owner.agency?.id ?? null,
+          externalRef,
+          type: valid.fields.type as string,
+          transaction: valid.fields.transaction as string,
+          status: input.draft ? "draft" : "pending",
+          fields: valid.fields,
+          source: input.source,
+          ...searchColumns(valid.fields, valid.rates),
+          createdAt: ctx.now,
+          updatedAt: ctx.now,
+        })
+        .returning();
+      return { row, warnings: valid.warnings };
+    } catch (error) {
+      const constraint = uniqueConstraint(error);
+      if (constraint === "listings_external_ref_idx") {
+        throw new ValidationError([{ pointer: "/external_ref", code: "invalid_value", params: { reason: "Another listing of this account already uses this external_ref." } }]);
+      }
+      // A code collision (1 in 31^8 per listing) is retried with a fresh code.
+      if (constraint !== "listings_code_unique" || attempt >= 3) throw error;
+    }
+  }
+}
+
+function uniqueConstraint(error: unknown): string | undefined {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    const { code, constraint_name, constraint } = e as { code?: string; constraint_name?: string; constraint?: string };
+    if (code === uniqueViolation) return constraint_name ?? constraint;
+  }
+  return undefined;
+}

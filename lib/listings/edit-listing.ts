@@ -1,0 +1,69 @@
+import { isDeepStrictEqual } from "node:util";
+import type { ServiceContext } from "@/lib/context";
+import { eventTypes, listingEventData, recordEvent } from "@/lib/events";
+import type { ListingWarning } from "@/lib/listings/validation";
+import { AppError } from "@/lib/errors";
+import { lockListing } from "./locking";
+import { mergePatch } from "./merge-patch";
+import { checkIfMatch } from "./preconditions";
+import { listingEtag, type ListingRow } from "./read-shape";
+import type { ListingOwner } from "./scope";
+import { updateListing } from "./store";
+import { validateOrThrow } from "./validate";
+
+/** States whose listing has been public: an edit waits for moderation while the live version stays. */
+const published = new Set(["active", "paused", "unconfirmed"]);
+const frozen = new Set(["sold", "hidden"]);
+
+export interface EditListingInput {
+  owner: ListingOwner | null;
+  code: string;
+  patch: unknown;
+  ifMatch: string | null;
+  source: "api" | "portal";
+}
+
+export interface EditOutcome {
+  row: ListingRow;
+  warnings: ListingWarning[];
+  /** 202 when the edit waits for moderation, 200 when applied (or nothing changed). */
+  status: 200 | 202;
+  unchanged: boolean;
+}
+
+/**
+ * Edits a listing as a JSON Merge Patch. Unpublished listings change at once (a rejected one goes
+ * back to moderation); published ones keep their live version and hold the edit for moderation.
+ * An unconfirmed listing edited through the API is confirmed again (`listing.published`).
+ */
+export async function editListing({ ctx, input }: { ctx: ServiceContext; input: EditListingInput }): Promise<EditOutcome> {
+  return ctx.database.db.transaction(async (tx) => {
+    const row = await lockListing(tx, input.code, input.owner);
+    checkIfMatch(row, input.ifMatch);
+    if (frozen.has(row.status)) {
+      throw new AppError("listing_action_refused", { reason: `A listing in state ${row.status} cannot be edited.` });
+    }
+    const base = row.pendingFields ?? row.fields;
+    const valid = await validateOrThrow(ctx, { document: mergePatch(base, input.patch), mode: "patch", previous: row.fields }, tx);
+    const isPublished = published.has(row.status);
+    const confirm = row.status === "unconfirmed" && input.source === "api";
+    const unchanged = isDeepStrictEqual(valid.fields, base);
+    if (unchanged && !confirm) return { row, warnings: valid.warnings, status: 200, unchanged: true };
+
+    const changes = isPublished
+      ? { pendingFields: isDeepStrictEqual(valid.fields, row.fields) ? null : valid.fields }
+      : { fields: valid.fields, ...(row.status === "rejected" ? { status: "pending" as const, rejectionReason: null, rejectionCodes: null } : {}) };
+    const updated = await updateListing(
+      tx,
+      row,
+      { ...changes, ...(confirm ? { status: "active" as const, confirmedAt: ctx.now } : {}) },
+      ctx.now,
+      valid.rates,
+    );
+    if (confirm) await recordEvent(tx, { accountId: row.accountId, type: eventTypes.published, data: listingEventData(updated), now: ctx.now });
+    if (input.source === "portal") {
+      await recordEvent(tx, { accountId: row.accountId, type: eventTypes.editedInPortal, data: listingEventData(updated, { etag: listingEtag(updated) }), now: ctx.now });
+    }
+    return { row: updated, warnings: valid.warnings, status: isPublished && !unchanged ? 202 : 200, unchanged: false };
+  });
+}

@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { POST } from "@/app/api/v1/listings/route";
+import { POST as validate } from "@/app/api/v1/listings/validate/route";
+import { GET as accountListing } from "@/app/api/v1/account/listings/[code]/route";
+import { accountWithKey, call } from "../support/fixtures";
+import { validApartment } from "../support/listings";
+
+const create = (key: string | undefined, body: unknown, headers?: Record<string, string>) =>
+  call(POST, { path: "/listings", method: "POST", key, body, headers });
+
+describe("POST /listings – happy", () => {
+  it("creates a pending listing: 201 with Location, ETag and the detail shape", async () => {
+    const { key, account } = await accountWithKey({ account: { phone: "+40721234567", name: "Ana Pop" } });
+    const res = await create(key, validApartment({ external_ref: "crm-1" }));
+    expect(res.status).toBe(201);
+    const data = res.json!.data;
+    expect(data.code).toMatch(/^[A-Z2-9]{8}$/);
+    expect(res.headers.get("location")).toBe(`/api/v1/account/listings/${data.code}`);
+    expect(res.headers.get("etag")).toBe(data.etag);
+    expect(data).toMatchObject({
+      status: "pending",
+      type: "apartment",
+      transaction: "sale",
+      external_ref: "crm-1",
+      price: 185000,
+      currency: "EUR",
+      price_declared: { amount: 185000, currency: "EUR" },
+      location: { city: "București", lat: 44.4612, lng: 26.1003, precision: "exact" },
+      facts: { rooms: 3, floor: "4", usable_area_sqm: 78.5 },
+      moderation: { edit_pending: false, rejection_reason: null, rejection_codes: [] },
+      media: { processing: false },
+      contact_phone: "+40721234567",
+      attribution: { lister: "Ana Pop", source: "api", source_external_id: "crm-1" },
+      published_at: null,
+      url: `http://localhost:3000/listings/${data.code}`,
+    });
+    expect(res.json!.warnings).toEqual([]);
+    const read = await call(accountListing, { path: `/account/listings/${data.code}`, key, params: { code: data.code } });
+    expect(read.json!.data).toEqual(data);
+    expect(account.id).toBeTruthy();
+  });
+
+  it("converts a price in RON to euros and keeps the declared one", async () => {
+    const { key } = await accountWithKey();
+    const res = await create(key, validApartment({ price: 900000, price_currency: "RON" }));
+    expect(res.status).toBe(201);
+    expect(res.json!.data.price_declared).toEqual({ amount: 900000, currency: "RON" });
+    expect(res.json!.data.currency).toBe("EUR");
+    expect(res.json!.data.price).toBeGreaterThan(150000);
+    expect(res.json!.data.price).toBeLessThan(200000);
+  });
+
+  it("succeeds with warnings for fields that do not apply and unknown amenities", async () => {
+    const { key } = await accountWithKey();
+    const res = await create(key, validApartment({ land_frontage: 12, features: ["no_such_amenity"], shoe_size: 44 }));
+    expect(res.status).toBe(201);
+    const codes = res.json!.warnings.map((w: { pointer: string; code: string }) => `${w.pointer} ${w.code}`);
+    expect(codes).toEqual(expect.arrayContaining(["/features/0 unknown_amenity"]));
+    expect(res.json!.warnings.some((w: { pointer: string }) => w.pointer === "/land_frontage")).toBe(true);
+    expect(res.json!.data.facts.land_frontage).toBeUndefined();
+  });
+
+  it("replays the first answer for the same Idempotency-Key and body", async () => {
+    const { key } = await accountWithKey();
+    const first = await create(key, validApartment(), { "idempotency-key": "create-42" });
+    const again = await create(key, validApartment(), { "idempotency-key": "create-42" });
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.json!.data.code).toBe(first.json!.data.code);
+    expect(again.headers.get("location")).toBe(first.headers.get("location"));
+    const other = await create(key, validApartment({ price: 1 }), { "idempotency-key": "create-42" });
+    expect(other.status).toBe(422);
+    expect(other.json!.code).toBe("idempotency_key_reused");
+  });
+});
+
+describe("POST /listings – errors", () => {
+  it("refuses an invalid body with one error per field problem and writes nothing", async () => {
+    const { key } = await accountWithKey();
+    const res = await create(key, validApartment({ title: "aaaa", price: 0, floor: "roof" }));
+    expect(res.status).toBe(422);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    const found = res.json!.errors.map((e: { pointer: string; code: string }) => `${e.pointer} ${e.code}`);
+    expect(found).toEqual(expect.arrayContaining(["/title min", "/title meaningful_text", "/price between", "/floor invalid_value"]));
+  });
+
+  it("gives the detail in the request's language with the same codes", async () => {
+    const { key } = await accountWithKey();
+    const en = await call(POST, { path: "/listings?locale=en", method: "POST", key, body: validApartment({ rooms: 0 }) });
+    const ro = await call(POST, { path: "/listings?locale=ro", method: "POST", key, body: validApartment({ rooms: 0 }) });
+    expect(en.json!.errors.map((e: { code: string }) => e.code)).toEqual(ro.json!.errors.map((e: { code: string }) => e.code));
+    expect(en.json!.title).not.toBe(ro.json!.title);
+  });
+
+  it("refuses a body that is not an object, malformed JSON and other media types", async () => {
+    const { key } = await accountWithKey();
+    expect((await create(key, [1, 2])).status).toBe(422);
+    expect((await call(POST, { path: "/listings", method: "POST", key, rawBody: "{", headers: { "content-type": "application/json" } })).status).toBe(400);
+    expect((await call(POST, { path: "/listings", method: "POST", key, rawBody: "x", headers: { "content-type": "text/plain" } })).status).toBe(415);
+  });
+
+  it("refuses read-only members", async () => {
+    const { key } = await accountWithKey();
+    const res = await create(key, validApartment({ status: "active" }));
+    expect(res.status).toBe(422);
+    expect(res.json!.errors).toEqual([expect.objectContaining({ pointer: "/status", code: "invalid" })]);
+  });
+});
+
+describe("POST /listings/validate", () => {
+  it("answers valid with warnings and writes nothing; 422 like creation otherwise", async () => {
+    const { key } = await accountWithKey();
+    const ok = await call(validate, { path: "/listings/validate", method: "POST", key, body: validApartment() });
+    expect(ok.status).toBe(200);
+    expect(ok.json).toEqual({ data: { valid: true }, warnings: [] });
+    const bad = await call(validate, { path: "/listings/validate", method: "POST", key, body: validApartment({ bedrooms: 5, rooms: 2 }) });
+    expect(bad.status).toBe(422);
+    expect(bad.json!.errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer: "/bedrooms", code: "bedrooms_above_rooms" })]));
+  });
+});
+
+describe("POST /listings – security", () => {
+  it("needs a key with listings:write", async () => {
+    expect((await create(undefined, validApartment())).status).toBe(401);
+    const { key } = await accountWithKey({ permissions: ["listings:read", "media:write"] });
+    const res = await create(key, validApartment());
+    expect(res.status).toBe(403);
+    expect(res.json!.code).toBe("missing_ability");
+    const validateRes = await call(validate, { path: "/listings/validate", method: "POST", key, body: validApartment() });
+    expect(validateRes.status).toBe(403);
+  });
+});
