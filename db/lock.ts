@@ -40,11 +40,21 @@ export class DatabaseInUseError extends Error {
 }
 
 export function acquireLock(dataDir: string): void {
-  const holder = readLock(dataDir);
-  if (holder) throw new DatabaseInUseError(holder);
   // The lock sits beside the folder, whose parent (`.data` on a fresh checkout) may not exist yet.
   mkdirSync(path.dirname(dataDir), { recursive: true });
-  writeFileSync(lockPath(dataDir), JSON.stringify({ pid: process.pid } satisfies LockInfo), { mode: 0o600 });
+  const content = JSON.stringify({ pid: process.pid } satisfies LockInfo);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // `wx` creates the file only if it does not exist: of two processes starting together, one wins.
+      writeFileSync(lockPath(dataDir), content, { mode: 0o600, flag: "wx" });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw error;
+      const holder = readLock(dataDir);
+      if (holder) throw new DatabaseInUseError(holder);
+      rmSync(lockPath(dataDir), { force: true });
+    }
+  }
   process.once("exit", () => releaseLock(dataDir));
 }
 

@@ -173,7 +173,11 @@ function finish(response: Response, exchange: Exchange, request: Request): Respo
   return response;
 }
 
+/**
+ * The caller's address for per-address limits: the last `X-Forwarded-For` entry, the one added by
+ * the proxy in front of us (or by Next from the socket); earlier entries are the client's own word.
+ */
 function clientIp(request: Request): string {
   const forwarded = request.headers.get("x-forwarded-for");
-  return forwarded?.split(",")[0].trim() || request.headers.get("x-real-ip") || "unknown";
+  return forwarded?.split(",").at(-1)?.trim() || request.headers.get("x-real-ip") || "unknown";
 }

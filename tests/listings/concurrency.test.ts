@@ -1,0 +1,59 @@
+import { eq } from "drizzle-orm";
+import postgres from "postgres";
+import { describe, expect, it } from "vitest";
+import { PATCH } from "@/app/api/v1/listings/[code]/route";
+import { database } from "@/db";
+import { listings } from "@/db/schema";
+import { accountWithKey, call } from "../support/fixtures";
+import { createListing } from "../support/listings";
+
+const onPostgres = Boolean(process.env.DATABASE_URL);
+const patch = (key: string, code: string, body: unknown) =>
+  call(PATCH, { path: `/listings/${code}`, method: "PATCH", key, body, params: { code } });
+
+// Concurrency needs a second session: PGlite runs one, so these run on PostgreSQL (`npm run test:pg`, CI).
+if (!onPostgres) console.info("listing concurrency tests skipped on PGlite: they run on PostgreSQL with npm run test:pg");
+describe.skipIf(!onPostgres)("writes to one listing are serialized (real PostgreSQL)", () => {
+  it("answers 409 listing_busy and writes nothing while another write holds the listing", async () => {
+    const { key } = await accountWithKey();
+    const listing = await createListing(key);
+    const other = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const holder = other.begin(async (tx) => {
+      await tx`select id from listings where code = ${listing.code} for update`;
+      locked();
+      await held;
+    });
+    try {
+      await lockTaken;
+      const busy = await patch(key, listing.code, { rooms: 4 });
+      expect(busy.status).toBe(409);
+      expect(busy.json!.code).toBe("listing_busy");
+    } finally {
+      release();
+      await holder;
+      await other.end();
+    }
+    const { db } = await database();
+    const [row] = await db.select().from(listings).where(eq(listings.code, listing.code));
+    expect(row.fields.rooms).toBe(3);
+    expect(row.version).toBe(1);
+    expect((await patch(key, listing.code, { rooms: 4 })).status).toBe(200);
+  });
+
+  it("keeps a consistent listing under simultaneous edits: every write is either applied or refused as busy", async () => {
+    const { key } = await accountWithKey();
+    const listing = await createListing(key);
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => patch(key, listing.code, { price: 100000 + i })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
+    expect(answers.filter((a) => a.status === 409).every((a) => a.json!.code === "listing_busy")).toBe(true);
+    const applied = statuses.filter((s) => s === 200).length;
+    const { db } = await database();
+    const [row] = await db.select().from(listings).where(eq(listings.code, listing.code));
+    expect(row.version).toBe(1 + applied);
+  });
+});
