@@ -22,8 +22,7 @@ if (!process.env.E2E_PORT) {
 }
 const port = process.env.E2E_PORT;
 const baseURL = `http://127.0.0.1:${port}`;
-const distDir = process.env.NEXT_DIST_DIR ?? ".next";
-const built = existsSync(path.join(distDir, "BUILD_ID"));
+const built = existsSync(path.join(".next", "BUILD_ID"));
 
 export default defineConfig({
   testDir: "e2e",
@@ -63,7 +62,7 @@ export default defineConfig({
     command: `${built ? "" : "npm run build && "}npm run start -- --hostname 127.0.0.1 --port ${port}`,
     // Answers 401 without a key once the app, its database and its pipeline are up.
     url: `${baseURL}/api/v1/ping`,
-    env: { PGLITE_DIR: `.data/e2e-${port}`, APP_URL: baseURL, NEXT_DIST_DIR: distDir },
+    env: { PGLITE_DIR: `.data/e2e-${port}`, APP_URL: baseURL },
     reuseExistingServer: false,
     timeout: 180_000,
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },

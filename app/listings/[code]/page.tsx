@@ -1,0 +1,56 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { connection } from "next/server";
+import { database } from "@/db";
+import { AppError } from "@/lib/errors";
+import { getCatalogListing } from "@/lib/listings/queries";
+
+type Props = { params: Promise<{ code: string }> };
+
+async function load(code: string) {
+  await connection();
+  try {
+    return await getCatalogListing({ ctx: { database: await database(), actor: { kind: "system" }, now: new Date() }, input: { code } });
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    throw error;
+  }
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const listing = await load((await params).code);
+  return { title: listing.title, description: listing.description.slice(0, 160) };
+}
+
+/** The public page of an active listing: the `url` of every listing and of its events. */
+export default async function ListingPage({ params }: Props) {
+  const listing = await load((await params).code);
+  const price = listing.price_declared ?? (listing.price === null ? null : { amount: listing.price, currency: "EUR" });
+  return (
+    <article lang={listing.content_locale ?? "ro"}>
+      <h1>{listing.title}</h1>
+      <p className="muted">
+        {listing.location.city}
+        {listing.location.area ? `, ${listing.location.area}` : ""} · {listing.type} · {listing.transaction} · {listing.attribution.lister}
+      </p>
+      {price && (
+        <p>
+          <strong>
+            {price.amount.toLocaleString("ro-RO")} {price.currency}
+          </strong>
+          {listing.price_period !== "total" ? ` / ${listing.price_period}` : ""}
+        </p>
+      )}
+      <p style={{ whiteSpace: "pre-wrap" }}>{listing.description}</p>
+      <dl className="facts">
+        {Object.entries(listing.facts).map(([name, value]) => (
+          <div key={name} style={{ display: "contents" }}>
+            <dt>{name}</dt>
+            <dd>{Array.isArray(value) ? value.join(", ") : typeof value === "object" ? JSON.stringify(value) : String(value)}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="muted">Code {listing.code}</p>
+    </article>
+  );
+}
