@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { eurPerUnitValue, listRates, rateCurrency, rateMaxAgeDays, setRate } from "@/lib/currency";
+import { eurPerUnitValue, listRates, rateCurrency, setRate, withdrawRate } from "@/lib/currency";
 import { defineCommand } from "./command";
 
 const rateJson = (rate: { currency: string; eurPerUnit: number | null; updatedAt: Date | null }) => ({
@@ -16,8 +16,14 @@ export const rateCommands = [
     run: async (ctx, args) => rateJson(await setRate({ ctx, input: { currency: args.currency, eurPerUnit: args["eur-per-unit"] } })),
   }),
   defineCommand({
+    name: "rates:withdraw",
+    summary: "Withdraws the reference rate of a currency: new prices in it are refused (price_currency_unavailable) until rates:set.",
+    args: z.object({ currency: rateCurrency }),
+    run: async (ctx, args) => withdrawRate({ ctx, input: { currency: args.currency } }),
+  }),
+  defineCommand({
     name: "rates:list",
-    summary: `Lists the reference exchange rates; a rate older than ${rateMaxAgeDays} days is unavailable until set again.`,
+    summary: "Lists the reference exchange rates; a withdrawn rate is unavailable until set again.",
     args: z.object({}),
     run: async (ctx) => ({ rates: (await listRates({ ctx })).map((rate) => ({ ...rateJson(rate), available: rate.available })) }),
   }),

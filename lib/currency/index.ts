@@ -1,1 +1,1 @@
-export { eurPerUnitValue, listRates, loadRates, rateCurrency, rateMaxAgeDays, setRate, setRateInput } from "./rates";
+export { eurPerUnitValue, listRates, loadRates, rateCurrency, setRate, setRateInput, withdrawRate } from "./rates";

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Queryable } from "@/db";
 import { currencyRates } from "@/db/schema";
@@ -6,26 +7,17 @@ import { baseCurrency, currencies, type CurrencyRates } from "@/lib/vocabulary/c
 import { parseOrThrow } from "@/lib/validation/zod";
 
 /**
- * A reference rate older than this counts as unavailable: converting with a stale rate would put
- * listings in the wrong price band of the search, so prices in that currency are refused
- * (`price_currency_unavailable`) until an operator sets the rate again (`rates:set`).
+ * The reference rates by currency; EUR is always 1. A rate stays in force until an operator sets a
+ * new one or withdraws it (`rates:withdraw`, e.g. when the reference source stops publishing):
+ * a withdrawn rate is undefined and prices in that currency are refused (`price_currency_unavailable`).
  */
-export const rateMaxAgeDays = 7;
-
-const rateMaxAgeMs = rateMaxAgeDays * 86_400_000;
-
-/** The current reference rates by currency; EUR is always 1, a missing or stale rate is undefined. */
 export async function loadRates(db: Queryable, now: Date = new Date()): Promise<CurrencyRates> {
   const rows = await db.select().from(currencyRates);
   const rates: CurrencyRates = {};
-  for (const row of rows) {
-    rates[row.currency] = isCurrent(row.updatedAt, now) ? { eurPerUnit: row.eurPerUnit, updatedAt: row.updatedAt } : undefined;
-  }
+  for (const row of rows) rates[row.currency] = { eurPerUnit: row.eurPerUnit, updatedAt: row.updatedAt };
   rates[baseCurrency] = { eurPerUnit: 1, updatedAt: now };
   return rates;
 }
-
-const isCurrent = (updatedAt: Date, now: Date) => now.getTime() - updatedAt.getTime() <= rateMaxAgeMs;
 
 const convertible = currencies.codes.filter((code) => code !== baseCurrency) as [string, ...string[]];
 
@@ -46,12 +38,19 @@ export async function setRate({ ctx, input }: { ctx: ServiceContext; input: z.in
   return row;
 }
 
-/** Every offered currency with its stored rate and whether that rate is current. */
+/** Withdraws the reference rate of a currency: its prices are refused until a rate is set again. */
+export async function withdrawRate({ ctx, input }: { ctx: ServiceContext; input: { currency: string } }) {
+  const { currency } = parseOrThrow(z.object({ currency: rateCurrency }), input);
+  const removed = await ctx.database.db.delete(currencyRates).where(eq(currencyRates.currency, currency)).returning();
+  return { currency, withdrawn: removed.length > 0 };
+}
+
+/** Every offered currency with its stored rate and whether it is available. */
 export async function listRates({ ctx }: { ctx: ServiceContext }) {
   const stored = new Map((await ctx.database.db.select().from(currencyRates)).map((row) => [row.currency, row]));
   return currencies.codes.map((currency) => {
     const row = stored.get(currency);
-    const available = currency === baseCurrency || (row !== undefined && isCurrent(row.updatedAt, ctx.now));
+    const available = currency === baseCurrency || row !== undefined;
     return { currency, eurPerUnit: currency === baseCurrency ? 1 : (row?.eurPerUnit ?? null), updatedAt: row?.updatedAt ?? null, available };
   });
 }

@@ -14,6 +14,8 @@ export interface Principal {
     name: string;
     phone: string | null;
     language: "ro" | "en";
+    /** False while a changed e-mail address awaits confirmation: reads go on, writes are refused. */
+    confirmed: boolean;
     agency: { id: string; role: "owner" | "admin" | "agent" } | null;
   };
 }
@@ -48,6 +50,7 @@ export async function authenticate(database: Database, token: string | undefined
       phone: accounts.phone,
       language: accounts.language,
       active: accounts.active,
+      confirmed: accounts.confirmed,
       agencyId: agencyMembers.agencyId,
       agencyRole: agencyMembers.role,
     })
@@ -74,11 +77,17 @@ export async function authenticate(database: Database, token: string | undefined
       name: row.name,
       phone: row.phone,
       language: row.language,
+      confirmed: row.confirmed,
       agency: row.agencyId && row.agencyRole ? { id: row.agencyId, role: row.agencyRole } : null,
     },
   };
 }
 
+/**
+ * The key must hold the endpoint's permission (403 `missing_ability`). Writing also needs a confirmed
+ * account, as creating keys does: any other denial is 403 `forbidden` (spec: Authentication 7).
+ */
 export function requirePermission(principal: Principal, permission: Permission): void {
   if (!principal.key.permissions.includes(permission)) throw new AppError("missing_ability", { permission });
+  if (permission !== "listings:read" && !principal.account.confirmed) throw new AppError("forbidden");
 }

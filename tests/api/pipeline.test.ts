@@ -61,3 +61,20 @@ describe("API pipeline", () => {
     expect((await call(ping, { path: "/ping" })).headers.get("deprecation")).toBeNull();
   });
 });
+
+describe("forbidden", () => {
+  it("refuses writes of an account whose e-mail awaits confirmation with 403 forbidden, reads still work", async () => {
+    const { eq } = await import("drizzle-orm");
+    const { database } = await import("@/db");
+    const { accounts } = await import("@/db/schema");
+    const { POST: create } = await import("@/app/api/v1/listings/route");
+    const { GET: list } = await import("@/app/api/v1/account/listings/route");
+    const { key, account } = await accountWithKey();
+    const { db } = await database();
+    await db.update(accounts).set({ confirmed: false }).where(eq(accounts.id, account.id));
+    const write = await call(create, { path: "/listings", method: "POST", key, body: {} });
+    expect(write.status).toBe(403);
+    expect(write.json?.code).toBe("forbidden");
+    expect((await call(list, { path: "/account/listings", key })).status).toBe(200);
+  });
+});

@@ -4,7 +4,7 @@ import { openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { executeCommand } from "@/lib/cli/execute";
 import type { ServiceContext } from "@/lib/context";
-import { listRates, loadRates, rateMaxAgeDays, setRate } from "@/lib/currency";
+import { listRates, loadRates, setRate, withdrawRate } from "@/lib/currency";
 import { ValidationError } from "@/lib/errors";
 
 // These tests change rates, which every listing test converts prices with: they get a database of
@@ -34,22 +34,16 @@ describe("reference rates", () => {
     expect(rateValues(await loadRates(own.db))).toEqual({ EUR: 1, RON: 0.201, USD: 0.92, GBP: 1.17 });
   });
 
-  it(`count as unavailable when older than ${rateMaxAgeDays} days, except EUR which is always 1`, async () => {
-    const [usd] = (await listRates({ ctx: ctxAt(new Date()) })).filter((rate) => rate.currency === "USD");
-    const setAt = usd.updatedAt!.getTime();
-    const lastDay = await loadRates(own.db, new Date(setAt + rateMaxAgeDays * dayMs));
-    expect(lastDay.USD?.eurPerUnit).toBe(0.92);
-    const stale = await loadRates(own.db, new Date(setAt + rateMaxAgeDays * dayMs + 1000));
-    expect(stale.USD).toBeUndefined();
-    expect(stale.EUR).toEqual({ eurPerUnit: 1, updatedAt: expect.any(Date) });
-  });
-
-  it("are set by setRate with the time of setting, which makes a stale rate current again", async () => {
-    const later = new Date(Date.now() + 30 * dayMs);
+  it("stay in force until withdrawn, and a withdrawn rate comes back with setRate", async () => {
+    const later = new Date(Date.now() + 400 * dayMs);
+    expect((await loadRates(own.db, later)).RON?.eurPerUnit).toBe(0.201);
+    expect(await withdrawRate({ ctx: ctxAt(later), input: { currency: "RON" } })).toEqual({ currency: "RON", withdrawn: true });
     expect((await loadRates(own.db, later)).RON).toBeUndefined();
+    expect((await listRates({ ctx: ctxAt(later) })).find((rate) => rate.currency === "RON")?.available).toBe(false);
     const row = await setRate({ ctx: ctxAt(later), input: { currency: "RON", eurPerUnit: 0.20104567 } });
     expect(row).toEqual({ currency: "RON", eurPerUnit: 0.20104567, updatedAt: later });
     expect((await loadRates(own.db, later)).RON).toEqual({ eurPerUnit: 0.20104567, updatedAt: later });
+    expect((await loadRates(own.db, later)).EUR).toEqual({ eurPerUnit: 1, updatedAt: later });
   });
 
   it("refuses EUR, currencies not offered and rates out of bounds", async () => {

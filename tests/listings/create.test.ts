@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { POST } from "@/app/api/v1/listings/route";
 import { POST as validate } from "@/app/api/v1/listings/validate/route";
 import { GET as accountListing } from "@/app/api/v1/account/listings/[code]/route";
-import { accountWithKey, call } from "../support/fixtures";
+import { listRates, setRate, withdrawRate } from "@/lib/currency";
+import { accountWithKey, call, operatorCtx } from "../support/fixtures";
 import { validApartment } from "../support/listings";
 
 const create = (key: string | undefined, body: unknown, headers?: Record<string, string>) =>
@@ -104,6 +105,27 @@ describe("POST /listings – errors", () => {
     const res = await create(key, validApartment({ status: "active" }));
     expect(res.status).toBe(422);
     expect(res.json!.errors).toEqual([expect.objectContaining({ pointer: "/status", code: "invalid" })]);
+  });
+});
+
+describe("POST /listings – currency refusals", () => {
+  it("refuses a currency not offered, a withdrawn rate and a price above the cap in euros", async () => {
+    const { key } = await accountWithKey();
+    const notOffered = await create(key, validApartment({ price_currency: "CHF" }));
+    expect(notOffered.json!.errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer: "/price_currency", code: "price_currency_not_offered" })]));
+    const aboveCap = await create(key, validApartment({ price: 300_000_000 }));
+    expect(aboveCap.json!.errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer: "/price", code: "price_above_cap" })]));
+    const ctx = await operatorCtx();
+    const [gbp] = (await listRates({ ctx })).filter((rate) => rate.currency === "GBP");
+    await withdrawRate({ ctx, input: { currency: "GBP" } });
+    try {
+      const unavailable = await create(key, validApartment({ price_currency: "GBP" }));
+      expect(unavailable.status).toBe(422);
+      expect(unavailable.json!.errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer: "/price_currency", code: "price_currency_unavailable" })]));
+    } finally {
+      await setRate({ ctx, input: { currency: "GBP", eurPerUnit: gbp.eurPerUnit! } });
+    }
+    expect((await create(key, validApartment({ price_currency: "GBP" }))).status).toBe(201);
   });
 });
 
