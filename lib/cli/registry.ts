@@ -3,11 +3,13 @@ import type { Command } from "./command";
 import { databaseCommands } from "./database";
 import { jobCommands } from "./jobs";
 import { keyCommands } from "./keys";
+import { moderationCommands } from "./moderation";
 import { rateCommands } from "./rates";
 import { CliError } from "./reply";
+import { reportCommands } from "./reports";
 
 /** Every operator command. A command group is one file under lib/cli exporting a list, spread here. */
-export const commands: readonly Command[] = [...accountCommands, ...keyCommands, ...jobCommands, ...databaseCommands, ...rateCommands];
+export const commands: readonly Command[] = [...accountCommands, ...keyCommands, ...jobCommands, ...databaseCommands, ...rateCommands, ...moderationCommands, ...reportCommands];
 
 export function findCommand(name: string | undefined): Command {
   const found = commands.find((command) => command.name === name);

@@ -2,13 +2,19 @@ import { eq } from "drizzle-orm";
 import { accounts } from "@/db/schema";
 import type { ServiceContext } from "@/lib/context";
 import { demoEmail, sandboxPassword, seedAccounts } from "./accounts";
+import { seedListings, type SeededListings } from "./listings";
 
 export { demoEmail, sandboxPassword } from "./accounts";
 export type { SeededAccounts } from "./accounts";
 
 export type SeedResult =
   | { seeded: false; reason: string }
-  | { seeded: true; password: string; accounts: { role: string; id: string; email: string; agency?: string }[] };
+  | {
+      seeded: true;
+      password: string;
+      accounts: { role: string; id: string; email: string; agency?: string }[];
+      listings: SeededListings;
+    };
 
 /**
  * Fills the sandbox with test data: `npm run db:seed`, and `npm run dev` on an empty database.
@@ -18,6 +24,7 @@ export type SeedResult =
 export async function seedSandbox({ ctx }: { ctx: ServiceContext }): Promise<SeedResult> {
   if (await accountExists(ctx, demoEmail)) return { seeded: false, reason: `${demoEmail} exists already` };
   const seeded = await seedAccounts(ctx);
+  const listings = await seedListings({ ctx, accounts: seeded });
   return {
     seeded: true,
     password: sandboxPassword,
@@ -27,6 +34,7 @@ export async function seedSandbox({ ctx }: { ctx: ServiceContext }): Promise<See
       email: account.email,
       ...(account.agency ? { agency: account.agency.name } : {}),
     })),
+    listings,
   };
 }
 
