@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { GET as list } from "@/app/api/v1/account/listings/route";
+import { POST as create } from "@/app/api/v1/listings/route";
 import { GET as ping } from "@/app/api/v1/ping/route";
+import { database } from "@/db";
+import { accounts } from "@/db/schema";
 import { keyedEndpoint } from "@/lib/http/endpoint";
 import { json } from "@/lib/http/respond";
 import { accountWithKey, call } from "../support/fixtures";
@@ -64,11 +69,6 @@ describe("API pipeline", () => {
 
 describe("forbidden", () => {
   it("refuses writes of an account whose e-mail awaits confirmation with 403 forbidden, reads still work", async () => {
-    const { eq } = await import("drizzle-orm");
-    const { database } = await import("@/db");
-    const { accounts } = await import("@/db/schema");
-    const { POST: create } = await import("@/app/api/v1/listings/route");
-    const { GET: list } = await import("@/app/api/v1/account/listings/route");
     const { key, account } = await accountWithKey();
     const { db } = await database();
     await db.update(accounts).set({ confirmed: false }).where(eq(accounts.id, account.id));

@@ -5,7 +5,7 @@ import { GET as accountListingByRef } from "@/app/api/v1/account/listings/ref/[r
 import { PATCH } from "@/app/api/v1/listings/[code]/route";
 import { newId } from "@/lib/ids";
 import { accountWithKey, call } from "../support/fixtures";
-import { createListing, moderate } from "../support/listings";
+import { createListing, moderate, validApartment } from "../support/listings";
 
 const list = (key: string | undefined, query = "") => call(accountListings, { path: `/account/listings${query}`, key });
 
@@ -83,7 +83,7 @@ describe("GET /account/listings – errors", () => {
 describe("GET /account/listings/{code} and /ref/{ref}", () => {
   it("reads one listing with status, moderation, media and etag; by ref too", async () => {
     const { key } = await accountWithKey();
-    const listing = await createListing(key, { ...(await import("../support/listings")).validApartment({ external_ref: "crm/77:a" }) });
+    const listing = await createListing(key, validApartment({ external_ref: "crm/77:a" }));
     const byCode = await call(accountListing, { path: `/account/listings/${listing.code}`, key, params: { code: listing.code } });
     expect(byCode.status).toBe(200);
     expect(byCode.headers.get("etag")).toBe(byCode.json!.data.etag);
@@ -97,7 +97,7 @@ describe("GET /account/listings/{code} and /ref/{ref}", () => {
   it("answers another account's listing exactly like a missing one, and needs listings:read", async () => {
     const owner = await accountWithKey();
     const stranger = await accountWithKey();
-    const listing = await createListing(owner.key, (await import("../support/listings")).validApartment({ external_ref: "r-1" }));
+    const listing = await createListing(owner.key, validApartment({ external_ref: "r-1" }));
     const foreign = await call(accountListing, { path: `/account/listings/${listing.code}`, key: stranger.key, params: { code: listing.code } });
     const missing = await call(accountListing, { path: "/account/listings/ZZZZZZZZ", key: stranger.key, params: { code: "ZZZZZZZZ" } });
     expect(foreign.status).toBe(404);
