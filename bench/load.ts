@@ -1,0 +1,75 @@
+import autocannon from "autocannon";
+
+/** One HTTP request of a load run; `requestAt(n)` gives the n-th request sent, across all connections. */
+export interface LoadRequest {
+  method: "GET" | "PATCH";
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadPlan {
+  url: string;
+  requestAt: (n: number) => LoadRequest;
+  connections: number;
+  /** Seconds of load; ignored when `amount` is set. */
+  duration: number;
+  /** A fixed number of requests instead of a duration. */
+  amount?: number;
+  /** Seconds (or, with `amount`, requests) sent first and not measured: JIT, pools and caches warm up. */
+  warmup: number;
+}
+
+export interface Figure {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  requests: number;
+  seconds: number;
+  /** Responses counted by status code, e.g. `{ "200": 31000 }`. */
+  statuses: Record<string, number>;
+  non2xx: number;
+  /** Connection errors and timeouts. */
+  errors: number;
+}
+
+/** Requests a plan sends at most (warm-up included), for sizing rate-limit budgets. */
+export const plannedRequests = (plan: Pick<LoadPlan, "duration" | "amount" | "warmup">, maxRate: number): number =>
+  plan.amount !== undefined ? plan.amount + plan.warmup : Math.ceil((plan.duration + plan.warmup) * maxRate);
+
+/**
+ * Runs a warm-up and then the measured load. Requests come from one counter shared by every
+ * connection, so a rotation (keys, listings) is followed in order whatever the concurrency.
+ */
+export async function measure(plan: LoadPlan): Promise<Figure> {
+  let sent = 0;
+  const requests: autocannon.RequestSpec[] = [
+    {
+      setupRequest: (request) => {
+        const next = plan.requestAt(sent++);
+        return { ...request, method: next.method, path: next.path, headers: { ...request.headers, ...next.headers }, body: next.body ?? "" };
+      },
+    },
+  ];
+  const common = { url: plan.url, connections: plan.connections, requests, timeout: 30 };
+  if (plan.warmup > 0) {
+    await autocannon(plan.amount !== undefined ? { ...common, amount: plan.warmup } : { ...common, duration: plan.warmup });
+  }
+  const result = await autocannon(plan.amount !== undefined ? { ...common, amount: plan.amount } : { ...common, duration: plan.duration });
+  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)]));
+  const answered = Object.values(statuses).reduce((sum, n) => sum + n, 0);
+  return {
+    requestsPerSecond: round(answered / result.duration),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    meanMs: round(result.latency.mean),
+    requests: answered,
+    seconds: round(result.duration),
+    statuses,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;

@@ -1,0 +1,117 @@
+import type { Sql } from "postgres";
+import { createAccount } from "@/lib/accounts/create-account";
+import type { ServiceContext } from "@/lib/context";
+import { createKey, maxKeysPerAccount } from "@/lib/keys/create-key";
+import { isListingCode } from "@/lib/listings/codes";
+import { searchColumns } from "@/lib/listings/store";
+import { validateOrThrow } from "@/lib/listings/validate";
+
+export interface BenchAccount {
+  id: string;
+  /** Whole keys (`<id>|svc_test_…`), every permission. */
+  keys: string[];
+}
+
+/** Accounts made through the product's services, each with the most keys an account may hold. */
+export async function createAccounts(ctx: ServiceContext, label: string, count: number): Promise<BenchAccount[]> {
+  const accounts: BenchAccount[] = [];
+  // Argon2 runs on libuv's thread pool: a few accounts at once is as fast as it gets.
+  for (let start = 0; start < count; start += 4) {
+    const batch = Array.from({ length: Math.min(4, count - start) }, (_, i) => start + i);
+    accounts.push(...(await Promise.all(batch.map((i) => createAccountWithKeys(ctx, `bench-${label}-${i}@bench.example.com`)))));
+  }
+  return accounts;
+}
+
+async function createAccountWithKeys(ctx: ServiceContext, email: string): Promise<BenchAccount> {
+  const account = await createAccount({ ctx, input: { email, password: "bench-password", name: email.split("@")[0] } });
+  const keys: string[] = [];
+  for (let i = 0; i < maxKeysPerAccount; i++) {
+    const key = await createKey({
+      ctx,
+      input: { accountId: account.id, name: `bench ${i}`, permissions: ["listings:read", "listings:write", "media:write"], days: 30 },
+    });
+    keys.push(key.key);
+  }
+  return { id: account.id, keys };
+}
+
+/** A valid apartment for sale (the shape of `tests/support/listings.ts`). */
+const apartment = {
+  type: "apartment",
+  transaction: "sale",
+  title: "Apartament 3 camere Floreasca",
+  description: "Apartament luminos cu trei camere, renovat recent, aproape de parc și de metrou.",
+  city: "București",
+  county: "București",
+  street: "Strada Barbu Văcărescu",
+  street_number: "12",
+  latitude: 44.4612,
+  longitude: 26.1003,
+  rooms: 3,
+  bedrooms: 2,
+  floor: "4",
+  total_floors: 8,
+  usable_area_sqm: 78.5,
+  partitioning: "detached",
+  price: 185000,
+  price_currency: "EUR",
+};
+
+export interface ListingTemplate {
+  fields: Record<string, unknown>;
+  city: string | null;
+  rooms: number | null;
+}
+
+/** The document and search columns `createListing` would store for the apartment, from the product's own validator. */
+export async function listingTemplate(ctx: ServiceContext): Promise<ListingTemplate> {
+  const valid = await validateOrThrow(ctx, { document: apartment, mode: "create" });
+  const { city, rooms } = searchColumns(valid.fields, valid.rates);
+  return { fields: valid.fields, city, rooms };
+}
+
+// The alphabet of lib/listings/codes.ts; every seeded code is checked with its `isListingCode`.
+const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+const codeSpace = 31n ** 8n;
+/** Row n's code: n scattered over the code space by a multiplier prime to 31 (a bijection), in base 31. */
+const codeOf = (n: string) => {
+  const scattered = `((${n} * 7919 + 104729) % ${codeSpace})`;
+  return Array.from({ length: 8 }, (_, k) => `substr('${codeAlphabet}', ((${scattered} / ${31n ** BigInt(k)}) % 31)::int + 1, 1)`).join(" || ");
+};
+
+/**
+ * Inserts listings `first`…`first + count - 1` (ids and codes derived from the number, so separate
+ * calls never collide) as rows `createListing` writes: `pending`, from the API, the template's
+ * document with a price of its own. Owners take turns. Batches of `batchSize` report progress.
+ */
+export async function seedListings(
+  pg: Sql,
+  input: { template: ListingTemplate; owners: string[]; first: number; count: number; batchSize?: number; progress?: (done: number) => void },
+): Promise<void> {
+  const batchSize = input.batchSize ?? 100_000;
+  for (let done = 0; done < input.count; done += batchSize) {
+    const from = input.first + done;
+    const to = from + Math.min(batchSize, input.count - done) - 1;
+    await pg.unsafe(
+      `insert into listings (id, code, account_id, type, transaction, status, fields, source, city, rooms, price_eur, created_at, updated_at)
+       select 'lst_' || lpad(n::text, 16, '0'), ${codeOf("n")}, ($1::text[])[(1 + n % $2)::int], $3::text, $4::text, 'pending',
+              jsonb_set($5::text::jsonb, '{price}', to_jsonb(price)), 'api', $6::text, $7::int, price, now(), now()
+       from (select n, 100000 + n % 100000 as price from generate_series($8::bigint, $9::bigint) as n) as numbers`,
+      [input.owners, input.owners.length, String(input.template.fields.type), String(input.template.fields.transaction), JSON.stringify(input.template.fields), input.template.city, input.template.rooms, from, to] as never[],
+    );
+    input.progress?.(to - input.first + 1);
+  }
+}
+
+export interface OwnedListing {
+  code: string;
+  accountId: string;
+}
+
+export async function listingsOf(pg: Sql, accountIds: string[]): Promise<OwnedListing[]> {
+  const rows = await pg<{ code: string; account_id: string }[]>`select code, account_id from listings where account_id = any(${accountIds}) order by id`;
+  const bad = rows.find((r) => !isListingCode(r.code));
+  if (bad) throw new Error(`seeded code ${bad.code} is not a listing code`);
+  return rows.map((r) => ({ code: r.code, accountId: r.account_id }));
+}

@@ -1,0 +1,125 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+
+const root = process.cwd();
+const nextBin = path.join(root, "node_modules/.bin/next");
+const buildId = path.join(root, ".next/BUILD_ID");
+/** What a production build is made from: when any of it is newer than the build, it is rebuilt. */
+const buildInputs = ["app", "lib", "db", "components", "inngest", "instrumentation.ts", "next.config.ts", "package-lock.json", "tsconfig.json"];
+
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+function newestChange(entry: string): number {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(entry).reduce((newest, name) => Math.max(newest, newestChange(path.join(entry, name))), stat.mtimeMs);
+}
+
+/** `next build` into `.next` unless its build is newer than every source it is made from. */
+export async function ensureBuild(log: (line: string) => void): Promise<void> {
+  const sources = Math.max(...buildInputs.map((entry) => newestChange(path.join(root, entry))));
+  if (existsSync(buildId) && statSync(buildId).mtimeMs > sources) {
+    log("production build in .next is up to date");
+    return;
+  }
+  log("building for production (next build)…");
+  const child = spawn(nextBin, ["build"], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+  const output = capture(child, 200);
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  if (code !== 0) throw new Error(`next build failed (exit ${code}):\n${output()}`);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/** `next start` on a free port; ready once `/api/v1/ping` answers 401 to a request without a key. */
+export async function startNext(env: Record<string, string>): Promise<RunningServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(nextBin, ["start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: { ...withoutScaleOutServices(process.env), ...env, APP_URL: url, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
+  });
+  const output = capture(child, 50);
+  await waitUntil(child, output, async () => (await fetch(`${url}/api/v1/ping`).then((r) => r.status, () => 0)) === 401);
+  return { url, stop: () => stop(child) };
+}
+
+/** The baseline server (`bench/bare-server.ts`) in its own process, so it has an event loop of its own as Next.js has. */
+export async function startBare(databaseUrl: string): Promise<RunningServer> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "bench/bare-server.ts")], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  const output = capture(child, 50);
+  let port = 0;
+  child.stdout!.on("data", (chunk: Buffer) => {
+    const match = chunk.toString().match(/\{"port":(\d+)\}/);
+    if (match) port = Number(match[1]);
+  });
+  await waitUntil(child, output, async () => port > 0);
+  return { url: `http://127.0.0.1:${port}`, stop: () => stop(child) };
+}
+
+// The benchmark measures the embedded defaults of one instance: no Redis limiter, no Inngest.
+function withoutScaleOutServices(env: NodeJS.ProcessEnv): Record<string, string> {
+  const scaleOut = /^(UPSTASH_|INNGEST_)/;
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && !scaleOut.test(e[0])));
+}
+
+async function waitUntil(child: ChildProcess, output: () => string, ready: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ready())) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}:\n${output()}`);
+    if (Date.now() > deadline) {
+      await stop(child);
+      throw new Error(`server not ready after ${timeoutMs / 1000} s:\n${output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** The last `lines` lines a child wrote on stdout/stderr, for error messages. */
+function capture(child: ChildProcess, lines: number): () => string {
+  const kept: string[] = [];
+  const keep = (chunk: Buffer) => {
+    kept.push(...chunk.toString().split("\n"));
+    kept.splice(0, Math.max(0, kept.length - lines));
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  return () => kept.join("\n");
+}
+
+/** Stops a server started here: its whole process group (it was started detached), SIGKILL after 10 s. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // The group is already gone.
+    }
+  };
+  signal("SIGTERM");
+  const timer = setTimeout(() => signal("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
