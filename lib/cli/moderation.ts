@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { moderateListing, moderationDecision, rejectionCodes, type ModerationDecision } from "@/lib/listings/moderation";
-import { writtenListing } from "@/lib/listings/respond";
+import { detailOf } from "@/lib/listings/queries";
 import type { ServiceContext } from "@/lib/context";
 import { commaList, defineCommand, type JsonObject } from "./command";
 
@@ -13,8 +13,7 @@ const rejectReason = moderationDecision.options[1].shape.reason;
  * and `moderation` exactly as the API's detail read shows them.
  */
 async function decide(ctx: ServiceContext, listingCode: string, decision: ModerationDecision): Promise<JsonObject> {
-  const row = await moderateListing({ ctx, input: { code: listingCode, owner: null, decision } });
-  const detail = await writtenListing(ctx.database.db, row);
+  const detail = detailOf(await moderateListing({ ctx, input: { code: listingCode, owner: null, decision } }));
   return { code: detail.code, status: detail.status, title: detail.title, url: detail.url, moderation: detail.moderation };
 }
 

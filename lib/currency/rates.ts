@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Queryable } from "@/db";
+import type { Database, Queryable } from "@/db";
 import { currencyRates } from "@/db/schema";
 import type { ServiceContext } from "@/lib/context";
 import { baseCurrency, currencies, type CurrencyRates } from "@/lib/vocabulary/currencies";
@@ -16,6 +16,22 @@ export async function loadRates(db: Queryable, now: Date = new Date()): Promise<
   const rates: CurrencyRates = {};
   for (const row of rows) rates[row.currency] = { eurPerUnit: row.eurPerUnit, updatedAt: row.updatedAt };
   rates[baseCurrency] = { eurPerUnit: 1, updatedAt: now };
+  return rates;
+}
+
+/**
+ * Listing writes read the rates on every request; they change a few times a day at most. A process
+ * keeps them 5 seconds per database, and forgets them at once when it sets or withdraws one itself
+ * (the operator CLI runs in the server process when embedded); other instances see a change within 5 s.
+ */
+const rateCacheMs = 5_000;
+const rateCache = new WeakMap<object, { loadedAt: number; rates: CurrencyRates }>();
+
+export async function cachedRates(database: Database, db: Queryable = database.db, now: Date = new Date()): Promise<CurrencyRates> {
+  const hit = rateCache.get(database);
+  if (hit && now.getTime() - hit.loadedAt < rateCacheMs) return hit.rates;
+  const rates = await loadRates(db, now);
+  rateCache.set(database, { loadedAt: now.getTime(), rates });
   return rates;
 }
 
@@ -35,6 +51,7 @@ export async function setRate({ ctx, input }: { ctx: ServiceContext; input: z.in
     .values({ currency, eurPerUnit, updatedAt: ctx.now })
     .onConflictDoUpdate({ target: currencyRates.currency, set: { eurPerUnit, updatedAt: ctx.now } })
     .returning();
+  rateCache.delete(ctx.database);
   return row;
 }
 
@@ -42,6 +59,7 @@ export async function setRate({ ctx, input }: { ctx: ServiceContext; input: z.in
 export async function withdrawRate({ ctx, input }: { ctx: ServiceContext; input: { currency: string } }) {
   const { currency } = parseOrThrow(z.object({ currency: rateCurrency }), input);
   const removed = await ctx.database.db.delete(currencyRates).where(eq(currencyRates.currency, currency)).returning();
+  rateCache.delete(ctx.database);
   return { currency, withdrawn: removed.length > 0 };
 }
 

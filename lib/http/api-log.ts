@@ -1,4 +1,4 @@
-import { apiLog } from "@/db/schema";
+import { sql } from "drizzle-orm";
 import { database } from "@/db";
 import { config } from "@/lib/config";
 import { logger } from "@/lib/logger";
@@ -48,10 +48,32 @@ export function flushApiLog(): Promise<void> {
   return flushing;
 }
 
+/** One statement with one JSON parameter per batch: cheaper to build than a row of parameters per entry. */
 async function write(batch: ApiLogEntry[]): Promise<void> {
   try {
     const { db } = await database();
-    await db.insert(apiLog).values(batch.map((e) => ({ ...e, requestBody: e.requestBody ?? null, responseBody: e.responseBody ?? null })));
+    const rows = JSON.stringify(
+      batch.map((e) => ({
+        request_id: e.requestId,
+        key_id: e.keyId,
+        account_id: e.accountId,
+        method: e.method,
+        path: e.path,
+        query: e.query,
+        status: e.status,
+        duration_ms: e.durationMs,
+        ip: e.ip,
+        request_body: e.requestBody ?? null,
+        response_body: e.responseBody ?? null,
+        created_at: e.createdAt.toISOString(),
+      })),
+    );
+    await db.execute(sql`
+      insert into api_log (request_id, key_id, account_id, method, path, query, status, duration_ms, ip, request_body, response_body, created_at)
+      select request_id, key_id, account_id, method, path, query, status, duration_ms, ip, request_body, response_body, created_at
+      from jsonb_to_recordset(${rows}::jsonb) as r(
+        request_id text, key_id text, account_id text, method text, path text, query text, status integer,
+        duration_ms integer, ip text, request_body jsonb, response_body jsonb, created_at timestamptz)`);
   } catch (error) {
     logger.error("api log write failed", { error, entries: batch.length });
   }

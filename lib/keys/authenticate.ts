@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/db";
 import { accounts, agencyMembers, apiKeys } from "@/db/schema";
 import { config } from "@/lib/config";
@@ -35,29 +35,7 @@ export function bearerToken(header: string | null): string | undefined {
 export async function authenticate(database: Database, token: string | undefined, now: Date): Promise<Principal> {
   const parsed = token ? parseKey(token) : undefined;
   if (!parsed || parsed.environment !== config().APP_ENV) throw unauthenticated();
-  const [row] = await database.db
-    .select({
-      keyId: apiKeys.id,
-      keyName: apiKeys.name,
-      secretHash: apiKeys.secretHash,
-      environment: apiKeys.environment,
-      permissions: apiKeys.permissions,
-      expiresAt: apiKeys.expiresAt,
-      revokedAt: apiKeys.revokedAt,
-      accountId: accounts.id,
-      email: accounts.email,
-      name: accounts.name,
-      phone: accounts.phone,
-      language: accounts.language,
-      active: accounts.active,
-      confirmed: accounts.confirmed,
-      agencyId: agencyMembers.agencyId,
-      agencyRole: agencyMembers.role,
-    })
-    .from(apiKeys)
-    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-    .leftJoin(agencyMembers, eq(agencyMembers.accountId, accounts.id))
-    .where(eq(apiKeys.id, parsed.id));
+  const [row] = await keyLookup(database).execute({ id: parsed.id });
   if (
     !row ||
     !secretMatches(parsed.secret, row.secretHash) ||
@@ -81,6 +59,45 @@ export async function authenticate(database: Database, token: string | undefined
       agency: row.agencyId && row.agencyRole ? { id: row.agencyId, role: row.agencyRole } : null,
     },
   };
+}
+
+/**
+ * The key lookup runs on every request: prepared once per database handle, so each request only
+ * binds the id instead of building the query again.
+ */
+const prepared = new WeakMap<Database["db"], ReturnType<typeof prepareKeyLookup>>();
+
+function prepareKeyLookup(db: Database["db"]) {
+  return db
+    .select({
+      keyId: apiKeys.id,
+      keyName: apiKeys.name,
+      secretHash: apiKeys.secretHash,
+      environment: apiKeys.environment,
+      permissions: apiKeys.permissions,
+      expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
+      accountId: accounts.id,
+      email: accounts.email,
+      name: accounts.name,
+      phone: accounts.phone,
+      language: accounts.language,
+      active: accounts.active,
+      confirmed: accounts.confirmed,
+      agencyId: agencyMembers.agencyId,
+      agencyRole: agencyMembers.role,
+    })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .leftJoin(agencyMembers, eq(agencyMembers.accountId, accounts.id))
+    .where(eq(apiKeys.id, sql.placeholder("id")))
+    .prepare("key_lookup");
+}
+
+function keyLookup(database: Database) {
+  let query = prepared.get(database.db);
+  if (!query) prepared.set(database.db, (query = prepareKeyLookup(database.db)));
+  return query;
 }
 
 /**

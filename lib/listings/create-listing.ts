@@ -1,3 +1,4 @@
+import { postgresError, sqlState } from "@/db/errors";
 import { listings } from "@/db/schema";
 import type { ServiceContext } from "@/lib/context";
 import { ValidationError } from "@/lib/errors";
@@ -8,8 +9,6 @@ import type { ListingOwner } from "./scope";
 import { searchColumns } from "./store";
 import { validateOrThrow } from "./validate";
 import type { ListingWarning } from "@/lib/listings/validation";
-
-const uniqueViolation = "23505";
 
 export interface CreateListingInput {
   owner: ListingOwner;
@@ -45,7 +44,8 @@ export async function createListing({ ctx, input }: { ctx: ServiceContext; input
         .returning();
       return { row, warnings: valid.warnings };
     } catch (error) {
-      const constraint = uniqueConstraint(error);
+      const failure = postgresError(error);
+      const constraint = failure?.code === sqlState.uniqueViolation ? failure.constraint : undefined;
       if (constraint === "listings_external_ref_idx") {
         throw new ValidationError([{ pointer: "/external_ref", code: "invalid_value", params: { reason: "Another listing of this account already uses this external_ref." } }]);
       }
@@ -53,12 +53,4 @@ export async function createListing({ ctx, input }: { ctx: ServiceContext; input
       if (constraint !== "listings_code_unique" || attempt >= 3) throw error;
     }
   }
-}
-
-function uniqueConstraint(error: unknown): string | undefined {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
-    const { code, constraint_name, constraint } = e as { code?: string; constraint_name?: string; constraint?: string };
-    if (code === uniqueViolation) return constraint_name ?? constraint;
-  }
-  return undefined;
 }

@@ -6,9 +6,10 @@ import { AppError } from "@/lib/errors";
 import { lockListing } from "./locking";
 import { mergePatch } from "./merge-patch";
 import { checkIfMatch } from "./preconditions";
-import { listingEtag, type ListingRow } from "./read-shape";
+import type { ListedRow } from "./queries";
+import { listingEtag } from "./read-shape";
 import type { ListingOwner } from "./scope";
-import { updateListing } from "./store";
+import { rewritten, updateListing } from "./store";
 import { validateOrThrow } from "./validate";
 
 /** States whose listing has been public: an edit waits for moderation while the live version stays. */
@@ -24,7 +25,7 @@ export interface EditListingInput {
 }
 
 export interface EditOutcome {
-  row: ListingRow;
+  listed: ListedRow;
   warnings: ListingWarning[];
   /** 202 when the edit waits for moderation, 200 when applied (or nothing changed). */
   status: 200 | 202;
@@ -38,7 +39,8 @@ export interface EditOutcome {
  */
 export async function editListing({ ctx, input }: { ctx: ServiceContext; input: EditListingInput }): Promise<EditOutcome> {
   return ctx.database.db.transaction(async (tx) => {
-    const row = await lockListing(tx, input.code, input.owner);
+    const listed = await lockListing(tx, input.code, input.owner);
+    const { row } = listed;
     checkIfMatch(row, input.ifMatch);
     if (frozen.has(row.status)) {
       throw new AppError("listing_action_refused", { reason: `A listing in state ${row.status} cannot be edited.` });
@@ -48,7 +50,7 @@ export async function editListing({ ctx, input }: { ctx: ServiceContext; input: 
     const isPublished = published.has(row.status);
     const confirm = row.status === "unconfirmed" && input.source === "api";
     const unchanged = isDeepStrictEqual(valid.fields, base);
-    if (unchanged && !confirm) return { row, warnings: valid.warnings, status: 200, unchanged: true };
+    if (unchanged && !confirm) return { listed, warnings: valid.warnings, status: 200, unchanged: true };
 
     const changes = isPublished
       ? { pendingFields: isDeepStrictEqual(valid.fields, row.fields) ? null : valid.fields }
@@ -64,6 +66,6 @@ export async function editListing({ ctx, input }: { ctx: ServiceContext; input: 
     if (input.source === "portal") {
       await recordEvent(tx, { accountId: row.accountId, type: eventTypes.editedInPortal, data: listingEventData(updated, { etag: listingEtag(updated) }), now: ctx.now });
     }
-    return { row: updated, warnings: valid.warnings, status: isPublished && !unchanged ? 202 : 200, unchanged: false };
+    return { listed: rewritten(listed, updated), warnings: valid.warnings, status: isPublished && !unchanged ? 202 : 200, unchanged: false };
   });
 }

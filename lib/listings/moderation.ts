@@ -7,9 +7,9 @@ import { AppError } from "@/lib/errors";
 import { eventTypes } from "@/lib/events";
 import { parseOrThrow } from "@/lib/validation/zod";
 import { lockListing } from "./locking";
-import type { ListingRow } from "./read-shape";
+import type { ListedRow } from "./queries";
 import type { ListingOwner } from "./scope";
-import { updateListing } from "./store";
+import { rewritten, updateListing } from "./store";
 import { transition } from "./transitions";
 
 /** Reasons a moderator can give; sent to integrators in `listing.rejected` and `moderation.rejection_codes`. */
@@ -41,39 +41,41 @@ export type ModerationDecision = z.input<typeof moderationDecision>;
  * (`listing.rejected`); hide withdraws from any state (`listing.withdrawn`, by moderation).
  * `owner` scopes the decision for the sandbox simulator; moderators act on every listing.
  */
-export async function moderateListing({ ctx, input }: { ctx: ServiceContext; input: { code: string; owner: ListingOwner | null; decision: unknown } }): Promise<ListingRow> {
+export async function moderateListing({ ctx, input }: { ctx: ServiceContext; input: { code: string; owner: ListingOwner | null; decision: unknown } }): Promise<ListedRow> {
   const decision = parseOrThrow(moderationDecision, input.decision);
   return ctx.database.db.transaction(async (tx) => {
-    const row = await lockListing(tx, input.code, input.owner);
+    const listed = await lockListing(tx, input.code, input.owner);
+    const { row } = listed;
     switch (decision.decision) {
       case "approve":
         if (row.status === "pending") {
-          return transition(tx, ctx, row, { status: "active", publishedAt: row.publishedAt ?? ctx.now, confirmedAt: ctx.now, rejectionReason: null, rejectionCodes: null }, eventTypes.published);
+          return transition(tx, ctx, listed, { status: "active", publishedAt: row.publishedAt ?? ctx.now, confirmedAt: ctx.now, rejectionReason: null, rejectionCodes: null }, eventTypes.published);
         }
         if (row.pendingFields) {
-          return updateListing(tx, row, { fields: row.pendingFields, pendingFields: null }, ctx.now, await loadRates(tx));
+          return rewritten(listed, await updateListing(tx, row, { fields: row.pendingFields, pendingFields: null }, ctx.now, await loadRates(tx)));
         }
         throw new AppError("listing_action_refused", { reason: `Nothing to approve: the listing is ${row.status} without a waiting edit.` });
       case "reject":
         return transition(
-          tx, ctx, row,
+          tx, ctx, listed,
           { status: "rejected", pendingFields: null, rejectionReason: decision.reason, rejectionCodes: decision.rejection_codes },
           eventTypes.rejected,
           { reason: decision.reason, rejection_codes: decision.rejection_codes },
         );
       case "hide":
-        return transition(tx, ctx, row, { status: "hidden", pendingFields: null }, eventTypes.withdrawn, { by: "moderation" });
+        return transition(tx, ctx, listed, { status: "hidden", pendingFields: null }, eventTypes.withdrawn, { by: "moderation" });
     }
   });
 }
 
 /** The owner confirms an unconfirmed listing is still available: active again, `listing.published`. */
-export async function confirmListing({ ctx, input }: { ctx: ServiceContext; input: { code: string; owner: ListingOwner } }): Promise<ListingRow> {
+export async function confirmListing({ ctx, input }: { ctx: ServiceContext; input: { code: string; owner: ListingOwner } }): Promise<ListedRow> {
   return ctx.database.db.transaction(async (tx) => {
-    const row = await lockListing(tx, input.code, input.owner);
-    if (row.status === "active") return updateListing(tx, row, { confirmedAt: ctx.now }, ctx.now);
+    const listed = await lockListing(tx, input.code, input.owner);
+    const { row } = listed;
+    if (row.status === "active") return rewritten(listed, await updateListing(tx, row, { confirmedAt: ctx.now }, ctx.now));
     if (row.status !== "unconfirmed") throw new AppError("listing_action_refused", { reason: `A listing in state ${row.status} cannot be confirmed.` });
-    return transition(tx, ctx, row, { status: "active", confirmedAt: ctx.now }, eventTypes.published);
+    return transition(tx, ctx, listed, { status: "active", confirmedAt: ctx.now }, eventTypes.published);
   });
 }
 
@@ -90,7 +92,7 @@ export async function unconfirmStaleListings({ ctx }: { ctx: ServiceContext }): 
   let unconfirmed = 0;
   for (const { code } of stale) {
     await ctx.database.db.transaction(async (tx) => {
-      const row = await lockListing(tx, code, null).catch(() => undefined);
+      const row = (await lockListing(tx, code, null).catch(() => undefined))?.row;
       if (row?.status !== "active" || !row.confirmedAt || row.confirmedAt >= cutoff) return;
       await updateListing(tx, row, { status: "unconfirmed" }, ctx.now);
       unconfirmed++;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, isNull, lt, lte, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { accounts, agencies, listings, listingStatuses } from "@/db/schema";
 import type { Queryable } from "@/db";
@@ -18,16 +18,24 @@ export interface ListedRow {
 }
 
 /** Listings with who lists them: the agency's name for agency listings, else the account's name. */
-async function selectListed(db: Queryable, where: SQL, order: "newest" | "oldest", limit: number): Promise<ListedRow[]> {
-  const rows = await db
+/** Listings with who lists them: the agency's name for agency listings, else the account's name. */
+export const listedQuery = (db: Queryable) =>
+  db
     .select({ row: listings, accountName: accounts.name, accountPhone: accounts.phone, agencyName: agencies.name })
     .from(listings)
     .innerJoin(accounts, eq(accounts.id, listings.accountId))
-    .leftJoin(agencies, eq(agencies.id, listings.agencyId))
+    .leftJoin(agencies, eq(agencies.id, listings.agencyId));
+
+type ListedResult = { row: ListingRow; accountName: string; accountPhone: string | null; agencyName: string | null };
+
+export const listedOf = (r: ListedResult): ListedRow => ({ row: r.row, lister: r.agencyName ?? r.accountName, accountPhone: r.accountPhone, modSeq: r.row.modSeq });
+
+async function selectListed(db: Queryable, where: SQL, order: "newest" | "oldest", limit: number): Promise<ListedRow[]> {
+  const rows = await listedQuery(db)
     .where(where)
     .orderBy(order === "newest" ? desc(listings.modSeq) : asc(listings.modSeq))
     .limit(limit);
-  return rows.map((r) => ({ row: r.row, lister: r.agencyName ?? r.accountName, accountPhone: r.accountPhone, modSeq: r.row.modSeq }));
+  return rows.map(listedOf);
 }
 
 export const detailOf = (listed: ListedRow) => toListingDetail(listed.row, listed.lister, listed.accountPhone);
@@ -41,7 +49,38 @@ export async function findListed(db: Queryable, where: SQL): Promise<ListedRow> 
 
 export async function getAccountListing({ ctx, input }: { ctx: ServiceContext; input: { owner: ListingOwner; code: string } }) {
   if (!isListingCode(input.code)) throw notFound();
-  return detailOf(await findListed(ctx.database.db, and(eq(listings.code, input.code), visibleTo(input.owner))!));
+  const { accountId, agency } = input.owner;
+  const manager = agency !== null && agency.role !== "agent";
+  const statements = preparedReads(ctx.database.db);
+  const [found] = manager
+    ? await statements.byCodeForManager.execute({ code: input.code, accountId, agencyId: agency.id })
+    : await statements.byCodeForAccount.execute({ code: input.code, accountId });
+  if (!found) throw notFound();
+  return detailOf(listedOf(found));
+}
+
+/**
+ * The detail read is the busiest listing query: prepared once per database handle, in the two
+ * shapes `visibleTo` takes (own listings; own and the agency's for owners and admins).
+ */
+const prepared = new WeakMap<Queryable, ReturnType<typeof prepareReads>>();
+
+function preparedReads(db: Queryable) {
+  let statements = prepared.get(db);
+  if (!statements) prepared.set(db, (statements = prepareReads(db)));
+  return statements;
+}
+
+function prepareReads(db: Queryable) {
+  const byCode = (scope: SQL, name: string) =>
+    listedQuery(db)
+      .where(and(eq(listings.code, sql.placeholder("code")), scope, isNull(listings.deletedAt)))
+      .prepare(name);
+  const own = eq(listings.accountId, sql.placeholder("accountId"));
+  return {
+    byCodeForAccount: byCode(own, "listing_by_code"),
+    byCodeForManager: byCode(or(own, eq(listings.agencyId, sql.placeholder("agencyId")))!, "listing_by_code_agency"),
+  };
 }
 
 /** By the integrator's own id: `external_ref` is unique per account, so only the caller's own listings. */

@@ -18,7 +18,7 @@ export function listingResponse(detail: { etag: string }, warnings: ListingWarni
   return json({ data: detail, warnings }, { status: init.status ?? 200, headers: { ...init.headers, ETag: detail.etag } });
 }
 
-/** Re-reads a written listing with its lister for the response body. */
+/** Reads a listing just created, with its lister, for the response body. */
 export async function writtenListing(db: Queryable, row: ListingRow) {
   return detailOf(await findListed(db, eq(listings.id, row.id)));
 }

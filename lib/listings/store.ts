@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { listings, type ListingStatus } from "@/db/schema";
 import { toEur, type CurrencyRates } from "@/lib/vocabulary";
+import type { ListedRow } from "./queries";
 import type { ListingRow } from "./read-shape";
 
 /** Columns the catalog searches on, derived from the stored fields on every write. */
@@ -32,6 +33,9 @@ export interface ListingChanges {
  * Writes a change to a locked listing: a new version (its ETag changes) and a new place in the
  * "last modified" order.
  */
+/** The same listing after a write: the row changes, who lists it does not. */
+export const rewritten = (listed: ListedRow, row: ListingRow): ListedRow => ({ ...listed, row, modSeq: row.modSeq });
+
 export async function updateListing(tx: Tx, row: ListingRow, changes: ListingChanges, now: Date, rates?: CurrencyRates): Promise<ListingRow> {
   const derived = changes.fields && rates ? searchColumns(changes.fields, rates) : {};
   const [updated] = await tx

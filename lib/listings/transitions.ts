@@ -5,9 +5,9 @@ import type { ServiceContext } from "@/lib/context";
 import { AppError, notFound } from "@/lib/errors";
 import { eventTypes, listingEventData, recordEvent, type EventType } from "@/lib/events";
 import { lockListing } from "./locking";
-import type { ListingRow } from "./read-shape";
+import type { ListedRow } from "./queries";
 import type { ListingOwner } from "./scope";
-import { updateListing, type ListingChanges } from "./store";
+import { rewritten, updateListing, type ListingChanges } from "./store";
 
 /**
  * Owner actions of the state machine (spec: States and transitions). Repeating an action on a
@@ -22,23 +22,24 @@ const ownerActions = {
 
 export type OwnerAction = keyof typeof ownerActions;
 
-export async function changeListingState({ ctx, input }: { ctx: ServiceContext; input: { owner: ListingOwner; code: string; action: OwnerAction } }): Promise<ListingRow> {
+export async function changeListingState({ ctx, input }: { ctx: ServiceContext; input: { owner: ListingOwner; code: string; action: OwnerAction } }): Promise<ListedRow> {
   const action = ownerActions[input.action];
   return ctx.database.db.transaction(async (tx) => {
-    const row = await lockListing(tx, input.code, input.owner);
-    if (row.status === action.to && action.refusal !== "not_found") return row;
-    if (!(action.from as readonly string[]).includes(row.status)) {
+    const listed = await lockListing(tx, input.code, input.owner);
+    const { status } = listed.row;
+    if (status === action.to && action.refusal !== "not_found") return listed;
+    if (!(action.from as readonly string[]).includes(status)) {
       if (action.refusal === "not_found") throw notFound();
-      throw new AppError("listing_action_refused", { reason: `A listing in state ${row.status} cannot be marked ${action.to}.` });
+      throw new AppError("listing_action_refused", { reason: `A listing in state ${status} cannot be marked ${action.to}.` });
     }
-    return transition(tx, ctx, row, { status: action.to }, action.event);
+    return transition(tx, ctx, listed, { status: action.to }, action.event);
   });
 }
 
 /** Deletes a listing (soft: it leaves every read and its external_ref is free again); refused while reports are open. */
 export async function deleteListing({ ctx, input }: { ctx: ServiceContext; input: { owner: ListingOwner; code: string } }): Promise<void> {
   await ctx.database.db.transaction(async (tx) => {
-    const row = await lockListing(tx, input.code, input.owner);
+    const { row } = await lockListing(tx, input.code, input.owner);
     const open = await tx
       .select({ id: listingReports.id })
       .from(listingReports)
@@ -54,12 +55,12 @@ export async function deleteListing({ ctx, input }: { ctx: ServiceContext; input
 export async function transition(
   tx: Tx,
   ctx: ServiceContext,
-  row: ListingRow,
+  listed: ListedRow,
   changes: ListingChanges,
   event: EventType,
   extra: Record<string, unknown> = {},
-): Promise<ListingRow> {
-  const updated = await updateListing(tx, row, changes, ctx.now);
-  await recordEvent(tx, { accountId: row.accountId, type: event, data: listingEventData(updated, extra), now: ctx.now });
-  return updated;
+): Promise<ListedRow> {
+  const updated = await updateListing(tx, listed.row, changes, ctx.now);
+  await recordEvent(tx, { accountId: updated.accountId, type: event, data: listingEventData(updated, extra), now: ctx.now });
+  return rewritten(listed, updated);
 }

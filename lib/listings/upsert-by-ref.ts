@@ -1,9 +1,10 @@
+import { eq } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/context";
 import { ValidationError } from "@/lib/errors";
 import { listings } from "@/db/schema";
 import { createListing } from "./create-listing";
 import { editListing, type EditOutcome } from "./edit-listing";
-import { refCondition } from "./queries";
+import { findListed, refCondition } from "./queries";
 import type { ListingOwner } from "./scope";
 
 const refPattern = /^[A-Za-z0-9._:/-]{1,100}$/;
@@ -33,7 +34,7 @@ export async function upsertListingByRef({ ctx, input }: { ctx: ServiceContext; 
   try {
     const document = body && typeof body === "object" && !Array.isArray(body) ? { ...body, external_ref: input.ref } : body;
     const { row, warnings } = await createListing({ ctx, input: { owner: input.owner, body: document, source: "api" } });
-    return { row, warnings, status: 200, unchanged: false, created: true };
+    return { listed: await findListed(ctx.database.db, eq(listings.id, row.id)), warnings, status: 200, unchanged: false, created: true };
   } catch (error) {
     // Another request created the same ref meanwhile: this one becomes the update it would have been.
     const raced = error instanceof ValidationError && error.errors.some((e) => e.pointer === "/external_ref");

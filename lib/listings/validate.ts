@@ -1,6 +1,6 @@
 import type { Queryable } from "@/db";
 import type { ServiceContext } from "@/lib/context";
-import { loadRates } from "@/lib/currency";
+import { cachedRates } from "@/lib/currency";
 import { ValidationError } from "@/lib/errors";
 import { validateListing, type CurrencyRates, type ListingWarning } from "@/lib/listings/validation";
 
@@ -20,7 +20,7 @@ export async function validateOrThrow(
   if (!input.document || typeof input.document !== "object" || Array.isArray(input.document)) {
     throw new ValidationError([{ pointer: "", code: "object" }]);
   }
-  const rates = await loadRates(db);
+  const rates = await cachedRates(ctx.database, db, ctx.now);
   const result = validateListing({
     document: input.document as Record<string, unknown>,
     mode: input.mode,

@@ -100,6 +100,14 @@ describe("POST /listings – errors", () => {
     expect((await call(POST, { path: "/listings", method: "POST", key, rawBody: "x", headers: { "content-type": "text/plain" } })).status).toBe(415);
   });
 
+  it("refuses an external_ref the account already uses", async () => {
+    const { key } = await accountWithKey();
+    expect((await create(key, validApartment({ external_ref: "dup-1" }))).status).toBe(201);
+    const again = await create(key, validApartment({ external_ref: "dup-1" }));
+    expect(again.status).toBe(422);
+    expect(again.json!.errors).toEqual([expect.objectContaining({ pointer: "/external_ref", code: "invalid_value" })]);
+  });
+
   it("refuses read-only members", async () => {
     const { key } = await accountWithKey();
     const res = await create(key, validApartment({ status: "active" }));

@@ -2,8 +2,8 @@ import { keyedEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 import { json, noContent } from "@/lib/http/respond";
 import { editListing } from "@/lib/listings/edit-listing";
-import { getCatalogListing } from "@/lib/listings/queries";
-import { listingResponse, ownerOf, writtenListing } from "@/lib/listings/respond";
+import { detailOf, getCatalogListing } from "@/lib/listings/queries";
+import { listingResponse, ownerOf } from "@/lib/listings/respond";
 import { deleteListing } from "@/lib/listings/transitions";
 
 type Params = { code: string };
@@ -18,8 +18,7 @@ const edit = keyedEndpoint<Params>("listings:write", async ({ ctx, principal, pa
     ctx,
     input: { owner: ownerOf(principal), code: params.code, patch, ifMatch: request.headers.get("if-match"), source: "api" },
   });
-  const detail = await writtenListing(ctx.database.db, outcome.row);
-  return listingResponse(detail, outcome.warnings, { status: outcome.status, headers: outcome.unchanged ? { "X-Service-Unchanged": "true" } : {} });
+  return listingResponse(detailOf(outcome.listed), outcome.warnings, { status: outcome.status, headers: outcome.unchanged ? { "X-Service-Unchanged": "true" } : {} });
 });
 
 // DELETE /listings/{code} – delete a listing (204); refused while reports are open

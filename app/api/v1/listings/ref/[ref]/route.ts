@@ -1,7 +1,8 @@
 // PUT /listings/ref/{ref} – create (201) or update as merge patch (200/202) by the integrator's own id
 import { keyedEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
-import { listingResponse, ownerOf, writtenListing } from "@/lib/listings/respond";
+import { detailOf } from "@/lib/listings/queries";
+import { listingResponse, ownerOf } from "@/lib/listings/respond";
 import { upsertListingByRef } from "@/lib/listings/upsert-by-ref";
 
 const upsert = keyedEndpoint<{ ref: string }>("listings:write", async ({ ctx, principal, params, request, body }) => {
@@ -9,10 +10,9 @@ const upsert = keyedEndpoint<{ ref: string }>("listings:write", async ({ ctx, pr
     ctx,
     input: { owner: ownerOf(principal), ref: decodeURIComponent(params.ref), body: await body(["application/json", "application/merge-patch+json"]), ifMatch: request.headers.get("if-match") },
   });
-  const detail = await writtenListing(ctx.database.db, outcome.row);
   const headers: Record<string, string> = outcome.unchanged ? { "X-Service-Unchanged": "true" } : {};
-  if (outcome.created) headers.Location = `/api/v1/account/listings/${outcome.row.code}`;
-  return listingResponse(detail, outcome.warnings, { status: outcome.created ? 201 : outcome.status, headers });
+  if (outcome.created) headers.Location = `/api/v1/account/listings/${outcome.listed.row.code}`;
+  return listingResponse(detailOf(outcome.listed), outcome.warnings, { status: outcome.created ? 201 : outcome.status, headers });
 });
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({ PUT: upsert });

@@ -4,12 +4,13 @@ import { notFound } from "@/lib/errors";
 import { keyedEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 import { moderateListing } from "@/lib/listings/moderation";
-import { listingResponse, ownerOf, writtenListing } from "@/lib/listings/respond";
+import { detailOf } from "@/lib/listings/queries";
+import { listingResponse, ownerOf } from "@/lib/listings/respond";
 
 const simulate = keyedEndpoint<{ code: string }>("listings:write", async ({ ctx, principal, params, body }) => {
   if (config().APP_ENV !== "sandbox") throw notFound();
-  const row = await moderateListing({ ctx, input: { code: params.code, owner: ownerOf(principal), decision: await body() } });
-  return listingResponse(await writtenListing(ctx.database.db, row), []);
+  const listed = await moderateListing({ ctx, input: { code: params.code, owner: ownerOf(principal), decision: await body() } });
+  return listingResponse(detailOf(listed), []);
 });
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: simulate });
