@@ -3,6 +3,7 @@ import { createAccount } from "@/lib/accounts/create-account";
 import type { ServiceContext } from "@/lib/context";
 import { createKey, maxKeysPerAccount } from "@/lib/keys/create-key";
 import { isListingCode } from "@/lib/listings/codes";
+import { exampleApartment } from "@/lib/listings/examples";
 import { searchColumns } from "@/lib/listings/store";
 import { validateOrThrow } from "@/lib/listings/validate";
 
@@ -36,28 +37,6 @@ async function createAccountWithKeys(ctx: ServiceContext, email: string): Promis
   return { id: account.id, keys };
 }
 
-/** A valid apartment for sale (the shape of `tests/support/listings.ts`). */
-const apartment = {
-  type: "apartment",
-  transaction: "sale",
-  title: "Apartament 3 camere Floreasca",
-  description: "Apartament luminos cu trei camere, renovat recent, aproape de parc și de metrou.",
-  city: "București",
-  county: "București",
-  street: "Strada Barbu Văcărescu",
-  street_number: "12",
-  latitude: 44.4612,
-  longitude: 26.1003,
-  rooms: 3,
-  bedrooms: 2,
-  floor: "4",
-  total_floors: 8,
-  usable_area_sqm: 78.5,
-  partitioning: "detached",
-  price: 185000,
-  price_currency: "EUR",
-};
-
 export interface ListingTemplate {
   fields: Record<string, unknown>;
   city: string | null;
@@ -66,7 +45,7 @@ export interface ListingTemplate {
 
 /** The document and search columns `createListing` would store for the apartment, from the product's own validator. */
 export async function listingTemplate(ctx: ServiceContext): Promise<ListingTemplate> {
-  const valid = await validateOrThrow(ctx, { document: apartment, mode: "create" });
+  const valid = await validateOrThrow(ctx, { document: exampleApartment, mode: "create" });
   const { city, rooms } = searchColumns(valid.fields, valid.rates);
   return { fields: valid.fields, city, rooms };
 }

@@ -8,7 +8,7 @@ interface Operation {
   description?: string;
   tags?: string[];
   parameters?: Parameter[];
-  requestBody?: { content: Record<string, { schema?: unknown }> };
+  requestBody?: { content: Record<string, { schema?: unknown; example?: unknown }> };
   responses?: Record<string, { description?: string }>;
 }
 interface OpenApi { servers?: { url: string }[]; paths: Record<string, Record<string, Operation>> }
@@ -55,9 +55,10 @@ function EndpointCard({ endpoint, base, apiKey }: { endpoint: Endpoint; base: st
   const pathParams = (operation.parameters ?? []).filter((p) => p.in === "path");
   const [values, setValues] = useState<Record<string, string>>({});
   const [query, setQuery] = useState("");
-  const [body, setBody] = useState("");
-  const [result, setResult] = useState<string>();
   const contentType = Object.keys(operation.requestBody?.content ?? {})[0];
+  const example = contentType ? operation.requestBody?.content[contentType].example : undefined;
+  const [body, setBody] = useState(example === undefined ? "" : JSON.stringify(example, null, 2));
+  const [result, setResult] = useState<string>();
 
   async function send() {
     let url = base + path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? ""));

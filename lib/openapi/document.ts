@@ -3,6 +3,7 @@ import { createDocument } from "zod-openapi";
 import { config } from "@/lib/config";
 import { listingStatuses } from "@/db/schema";
 import { listingWriteSchema } from "@/lib/listings/validation/field-schemas";
+import { exampleApartment } from "@/lib/listings/examples";
 import { moderationDecision } from "@/lib/listings/moderation";
 import { listingCollectionSchema, listingEnvelopeSchema, listingItemSchema, warningSchema } from "@/lib/listings/schemas";
 import { apiRelease } from "./info";
@@ -76,7 +77,7 @@ export function openApiDocument() {
           tags: listingsTag,
           permission: "listings:write",
           params: { header: z.object({ "idempotency-key": z.string().max(64).optional() }) },
-          body: { schema: listingWriteSchema },
+          body: { schema: listingWriteSchema, example: exampleApartment },
           responses: {
             201: { description: "Created.", schema: listingEnvelopeSchema, headers: { ...etagHeader, Location: { description: "`/api/v1/account/listings/{code}`", schema: { type: "string" } } } },
           },

@@ -12,7 +12,7 @@ export function operation(spec: {
   tags: string[];
   permission: Permission | "any key" | "public";
   params?: ZodOpenApiOperationObject["requestParams"];
-  body?: { schema: z.ZodType; types?: string[]; description?: string };
+  body?: { schema: z.ZodType; types?: string[]; description?: string; example?: unknown };
   responses: Record<string, { description: string; schema?: z.ZodType; headers?: Record<string, unknown> }>;
   errors?: number[];
 }): ZodOpenApiOperationObject {
@@ -35,7 +35,7 @@ export function operation(spec: {
     security: keyed ? [{ apiKey: [] }] : [],
     requestParams: { ...spec.params, query: z.object({ locale: z.enum(["ro", "en"]).optional().meta({ description: "Language of titles, details and labels." }) }).extend(spec.params?.query instanceof z.ZodObject ? spec.params.query.shape : {}) },
     ...(spec.body
-      ? { requestBody: { required: true, description: spec.body.description, content: Object.fromEntries((spec.body.types ?? ["application/json"]).map((t) => [t, { schema: spec.body!.schema }])) } }
+      ? { requestBody: { required: true, description: spec.body.description, content: Object.fromEntries((spec.body.types ?? ["application/json"]).map((t) => [t, { schema: spec.body!.schema, ...(spec.body!.example ? { example: spec.body!.example } : {}) }])) } }
       : {}),
     responses: responses as Responses,
   };

@@ -1,30 +1,11 @@
 import { POST as createRoute } from "@/app/api/v1/listings/route";
+import { exampleApartment } from "@/lib/listings/examples";
 import { moderateListing, type ModerationDecision } from "@/lib/listings/moderation";
 import { call, operatorCtx } from "./fixtures";
 
-/** A complete, valid apartment for sale (every field an apartment requires). */
+/** A complete, valid apartment for sale (every field an apartment requires), with changes. */
 export function validApartment(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    type: "apartment",
-    transaction: "sale",
-    title: "Apartament 3 camere Floreasca",
-    description: "Apartament luminos cu trei camere, renovat recent, aproape de parc și de metrou.",
-    city: "București",
-    county: "București",
-    street: "Strada Barbu Văcărescu",
-    street_number: "12",
-    latitude: 44.4612,
-    longitude: 26.1003,
-    rooms: 3,
-    bedrooms: 2,
-    floor: "4",
-    total_floors: 8,
-    usable_area_sqm: 78.5,
-    partitioning: "detached",
-    price: 185000,
-    price_currency: "EUR",
-    ...overrides,
-  };
+  return { ...exampleApartment, ...overrides };
 }
 
 export async function createListing(key: string, body: Record<string, unknown> = validApartment()) {
