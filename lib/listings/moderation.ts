@@ -6,23 +6,15 @@ import { loadRates } from "@/lib/currency";
 import { AppError } from "@/lib/errors";
 import { eventTypes } from "@/lib/events";
 import { parseOrThrow } from "@/lib/validation/zod";
+import { rejectionCodes as rejectionCodeList } from "@/lib/vocabulary/rejection-codes";
 import { lockListing } from "./locking";
 import type { ListedRow } from "./queries";
 import type { ListingOwner } from "./scope";
 import { rewritten, updateListing } from "./store";
 import { transition } from "./transitions";
 
-/** Reasons a moderator can give; sent to integrators in `listing.rejected` and `moderation.rejection_codes`. */
-export const rejectionCodes = [
-  "misleading_price",
-  "wrong_category",
-  "duplicate",
-  "poor_photos",
-  "contact_in_text",
-  "prohibited_content",
-  "incomplete_address",
-  "not_available",
-] as const;
+/** Reasons a moderator can give: the vocabulary's `rejection_code` list (labels in `GET /schema`). */
+export const rejectionCodes = rejectionCodeList.codes;
 
 export const moderationDecision = z.discriminatedUnion("decision", [
   z.object({ decision: z.literal("approve") }),

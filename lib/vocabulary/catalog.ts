@@ -6,6 +6,7 @@ import type { Enumeration } from "./labels";
 import { photoRooms } from "./photo-rooms";
 import { pricePeriods } from "./price-periods";
 import { propertyTypes, transactionTypes } from "./property-types";
+import { rejectionCodes } from "./rejection-codes";
 
 /**
  * Every enumeration by the name the vocabulary document and the field metadata use. Subtypes are
@@ -41,6 +42,7 @@ export const enumerations = {
   photo_room: photoRooms,
   price_period: pricePeriods,
   currency: currencies,
+  rejection_code: rejectionCodes,
 } satisfies Record<string, Enumeration>;
 
 export type EnumerationName = keyof typeof enumerations;

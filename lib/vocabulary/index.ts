@@ -7,6 +7,7 @@ export * from "./floor-levels";
 export * from "./labels";
 export * from "./photo-rooms";
 export * from "./price-periods";
+export * from "./rejection-codes";
 export * from "./property-types";
 export * from "./retired";
 export * from "./schema-document";

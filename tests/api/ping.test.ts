@@ -5,6 +5,7 @@ import { GET, POST } from "@/app/api/v1/ping/route";
 import { database } from "@/db";
 import { accounts, apiKeys } from "@/db/schema";
 import { generateKey } from "@/lib/keys/format";
+import { flushKeyUsage } from "@/lib/keys/last-used";
 import { revokeKey } from "@/lib/keys/revoke-key";
 import { accountWithKey, call, operatorCtx } from "../support/fixtures";
 
@@ -67,6 +68,20 @@ describe("GET /ping – authentication", () => {
     const revoked = await ping(key);
     const unknown = await ping(generateKey("sandbox").key);
     expect(revoked.json?.detail).toBe(unknown.json?.detail);
+  });
+});
+
+describe("last use of a key", () => {
+  it("is kept without a write per request: collected in memory and written in one statement", async () => {
+    const { key, keyId } = await accountWithKey();
+    const { db } = await database();
+    await ping(key);
+    await ping(key);
+    const [before] = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
+    expect(before.lastUsedAt).toBeNull();
+    await flushKeyUsage();
+    const [after] = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
+    expect(after.lastUsedAt).toBeInstanceOf(Date);
   });
 });
 

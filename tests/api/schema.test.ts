@@ -13,6 +13,9 @@ describe("GET /schema", () => {
     expect(res.json!.property_types.map((t: { code: string }) => t.code)).toEqual(
       expect.arrayContaining(["apartment", "house", "land", "commercial", "office", "industrial", "development"]),
     );
+    expect(res.json!.enumerations.rejection_code).toEqual(
+      expect.arrayContaining([{ code: "misleading_price", labels: { ro: "Preț înșelător", en: "Misleading price" } }]),
+    );
     expect(res.headers.get("x-ratelimit-limit")).toBe("60");
     const again = await call(GET, { path: "/schema", headers: { "if-none-match": etag, "x-forwarded-for": "10.1.0.1" } });
     expect(again.status).toBe(304);
