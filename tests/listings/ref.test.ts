@@ -39,6 +39,7 @@ describe("PUT /listings/ref/{ref}", () => {
   it("refuses a malformed ref, a body ref that differs, and invalid data", async () => {
     const { key } = await accountWithKey();
     const badRef = await put(key, "has space", validApartment());
+    expect((await put(key, "x%y", validApartment())).status).toBe(422);
     expect(badRef.status).toBe(422);
     expect(badRef.json!.errors[0]).toMatchObject({ pointer: "/ref", in: "path" });
     const differs = await put(key, "crm-300", validApartment({ external_ref: "other" }));

@@ -5,7 +5,7 @@ import { getAccountListingByRef } from "@/lib/listings/queries";
 import { listingResponse, ownerOf } from "@/lib/listings/respond";
 
 const show = keyedEndpoint<{ ref: string }>("listings:read", async ({ ctx, principal, params }) =>
-  listingResponse(await getAccountListingByRef({ ctx, input: { owner: ownerOf(principal), ref: decodeURIComponent(params.ref) } }), []),
+  listingResponse(await getAccountListingByRef({ ctx, input: { owner: ownerOf(principal), ref: params.ref } }), []),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: show });
