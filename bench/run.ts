@@ -101,6 +101,8 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   const pingAt = keysInTurn(pingPool.keys, "/api/v1/ping");
   const reads = cycle(readRequests(readAccounts, readListings));
 
+  // The framework's own cost per request: a route handler with no database and no pipeline.
+  const floor = await run("GET /api/health (Next.js, no database: the framework's floor)", next, undefined, () => ({ method: "GET", path: "/api/health", headers: {} }), [200]);
   const pingNext = await run("GET /api/v1/ping (Next.js)", next, pingPool, pingAt, [200]);
   const pingBare = await run("GET /api/v1/ping (bare node:http)", bare, undefined, pingAt, [200]);
   const readNext = await run("GET /api/v1/account/listings/{code} (Next.js)", next, new KeyPool(readAccounts), reads, [200]);
@@ -153,6 +155,10 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   }
 
   console.log(`\n${summaryTable(measurements, checks)}`);
+  console.log(
+    `\nceiling: a Next.js route handler doing nothing answers ${Math.round(floor.requestsPerSecond)} req/s here, so no handler can reach ` +
+      `a ping ratio above ${ratio(floor.requestsPerSecond, pingBare.requestsPerSecond)} or a read ratio above ${ratio(floor.requestsPerSecond, readBare.requestsPerSecond)} on this machine.`,
+  );
   // The admin URL stays out of the file: it may hold a password.
   writeResults(resultsFile, { settings: { ...settings, adminUrl: undefined }, measurements, checks });
   console.log(`\nwritten to ${path.relative(process.cwd(), resultsFile)}`);
