@@ -10,9 +10,9 @@ import path from "node:path";
 import postgres from "postgres";
 import { openDatabase, type Database } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
+import { createThrowawayDatabase } from "@/db/throwaway";
 import type { ServiceContext } from "@/lib/context";
 import { encodeCursor } from "@/lib/listings/pagination";
-import { createThrowawayDatabase } from "./database";
 import { KeyPool } from "./key-pool";
 import { measure, plannedRequests, type LoadPlan } from "./load";
 import { bearer, cycle, keysInTurn, patchRequestAt, readRequests } from "./requests";
@@ -47,7 +47,7 @@ process.env.APP_ENV = "sandbox";
 
 async function main(cleanup: (step: () => Promise<void>) => void): Promise<number> {
   await ensureBuild(log);
-  const throwaway = await createThrowawayDatabase(settings.adminUrl);
+  const throwaway = await createThrowawayDatabase(settings.adminUrl, "bench");
   log(`created database ${throwaway.name}`);
   cleanup(async () => {
     await throwaway.drop();

@@ -4,9 +4,8 @@
  * (also when the command fails or is interrupted) and exits with the command's code.
  */
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { constants } from "node:os";
-import postgres from "postgres";
+import { createThrowawayDatabase, type ThrowawayDatabase } from "../db/throwaway";
 
 const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const [command, ...args] = process.argv.slice(2);
@@ -15,24 +14,19 @@ if (!command) {
   process.exit(2);
 }
 
-const name = `test_${new Date().toISOString().slice(0, 10).replaceAll("-", "")}_${randomBytes(5).toString("hex")}`;
-const databaseUrl = new URL(adminUrl);
-databaseUrl.pathname = `/${name}`;
-
-const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+let throwaway: ThrowawayDatabase;
 try {
-  await admin.unsafe(`create database "${name}"`);
+  throwaway = await createThrowawayDatabase(adminUrl, "test");
 } catch (error) {
   console.error(`with-postgres: cannot create a database on ${redact(adminUrl)}: ${(error as Error).message}`);
-  await admin.end();
   process.exit(1);
 }
-console.error(`with-postgres: created database ${name}`);
+console.error(`with-postgres: created database ${throwaway.name}`);
 
 const exitCode = await new Promise<number>((resolve) => {
   const child = spawn(command, args, {
     stdio: "inherit",
-    env: { ...process.env, DATABASE_URL: databaseUrl.toString() },
+    env: { ...process.env, DATABASE_URL: throwaway.url },
   });
   // The child shares the terminal, so Ctrl-C reaches it directly; a signal sent to this process
   // alone is passed on, and the database is dropped once the child has gone.
@@ -47,12 +41,10 @@ const exitCode = await new Promise<number>((resolve) => {
 });
 
 try {
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  console.error(`with-postgres: dropped database ${name}`);
+  await throwaway.drop();
+  console.error(`with-postgres: dropped database ${throwaway.name}`);
 } catch (error) {
-  console.error(`with-postgres: could not drop database ${name}: ${(error as Error).message}`);
-} finally {
-  await admin.end();
+  console.error(`with-postgres: could not drop database ${throwaway.name}: ${(error as Error).message}`);
 }
 process.exit(exitCode);
 

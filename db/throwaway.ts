@@ -7,9 +7,12 @@ export interface ThrowawayDatabase {
   drop(): Promise<void>;
 }
 
-/** A database of its own for this run on the admin URL's server (as `scripts/with-postgres.ts` makes for tests). */
-export async function createThrowawayDatabase(adminUrl: string): Promise<ThrowawayDatabase> {
-  const name = `bench_${new Date().toISOString().slice(0, 10).replaceAll("-", "")}_${randomBytes(5).toString("hex")}`;
+/**
+ * A database of its own for one run (`npm run test:pg`, `npm run bench`) on the admin URL's server,
+ * named `<prefix>_<date>_<random>`; `drop()` removes it even while connections are still open.
+ */
+export async function createThrowawayDatabase(adminUrl: string, prefix: string): Promise<ThrowawayDatabase> {
+  const name = `${prefix}_${new Date().toISOString().slice(0, 10).replaceAll("-", "")}_${randomBytes(5).toString("hex")}`;
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
