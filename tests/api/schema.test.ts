@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { withFrozenClock } from "../support/clock";
 import { GET } from "@/app/api/v1/schema/route";
 import { GET as openapi } from "@/app/api/v1/openapi.json/route";
 import { call } from "../support/fixtures";
@@ -24,7 +25,7 @@ describe("GET /schema", () => {
     expect((await call(GET, { path: "/schema", headers: { "if-none-match": '"old"', "x-forwarded-for": "10.1.0.1" } })).status).toBe(200);
   });
 
-  it("limits an address to 60 requests a minute", async () => {
+  it("limits an address to 60 requests a minute", () => withFrozenClock(async () => {
     const headers = { "x-forwarded-for": "10.9.9.9" };
     for (let i = 0; i < 60; i++) expect((await call(GET, { path: "/schema", headers })).status).toBe(200);
     const refused = await call(GET, { path: "/schema", headers });
@@ -32,7 +33,7 @@ describe("GET /schema", () => {
     expect(refused.json!.code).toBe("too_many_requests");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect((await call(GET, { path: "/schema", headers: { "x-forwarded-for": "10.9.9.10" } })).status).toBe(200);
-  });
+  }));
 
   it("refuses an invalid locale with 422", async () => {
     const res = await call(GET, { path: "/schema?locale=xx" });
