@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ValidationError, type FieldError } from "@/lib/errors";
+import { pointerOf } from "./pointer";
 
 /**
  * Maps zod issues to the spec's stable validation codes and JSON Pointers. Used for every input
@@ -7,7 +8,7 @@ import { ValidationError, type FieldError } from "@/lib/errors";
  */
 export function toFieldErrors(issues: readonly z.core.$ZodIssue[], where?: "query"): FieldError[] {
   return issues.map((issue) => {
-    const pointer = issue.path.length ? `/${issue.path.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}` : "";
+    const pointer = pointerOf(issue.path);
     const base = where ? { pointer, in: where } : { pointer };
     return { ...base, ...codeOf(issue) };
   });

@@ -7,6 +7,11 @@ import { json } from "@/lib/http/respond";
 import { newId, randomToken } from "@/lib/ids";
 import { accountWithKey, call } from "../support/fixtures";
 
+/** A create under a key nobody has used yet. */
+async function freshRequest(): Promise<IdempotentRequest> {
+  return { database: await database(), keyId: newId("apiKey"), header: randomToken(20), method: "POST", path: "/listings", body: { title: "Casă" }, now: new Date() };
+}
+
 /** A run that reports when it starts and finishes only when the test says so. */
 function gatedRun() {
   let release!: () => void;
@@ -33,15 +38,7 @@ const outcome = (promise: Promise<Response>) =>
 // PGlite's single session the second arrives while the first's committed row is still in flight.
 describe(`Idempotency-Key in flight (${process.env.DATABASE_URL ? "PostgreSQL, concurrent connections" : "PGlite, one session"})`, () => {
   it("runs exactly one of two simultaneous requests with the same key; the other gets 409", async () => {
-    const req: IdempotentRequest = {
-      database: await database(),
-      keyId: newId("apiKey"),
-      header: randomToken(20),
-      method: "POST",
-      path: "/listings",
-      body: { title: "Casă" },
-      now: new Date(),
-    };
+    const req = await freshRequest();
     const { run, release, running } = gatedRun();
     const first = outcome(withIdempotency(req, run));
     const second = outcome(withIdempotency(req, run));
@@ -60,15 +57,7 @@ describe(`Idempotency-Key in flight (${process.env.DATABASE_URL ? "PostgreSQL, c
   });
 
   it("answers 422 rather than 409 to another body under a key in flight", async () => {
-    const req: IdempotentRequest = {
-      database: await database(),
-      keyId: newId("apiKey"),
-      header: randomToken(20),
-      method: "POST",
-      path: "/listings",
-      body: { title: "Casă" },
-      now: new Date(),
-    };
+    const req = await freshRequest();
     const { run, release, running } = gatedRun();
     const first = withIdempotency(req, run);
     await running;

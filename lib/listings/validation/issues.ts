@@ -1,10 +1,9 @@
 import type { z } from "zod";
 import type { FieldError, MessageParams } from "@/lib/errors";
 import { unitTypeFields, writeFields, type FieldSpec, type NumberField, type WriteFieldName } from "@/lib/vocabulary";
+import { pointerOf } from "@/lib/validation/pointer";
 import { coordinateBounds } from "./field-schemas";
 
-export const pointerOf = (path: readonly PropertyKey[]): string =>
-  path.map((part) => `/${String(part).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
 
 const typeCodes: Record<string, string> = {
   string: "string",

@@ -10,7 +10,7 @@ import {
   type TransactionType,
   type WriteFieldName,
 } from "@/lib/vocabulary";
-import { pointerOf } from "./issues";
+import { pointerOf } from "@/lib/validation/pointer";
 import type { Report } from "./report";
 
 export type Candidate = Partial<Record<WriteFieldName, unknown>>;

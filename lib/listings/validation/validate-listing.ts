@@ -9,7 +9,8 @@ import {
 } from "@/lib/vocabulary";
 import { checkCrossField } from "./cross-field";
 import { fieldSchemas } from "./field-schemas";
-import { pointerOf, toFieldErrors } from "./issues";
+import { pointerOf } from "@/lib/validation/pointer";
+import { toFieldErrors } from "./issues";
 import { collectFields, dropInapplicable, isPlainObject, keepKind, kindOf, type Candidate, type Kind } from "./prepare";
 import { Report } from "./report";
 import type { ValidateListingInput, ValidateListingResult } from "./types";
