@@ -5,6 +5,9 @@
 export const errorStatus = {
   bad_request: 400,
   malformed_json: 400,
+  invalid_encoding: 400,
+  nesting_too_deep: 400,
+  malformed_path: 400,
   unauthenticated: 401,
   missing_ability: 403,
   forbidden: 403,
@@ -22,6 +25,7 @@ export const errorStatus = {
   idempotency_key_reused: 422,
   too_many_requests: 429,
   internal_error: 500,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

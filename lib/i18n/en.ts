@@ -3,6 +3,12 @@ export const en = {
   problems: {
     bad_request: { title: "Bad request", detail: "The request could not be understood: {reason}" },
     malformed_json: { title: "Malformed JSON", detail: "The request body is not valid JSON." },
+    invalid_encoding: { title: "Invalid encoding", detail: "The request body is not valid UTF-8; JSON must be UTF-8 (RFC 8259)." },
+    nesting_too_deep: {
+      title: "Nesting too deep",
+      detail: "The request body nests objects and arrays deeper than {limit} levels.",
+    },
+    malformed_path: { title: "Malformed path", detail: "The request path is not valid percent-encoded UTF-8." },
     unauthenticated: {
       title: "Unauthenticated",
       detail: "The API key is missing, wrong, expired or revoked, or the account is no longer active.",
@@ -43,6 +49,10 @@ export const en = {
     internal_error: {
       title: "Internal error",
       detail: "Something went wrong on our side. Quote request id {request_id} when you contact us.",
+    },
+    service_unavailable: {
+      title: "Service unavailable",
+      detail: "The service cannot reach its database right now; nothing was written. Retry in {retry_after} seconds.",
     },
   },
   validation: {

@@ -4,6 +4,12 @@ export const ro: Messages = {
   problems: {
     bad_request: { title: "Cerere greșită", detail: "Cererea nu a putut fi înțeleasă: {reason}" },
     malformed_json: { title: "JSON invalid", detail: "Corpul cererii nu este JSON valid." },
+    invalid_encoding: { title: "Codificare invalidă", detail: "Corpul cererii nu este UTF-8 valid; JSON trebuie să fie UTF-8 (RFC 8259)." },
+    nesting_too_deep: {
+      title: "Imbricare prea adâncă",
+      detail: "Corpul cererii imbrică obiecte și liste pe mai mult de {limit} niveluri.",
+    },
+    malformed_path: { title: "Cale invalidă", detail: "Calea cererii nu este UTF-8 valid codificat cu procente." },
     unauthenticated: {
       title: "Neautentificat",
       detail: "Cheia API lipsește, este greșită, expirată sau revocată, ori contul nu mai este activ.",
@@ -44,6 +50,10 @@ export const ro: Messages = {
     internal_error: {
       title: "Eroare internă",
       detail: "Ceva nu a mers de partea noastră. Menționați id-ul cererii {request_id} când ne contactați.",
+    },
+    service_unavailable: {
+      title: "Serviciu indisponibil",
+      detail: "Serviciul nu își poate accesa baza de date acum; nu s-a scris nimic. Reîncercați peste {retry_after} secunde.",
     },
   },
   validation: {
