@@ -117,6 +117,8 @@ export const en = {
     parcel_far_from_location:
       "The parcel is more than {km} km from the listing's latitude and longitude; corners are [longitude, latitude] pairs.",
     unknown_level: "Unknown floor level code; see floor_level in GET /schema.",
+    control_character: "The text contains a control character (U+0000 to U+001F other than tab, line feed and carriage return, or U+007F to U+009F).",
+    lone_surrogate: "The text contains an invalid character: a lone UTF-16 surrogate, which is no character.",
     invalid: "The value is not valid.",
   },
 } as const;

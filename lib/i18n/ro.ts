@@ -117,6 +117,8 @@ export const ro: Messages = {
     parcel_far_from_location:
       "Parcela este la peste {km} km de latitudinea și longitudinea anunțului; colțurile sunt perechi [longitudine, latitudine].",
     unknown_level: "Cod de nivel necunoscut; vedeți floor_level în GET /schema.",
+    control_character: "Textul conține un caracter de control (U+0000–U+001F în afară de tab, sfârșit de rând și retur de car, sau U+007F–U+009F).",
+    lone_surrogate: "Textul conține un caracter nevalid: un surogat UTF-16 izolat, care nu este un caracter.",
     invalid: "Valoarea nu este validă.",
   },
 };

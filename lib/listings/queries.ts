@@ -6,6 +6,8 @@ import type { ServiceContext } from "@/lib/context";
 import { notFound } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/validation/zod";
 import { isListingCode } from "./codes";
+import { patterns } from "./validation/field-schemas";
+import { unstorableReason } from "./validation/text";
 import { decodeCursor, toPage, type Cursor, type Page } from "./pagination";
 import { toListingDetail, toListingItem, type ListingRow } from "./read-shape";
 import { visibleTo, type ListingOwner } from "./scope";
@@ -17,7 +19,6 @@ export interface ListedRow {
   modSeq: number;
 }
 
-/** Listings with who lists them: the agency's name for agency listings, else the account's name. */
 /** Listings with who lists them: the agency's name for agency listings, else the account's name. */
 export const listedQuery = (db: Queryable) =>
   db
@@ -85,6 +86,8 @@ function prepareReads(db: Queryable) {
 
 /** By the integrator's own id: `external_ref` is unique per account, so only the caller's own listings. */
 export async function getAccountListingByRef({ ctx, input }: { ctx: ServiceContext; input: { owner: ListingOwner; ref: string } }) {
+  // A ref outside the pattern every stored `external_ref` matches (U+0000 included) names no listing.
+  if (input.ref.length > 100 || !patterns.external_ref.test(input.ref)) throw notFound();
   return detailOf(await findListed(ctx.database.db, refCondition(input.owner, input.ref)));
 }
 
@@ -100,10 +103,20 @@ export const accountListingsQuery = z.object({
   cursor: z.string().optional(),
 });
 
+/** A text filter: a control character (U+0000 included, which PostgreSQL cannot compare) is a 422. */
+const textFilter = (maxLength: number) =>
+  z
+    .string()
+    .max(maxLength)
+    .superRefine((value, ctx) => {
+      const reason = unstorableReason(value);
+      if (reason) ctx.addIssue({ code: "custom", message: reason });
+    });
+
 export const catalogQuery = z.object({
-  type: z.string().max(40).optional(),
-  transaction: z.string().max(40).optional(),
-  city: z.string().max(120).optional(),
+  type: textFilter(40).optional(),
+  transaction: textFilter(40).optional(),
+  city: textFilter(120).optional(),
   price_min: z.coerce.number().int().min(0).optional(),
   price_max: z.coerce.number().int().min(0).optional(),
   rooms: z.coerce.number().int().min(1).max(40).optional(),

@@ -210,5 +210,5 @@ export const listingWriteSchema = z
   .meta({
     id: "ListingWrite",
     description:
-      "Writable fields of a listing. Enumerated values, units and the property types each field applies to are in GET /schema. A field that does not apply to the listing's type or transaction is ignored with a warning.",
+      "Writable fields of a listing. Enumerated values, units and the property types each field applies to are in GET /schema. A field that does not apply to the listing's type or transaction is ignored with a warning. No text anywhere in a field may hold a control character (U+0000–U+001F other than tab, line feed and carriage return, or U+007F–U+009F) or a lone UTF-16 surrogate: 422 `invalid` at that text's pointer. Other characters, bidi controls included, are kept as sent.",
   });

@@ -12,6 +12,7 @@ import {
 } from "@/lib/vocabulary";
 import { pointerOf } from "@/lib/validation/pointer";
 import type { Report } from "./report";
+import { refuseUnstorableText } from "./text";
 
 export type Candidate = Partial<Record<WriteFieldName, unknown>>;
 
@@ -25,13 +26,16 @@ export const isPlainObject = (value: unknown): value is Record<string, unknown> 
 
 /**
  * Keeps the writable members, refuses the server-set ones (`invalid`) and ignores the rest with an
- * `unknown_field` warning. Text is trimmed; an empty text means "no value", like `null`.
+ * `unknown_field` warning. Text is trimmed; an empty text means "no value", like `null`. A field
+ * holding a text that cannot be stored (a control character, a lone surrogate), however deep, is
+ * refused with `invalid` at that text and judged no further.
  */
 export function collectFields(document: Record<string, unknown>, report: Report): Candidate {
   const fields: Candidate = {};
   for (const [name, value] of Object.entries(document)) {
-    if (isWriteField(name)) fields[name] = tidy(writeFields[name], value, name, report);
-    else if (Object.hasOwn(refusedMembers, name)) report.error(pointerOf([name]), "invalid", { reason: refusedMembers[name] });
+    if (isWriteField(name)) {
+      if (!refuseUnstorableText(value, name, report)) fields[name] = tidy(writeFields[name], value, name, report);
+    } else if (Object.hasOwn(refusedMembers, name)) report.error(pointerOf([name]), "invalid", { reason: refusedMembers[name] });
     else report.warn(pointerOf([name]), "unknown_field");
   }
   return fields;

@@ -9,6 +9,8 @@ const memberOrder = new Map<string, number>(Object.keys(unitTypeFields).map((nam
 export class Report {
   private readonly errorList: FieldError[] = [];
   private readonly warningList: ListingWarning[] = [];
+  /** `pointer` and `code` of every error, so that a body with many bad items is not quadratic. */
+  private readonly known = new Set<string>();
 
   error(pointer: string, code: string, params?: MessageParams): void {
     this.add(params ? { pointer, code, params } : { pointer, code });
@@ -16,9 +18,10 @@ export class Report {
 
   add(...errors: FieldError[]): void {
     for (const error of errors) {
-      if (!this.errorList.some((known) => known.pointer === error.pointer && known.code === error.code)) {
-        this.errorList.push(error);
-      }
+      const identity = `${error.code} ${error.pointer}`;
+      if (this.known.has(identity)) continue;
+      this.known.add(identity);
+      this.errorList.push(error);
     }
   }
 
