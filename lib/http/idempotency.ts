@@ -30,9 +30,10 @@ type Row = typeof idempotencyKeys.$inferSelect;
 /**
  * Runs a create at most once per `Idempotency-Key` (DESIGN §4). The first request commits an
  * `in_flight` row before running, so a concurrent repeat finds it and gets 409 instead of creating
- * twice. A 2xx or 4xx answer is stored and replayed to repeats with the same body for 10 minutes;
- * a repeat with another body gets 422. A run that throws or answers 5xx releases the key, so the
- * client's retry runs again. A process that dies mid-run leaves its row in flight until it expires.
+ * twice. A 2xx answer is stored and replayed to repeats with the same body for 10 minutes; a repeat
+ * with another body gets 422. A run that throws or answers 4xx or 5xx wrote nothing and releases the
+ * key, as Stripe does for refused requests: the client fixes the body (or waits) and retries with the
+ * same key. A process that dies mid-run leaves its row in flight until it expires.
  */
 export async function withIdempotency(request: IdempotentRequest, run: () => Promise<Response>): Promise<Response> {
   if (request.header === null) return run();
@@ -105,7 +106,7 @@ async function runClaimed(database: Database, claim: Claim, run: () => Promise<R
     await database.db.delete(idempotencyKeys).where(ours);
     throw error;
   }
-  if (response.status >= 500) {
+  if (response.status >= 400) {
     await database.db.delete(idempotencyKeys).where(ours);
     return response;
   }

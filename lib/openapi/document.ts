@@ -73,7 +73,7 @@ export function openApiDocument() {
         }),
         post: operation({
           summary: "Create a listing",
-          description: "The new listing goes to moderation (`pending`). `Idempotency-Key` (up to 64 characters, per key, 10 minutes): the same key and body replays the first answer with `Idempotent-Replayed: true`; another body gives 422 `idempotency_key_reused`; a retry while the first runs gives 409 `idempotency_key_in_use`.",
+          description: "The new listing goes to moderation (`pending`). `Idempotency-Key` (up to 64 characters, per key, 10 minutes): the same key and body replays the first 2xx answer with `Idempotent-Replayed: true`; another body gives 422 `idempotency_key_reused`; a retry while the first runs gives 409 `idempotency_key_in_use`. A request refused with a 4xx (or failing with a 5xx) keeps no record: the key is released, so the corrected body can be sent with the same key.",
           tags: listingsTag,
           permission: "listings:write",
           params: { header: z.object({ "idempotency-key": z.string().max(64).optional() }) },

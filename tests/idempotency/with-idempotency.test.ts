@@ -69,13 +69,30 @@ describe("withIdempotency", () => {
     expect(first.headers.has("idempotent-replayed")).toBe(false);
   });
 
-  it("stores and replays a 4xx answer too", async () => {
-    const run = creator(409);
+  it.each([400, 404, 409, 422, 429])("releases the key on a %i answer: no record, and the retry runs, with the same body or a fixed one", async (status) => {
     const req = await request();
-    await withIdempotency(req, run);
-    const repeat = await withIdempotency(req, run);
-    expect(run.calls).toBe(1);
-    expect(repeat.status).toBe(409);
+    const refused = await withIdempotency(req, creator(status));
+    expect(refused.status).toBe(status);
+    expect(await rowOf(req)).toBeUndefined();
+    const run = creator();
+    const retry = await withIdempotency(req, run);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.has("idempotent-replayed")).toBe(false);
+    const fixed = await request({ header: `idem-${randomToken(12)}` });
+    await withIdempotency(fixed, creator(status));
+    expect((await withIdempotency({ ...fixed, body: { title: "Apartament", rooms: 3 } }, run)).status).toBe(201);
+    expect(run.calls).toBe(2);
+  });
+
+  it("releases the key when the run throws a refusal (422), so the fixed body runs with the same key", async () => {
+    const req = await request();
+    const refusing = async (): Promise<Response> => {
+      throw new ValidationError([{ pointer: "/title", code: "required" }]);
+    };
+    await expect(withIdempotency(req, refusing)).rejects.toBeInstanceOf(ValidationError);
+    expect(await rowOf(req)).toBeUndefined();
+    const run = creator();
+    expect((await withIdempotency({ ...req, body: { title: "Apartament fixed", rooms: 2 } }, run)).status).toBe(201);
   });
 
   it("refuses the same key with another body or another path with 422 idempotency_key_reused", async () => {
