@@ -2,6 +2,8 @@
 export async function register(): Promise<void> {
   // The runtime test stays inline: it is what lets the bundler drop the Node-only imports from the edge build.
   if (process.env.NEXT_RUNTIME === "nodejs" && process.env.NEXT_PHASE !== "phase-production-build") {
+    const { refuseForbiddenMethods } = await import("@/lib/http/forbidden-methods");
+    refuseForbiddenMethods();
     const { prepareServer } = await import("@/lib/startup");
     await prepareServer();
     const { startJobRunner } = await import("@/lib/jobs/runner");

@@ -17,6 +17,7 @@ const envSchema = z.object({
   INNGEST_DEV: z.string().min(1).optional(),
   JOBS_RUNNER: z.enum(["on", "off"]).default("on"),
   API_LOG: z.enum(["on", "off"]).default("on"),
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

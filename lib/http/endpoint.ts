@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { isIP } from "node:net";
 import { database, type Database } from "@/db";
+import { config } from "@/lib/config";
 import type { ServiceContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import { resolveLocale, type Locale } from "@/lib/i18n";
@@ -9,7 +11,7 @@ import { logger } from "@/lib/logger";
 import { logApiRequest } from "./api-log";
 import { readJsonBody } from "./body";
 import { anonymousLocale, invalidLocale, queryLocale } from "./locale";
-import { problemContentType, renderProblem } from "./problem";
+import { knownError, problemContentType, renderProblem } from "./problem";
 import { rateLimiter, rateRules, type RateLimitDecision, type RateRule } from "./rate-limit";
 import { json, payloadOf } from "./respond";
 import { versionHeaders, versionPolicy } from "./versions";
@@ -35,6 +37,7 @@ export type RouteHandler<P> = (request: Request, context: RouteContext<P>) => Pr
 /** State of one request as it goes through the pipeline; `finish` turns it into headers and a log entry. */
 interface Exchange {
   requestId: string;
+  method: string;
   started: number;
   url: URL;
   ip: string;
@@ -84,6 +87,19 @@ export function publicEndpoint<P = Record<string, never>>(
   });
 }
 
+/**
+ * A request whose method no `Request` can carry (the Fetch standard forbids TRACE): the
+ * server's guard passes a GET stand-in and the real method, refused with 405 like any other method.
+ */
+export function refuseForbiddenMethod(standIn: Request, method: string, allow: string): Promise<Response> {
+  const refuse = pipeline<Record<string, never>>(async (exchange) => {
+    exchange.method = method;
+    await limit(exchange, `ip:${exchange.ip}`, rateRules.ip);
+    throw new AppError("method_not_allowed", { method, allow }, {}, { Allow: allow });
+  });
+  return refuse(standIn, { params: Promise.resolve({}) });
+}
+
 type Admit<P> = (
   exchange: Exchange,
   request: Request,
@@ -95,9 +111,10 @@ function pipeline<P>(admit: Admit<P>): RouteHandler<P> {
     const url = new URL(request.url);
     const exchange: Exchange = {
       requestId: `req_${randomUUID().replace(/-/g, "")}`,
+      method: request.method,
       started: performance.now(),
       url,
-      ip: clientIp(request),
+      ip: clientIp(request.headers.get("x-forwarded-for")),
       locale: anonymousLocale(request, url),
     };
     let response: Response;
@@ -115,7 +132,7 @@ function pipeline<P>(admit: Admit<P>): RouteHandler<P> {
     } catch (error) {
       response = problemResponse(error, exchange);
     }
-    return finish(response, exchange, request);
+    return finish(response, exchange);
   };
 }
 
@@ -137,30 +154,40 @@ async function limit(exchange: Exchange, bucket: string, rule: RateRule): Promis
 }
 
 function problemResponse(error: unknown, exchange: Exchange): Response {
+  const known = knownError(error);
   if (!(error instanceof AppError)) {
-    logger.error("unhandled error", { requestId: exchange.requestId, path: exchange.url.pathname, error });
+    const message = known.code === "service_unavailable" ? "database unavailable" : "unhandled error";
+    logger.error(message, { requestId: exchange.requestId, path: exchange.url.pathname, error });
   }
-  const body = renderProblem(error, exchange.locale, exchange.requestId);
-  const headers = new Headers(error instanceof AppError ? error.headers : undefined);
+  const body = renderProblem(known, exchange.locale, exchange.requestId);
+  const headers = new Headers(known.headers);
   if (body.status === 429 && exchange.rate) headers.set("Retry-After", String(exchange.rate.resetSeconds));
   return json(body, { status: body.status, headers, contentType: problemContentType });
 }
 
-function finish(response: Response, exchange: Exchange, request: Request): Response {
-  const headers = response.headers;
-  headers.set("X-Request-Id", exchange.requestId);
-  if (exchange.rate) {
-    headers.set("X-RateLimit-Limit", String(exchange.rate.limit));
-    headers.set("X-RateLimit-Remaining", String(exchange.rate.remaining));
-    headers.set("X-RateLimit-Reset", String(exchange.rate.resetSeconds));
+/**
+ * Headers every answer carries and its API log entry. Nothing here may turn an answer into an error:
+ * the handler's work (a committed write) is done, and a client that saw a 5xx would repeat it.
+ */
+function finish(response: Response, exchange: Exchange): Response {
+  try {
+    const headers = response.headers;
+    headers.set("X-Request-Id", exchange.requestId);
+    if (exchange.rate) {
+      headers.set("X-RateLimit-Limit", String(exchange.rate.limit));
+      headers.set("X-RateLimit-Remaining", String(exchange.rate.remaining));
+      headers.set("X-RateLimit-Reset", String(exchange.rate.resetSeconds));
+    }
+    for (const [name, value] of versionHeaders(versionPolicy("v1"))) headers.set(name, value);
+    if (!headers.has("content-language") && headers.get("content-type")?.includes("json")) headers.set("Content-Language", exchange.locale);
+  } catch (error) {
+    logger.error("response headers not set", { requestId: exchange.requestId, error });
   }
-  for (const [name, value] of versionHeaders(versionPolicy("v1"))) headers.set(name, value);
-  if (!headers.has("content-language") && headers.get("content-type")?.includes("json")) headers.set("Content-Language", exchange.locale);
   logApiRequest({
     requestId: exchange.requestId,
     keyId: exchange.principal?.key.id ?? null,
     accountId: exchange.principal?.account.id ?? null,
-    method: request.method,
+    method: exchange.method,
     path: exchange.url.pathname,
     query: exchange.url.search || null,
     status: response.status,
@@ -174,10 +201,13 @@ function finish(response: Response, exchange: Exchange, request: Request): Respo
 }
 
 /**
- * The caller's address for per-address limits: the last `X-Forwarded-For` entry, the one added by
- * the proxy in front of us (or by Next from the socket); earlier entries are the client's own word.
+ * The caller's address for per-address limits and the API log, by the trust model of README
+ * "Client address": each of the `TRUSTED_PROXY_HOPS` proxies in front appends the address it was
+ * connected from to `X-Forwarded-For`, so the entry that many places from the end is the one the
+ * outermost trusted proxy saw; entries before it are the client's own word and never chosen.
  */
-function clientIp(request: Request): string {
-  const forwarded = request.headers.get("x-forwarded-for");
-  return forwarded?.split(",").at(-1)?.trim() || request.headers.get("x-real-ip") || "unknown";
+export function clientIp(forwardedFor: string | null, hops = config().TRUSTED_PROXY_HOPS): string {
+  const entries = (forwardedFor ?? "").split(",").map((entry) => entry.trim());
+  const trusted = entries.at(-hops) ?? entries[0];
+  return isIP(trusted) ? trusted : "unknown";
 }

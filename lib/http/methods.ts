@@ -2,7 +2,7 @@ import { AppError } from "@/lib/errors";
 import { publicEndpoint, type RouteHandler } from "./endpoint";
 import { rateRules } from "./rate-limit";
 
-const httpMethods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export const httpMethods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof httpMethods)[number];
 
 /**
