@@ -37,6 +37,9 @@ async function open(): Promise<Database> {
   return db;
 }
 
+/** Whether this process has opened its database (tests look at it without opening one). */
+export const databaseOpened = (): boolean => holder.__listingsDb !== undefined;
+
 export async function closeDatabase(): Promise<void> {
   const pending = holder.__listingsDb;
   holder.__listingsDb = undefined;

@@ -1,6 +1,26 @@
-import { afterAll } from "vitest";
-import { closeDatabase } from "@/db";
+import { sql } from "drizzle-orm";
+import { afterAll, expect } from "vitest";
+import { closeDatabase, database, databaseOpened } from "@/db";
+import { flushApiLog } from "@/lib/http/api-log";
+import { createdKeys } from "../support/fixtures";
 
+/**
+ * After every test file, the API log is audited as an attacker with a copy of it would read it:
+ * no column of any row may hold the secret of a key the file created, nor anything in our key
+ * format (whatever the tests sent, in bodies, queries or headers). On PostgreSQL the whole run
+ * shares one database, so each file also audits the rows of the files before it.
+ */
 afterAll(async () => {
+  if (!databaseOpened()) return;
+  await flushApiLog();
+  const db = await database();
+  // The random part of each secret, so that a secret stored without its `svc_test_` prefix is found too.
+  const secrets = createdKeys.map((key) => key.slice(key.indexOf("|") + 1).replace(/^svc_(test|live)_/, ""));
+  const leaks = await db.rows<{ request_id: string }>(sql`
+    select request_id from api_log as row
+    where row::text ~ 'svc_(test|live)_[A-Za-z0-9]'
+       or exists (select 1 from jsonb_array_elements_text(${JSON.stringify(secrets)}::jsonb) as secret where strpos(row::text, secret) > 0)
+    limit 5`);
+  expect(leaks, "API log rows holding a key secret").toEqual([]);
   await closeDatabase();
 });

@@ -11,6 +11,9 @@ export async function operatorCtx(): Promise<ServiceContext> {
   return { database: await database(), actor: { kind: "operator" }, now: new Date() };
 }
 
+/** Every key this test file created, for the audit of the API log after the file (tests/setup). */
+export const createdKeys: string[] = [];
+
 /** A fresh confirmed account (each test makes its own) with one key holding `permissions`. */
 export async function accountWithKey(options: { permissions?: Permission[]; account?: Partial<CreateAccountInput> } = {}) {
   const ctx = await operatorCtx();
@@ -20,6 +23,7 @@ export async function accountWithKey(options: { permissions?: Permission[]; acco
     ctx,
     input: { accountId: account.id, name: "test key", permissions: options.permissions ?? allPermissions, days: 30 },
   });
+  createdKeys.push(key.key);
   return { account, key: key.key, keyId: key.id };
 }
 
