@@ -26,7 +26,7 @@ export const problemSchema = z
 const problemContent = { "application/problem+json": { schema: problemSchema } };
 
 const describedStatuses: Record<number, string> = {
-  400: "Malformed JSON (`malformed_json`).",
+  400: "The body is not JSON (`malformed_json`), not UTF-8 (`invalid_encoding`) or nested deeper than 64 levels (`nesting_too_deep`); a path segment is not percent-encoded UTF-8 (`malformed_path`).",
   401: "`unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive.",
   403: "`missing_ability`: the key lacks the permission.",
   404: "`not_found`: does not exist or is not the caller's.",
