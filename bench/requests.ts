@@ -18,8 +18,11 @@ export function readRequests(accounts: BenchAccount[], listings: OwnedListing[])
   });
 }
 
-/** PATCH the listings in rotation, each pass with a new price so that every request writes. */
-export function patchRequestAt(accounts: BenchAccount[], listings: OwnedListing[]) {
+/**
+ * PATCH the listings in rotation, each pass with a new price so that every request writes. Runs
+ * over the same listings give distinct `firstPrice`s far enough apart that no run repeats a price.
+ */
+export function patchRequestAt(accounts: BenchAccount[], listings: OwnedListing[], firstPrice = 200_000) {
   const reads = readRequests(accounts, listings);
   return (n: number): LoadRequest => {
     const read = reads[n % reads.length];
@@ -27,7 +30,7 @@ export function patchRequestAt(accounts: BenchAccount[], listings: OwnedListing[
       method: "PATCH",
       path: read.path.replace("/account/listings/", "/listings/"),
       headers: { ...read.headers, "content-type": "application/merge-patch+json" },
-      body: JSON.stringify({ price: 200_000 + Math.floor(n / reads.length) }),
+      body: JSON.stringify({ price: firstPrice + Math.floor(n / reads.length) }),
     };
   };
 }

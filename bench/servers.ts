@@ -2,16 +2,36 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
+import { currentRuntime, type Runtime } from "./runtimes";
 
 const root = process.cwd();
 const nextBin = path.join(root, "node_modules/.bin/next");
+/** The script behind `next`, run with an explicit Node binary so that the server is that process itself. */
+const nextCli = path.join(root, "node_modules/next/dist/bin/next");
 const buildId = path.join(root, ".next/BUILD_ID");
 /** What a production build is made from: when any of it is newer than the build, it is rebuilt. */
-const buildInputs = ["app", "lib", "db", "components", "inngest", "instrumentation.ts", "next.config.ts", "package-lock.json", "tsconfig.json"];
+const buildInputs = ["app", "lib", "db", "components", "inngest", "instrumentation.ts", "proxy.ts", "next.config.ts", "package-lock.json", "tsconfig.json"];
 
 export interface RunningServer {
   url: string;
+  /** The server's own process (not a wrapper): its RSS is in `/proc/<pid>/status`. */
+  pid: number;
+  runtime: Runtime;
   stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** The Node.js binary; the one running the benchmark by default. */
+  runtime?: Runtime;
+  /** `NODE_OPTIONS` of the server process, e.g. `--import` of a probe. */
+  nodeOptions?: string;
+}
+
+/** The environment of a server started with `runtime`: its `bin` folder first on `PATH`, as `npx node@24` does. */
+function runtimeEnv(base: Record<string, string>, runtime: Runtime, nodeOptions: string | undefined): NodeJS.ProcessEnv {
+  const env: Record<string, string> = { ...base, PATH: `${path.dirname(runtime.node)}${path.delimiter}${base.PATH ?? ""}` };
+  if (nodeOptions !== undefined) env.NODE_OPTIONS = nodeOptions;
+  return env as NodeJS.ProcessEnv;
 }
 
 function newestChange(entry: string): number {
@@ -46,24 +66,28 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `next start` on a free port; ready once `/api/v1/ping` answers 401 to a request without a key. */
-export async function startNext(env: Record<string, string>): Promise<RunningServer> {
+/**
+ * `next start` on a free port, run by `runtime`'s Node binary directly (so `pid` is the server);
+ * ready once `/api/v1/ping` answers 401 to a request without a key.
+ */
+export async function startNext(env: Record<string, string>, options: StartOptions = {}): Promise<RunningServer> {
+  const runtime = options.runtime ?? currentRuntime();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(nextBin, ["start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...withoutScaleOutServices(process.env), ...env, APP_URL: url, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+  const child = spawn(runtime.node, [nextCli, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: runtimeEnv({ ...withoutScaleOutServices(process.env), ...env, APP_URL: url, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" }, runtime, options.nodeOptions),
     stdio: ["ignore", "ignore", "pipe"],
     detached: true,
   });
   const output = capture(child, 50);
   await waitUntil(child, output, async () => (await fetch(`${url}/api/v1/ping`).then((r) => r.status, () => 0)) === 401);
-  return { url, stop: () => stop(child) };
+  return { url, pid: child.pid!, runtime, stop: () => stop(child) };
 }
 
 /** The baseline server (`bench/bare-server.ts`) in its own process, so it has an event loop of its own as Next.js has. */
-export async function startBare(databaseUrl: string): Promise<RunningServer> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "bench/bare-server.ts")], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+export async function startBare(databaseUrl: string, runtime: Runtime = currentRuntime()): Promise<RunningServer> {
+  const child = spawn(runtime.node, ["--import", "tsx", path.join(root, "bench/bare-server.ts")], {
+    env: runtimeEnv(withoutScaleOutServices({ ...process.env, DATABASE_URL: databaseUrl }), runtime, undefined),
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -74,7 +98,7 @@ export async function startBare(databaseUrl: string): Promise<RunningServer> {
     if (match) port = Number(match[1]);
   });
   await waitUntil(child, output, async () => port > 0);
-  return { url: `http://127.0.0.1:${port}`, stop: () => stop(child) };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, runtime, stop: () => stop(child) };
 }
 
 // The benchmark measures the embedded defaults of one instance: no Redis limiter, no Inngest.

@@ -1,0 +1,20 @@
+/**
+ * The shell of `npm run bench` and `npm run soak`: runs `main`, then the clean-up steps it
+ * registered (servers stopped, database dropped) in reverse order, once, also on Ctrl-C and
+ * SIGTERM, and exits with `main`'s code (1 when it throws).
+ */
+export async function runScript(name: string, log: (line: string) => void, main: (cleanup: (step: () => Promise<void>) => void) => Promise<number>): Promise<never> {
+  const steps: (() => Promise<void>)[] = [];
+  let cleaning: Promise<void> | undefined;
+  const cleanUp = () =>
+    (cleaning ??= (async () => {
+      for (const step of steps.reverse()) await step().catch((error: Error) => log(`clean-up: ${error.message}`));
+    })());
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void cleanUp().then(() => process.exit(130)));
+  const code = await main((step) => steps.push(step)).catch((error: Error) => {
+    console.error(`${name} failed: ${error.stack ?? error.message}`);
+    return 1;
+  });
+  await cleanUp();
+  process.exit(code);
+}
