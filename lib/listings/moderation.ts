@@ -8,6 +8,7 @@ import { eventTypes } from "@/lib/events";
 import { parseOrThrow } from "@/lib/validation/zod";
 import { rejectionCodes as rejectionCodeList } from "@/lib/vocabulary/rejection-codes";
 import { lockListing } from "./locking";
+import { refineStorable } from "./validation/text";
 import type { ListedRow } from "./queries";
 import type { ListingOwner } from "./scope";
 import { rewritten, updateListing } from "./store";
@@ -20,7 +21,7 @@ export const moderationDecision = z.discriminatedUnion("decision", [
   z.object({ decision: z.literal("approve") }),
   z.object({
     decision: z.literal("reject"),
-    reason: z.string().trim().min(1).max(500),
+    reason: z.string().trim().min(1).max(500).superRefine(refineStorable),
     rejection_codes: z.array(z.enum(rejectionCodes)).min(1).max(rejectionCodes.length),
   }),
   z.object({ decision: z.literal("hide") }),

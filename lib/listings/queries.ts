@@ -7,7 +7,7 @@ import { notFound } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/validation/zod";
 import { isListingCode } from "./codes";
 import { patterns } from "./validation/field-schemas";
-import { unstorableReason } from "./validation/text";
+import { refineStorable } from "./validation/text";
 import { decodeCursor, toPage, type Cursor, type Page } from "./pagination";
 import { toListingDetail, toListingItem, type ListingRow } from "./read-shape";
 import { visibleTo, type ListingOwner } from "./scope";
@@ -104,14 +104,7 @@ export const accountListingsQuery = z.object({
 });
 
 /** A text filter: a control character (U+0000 included, which PostgreSQL cannot compare) is a 422. */
-const textFilter = (maxLength: number) =>
-  z
-    .string()
-    .max(maxLength)
-    .superRefine((value, ctx) => {
-      const reason = unstorableReason(value);
-      if (reason) ctx.addIssue({ code: "custom", message: reason });
-    });
+const textFilter = (maxLength: number) => z.string().max(maxLength).superRefine(refineStorable);
 
 export const catalogQuery = z.object({
   type: textFilter(40).optional(),

@@ -3,6 +3,7 @@ import { GET as accountListingByRef } from "@/app/api/v1/account/listings/ref/[r
 import { GET as catalog, POST as createRoute } from "@/app/api/v1/listings/route";
 import { PATCH } from "@/app/api/v1/listings/[code]/route";
 import { PUT as putByRef } from "@/app/api/v1/listings/ref/[ref]/route";
+import { POST as sandboxModeration } from "@/app/api/v1/sandbox/listings/[code]/moderation/route";
 import { POST as validateRoute } from "@/app/api/v1/listings/validate/route";
 import { writeFields } from "@/lib/vocabulary";
 import { accountWithKey, call } from "../support/fixtures";
@@ -91,6 +92,22 @@ describe("unstorable text in a listing body", () => {
     expectRefused(await put(key, "crm-1", validApartment({ city: "București\u0000" })), "/city", controlDetail);
     expect((await put(key, "crm-1", validApartment())).status).toBe(201);
     expectRefused(await put(key, "crm-1", { street_number: "12\udc00" }), "/street_number", surrogateDetail);
+  });
+});
+
+describe("unstorable text beside the listing", () => {
+  it.each(["Duplicat\u0000", "Duplicat \ud800"])("the sandbox moderation's reason %j: 422 invalid at /reason, nothing changed", async (reason) => {
+    const { key } = await accountWithKey({ account: { locale: "en" } });
+    const listing = await createListing(key);
+    const res = await call(sandboxModeration, {
+      path: `/sandbox/listings/${listing.code}/moderation`,
+      method: "POST",
+      key,
+      body: { decision: "reject", reason, rejection_codes: ["duplicate"] },
+      params: { code: listing.code },
+    });
+    expectRefused(res, "/reason", /control character|lone UTF-16 surrogate/);
+    expect((await patch(key, listing.code, {})).json!.data).toMatchObject({ status: "pending", etag: listing.etag });
   });
 });
 

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { pointerOf } from "@/lib/validation/pointer";
 import type { Report } from "./report";
 
@@ -22,6 +23,12 @@ export function unstorableReason(text: string): UnstorableReason | undefined {
 }
 
 export const isStorableText = (text: string): boolean => unstorableReason(text) === undefined;
+
+/** The same rule as a zod refinement (`.superRefine(refineStorable)`): `invalid` with the reason. */
+export function refineStorable(text: string, ctx: z.RefinementCtx): void {
+  const reason = unstorableReason(text);
+  if (reason) ctx.addIssue({ code: "custom", message: reason });
+}
 
 interface Node {
   value: unknown;
