@@ -33,10 +33,25 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options);
 }
 
+/**
+ * Seconds postgres.js waits for a connection before failing the query (its default is 30): a
+ * request reaching a database that does not answer gets its 503 after this long instead of
+ * holding the client. Terminated connections are replaced lazily by the next query.
+ */
+export const connectTimeoutSeconds = 5;
+
+/**
+ * Seconds before a closed connection reconnects, by failures since the pool last connected. The
+ * driver's default grows to 20 s after a handful of resets, and a query handed to that connection
+ * waits it out: when many sessions end at once (a restart), requests would hang that long after
+ * PostgreSQL is back. A second at most keeps the retries gentle and the wait short.
+ */
+const reconnectBackoff = (failures: number): number => Math.min(0.05 * 2 ** failures, 1);
+
 async function openPostgres(url: string, max: number): Promise<Database> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
-  const client = postgres(url, { max, onnotice: () => {}, prepare: true });
+  const client = postgres(url, { max, onnotice: () => {}, prepare: true, connect_timeout: connectTimeoutSeconds, backoff: reconnectBackoff });
   const db = drizzle({ client, schema }) as unknown as Db;
   return {
     db,

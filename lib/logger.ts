@@ -3,9 +3,17 @@ import { config } from "@/lib/config";
 const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 type Level = Exclude<keyof typeof levels, "silent">;
 
-function describe(value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
-  return value;
+/** Errors keep their `code` and `cause` (drizzle wraps the driver's error, whose code says what failed). */
+function describe(value: unknown, depth = 0): unknown {
+  if (!(value instanceof Error)) return value;
+  const { code, cause } = value as Error & { code?: unknown };
+  return {
+    name: value.name,
+    message: value.message,
+    ...(typeof code === "string" || typeof code === "number" ? { code } : {}),
+    stack: value.stack,
+    ...(cause instanceof Error && depth < 3 ? { cause: describe(cause, depth + 1) } : {}),
+  };
 }
 
 /** One JSON line per entry on stderr; callers never pass secrets (keys, passwords, webhook secrets). */

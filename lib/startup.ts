@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { database, type Database } from "@/db";
+import { databaseUnavailable, unreachableMessage } from "@/db/errors";
 import { DatabaseInUseError } from "@/db/lock";
 import { startOperatorChannel } from "@/lib/cli/operator-channel";
 import { config } from "@/lib/config";
@@ -35,6 +36,14 @@ async function openOrExplain(): Promise<Database> {
         pid: error.holder.pid,
         folder: config().dataDir,
       });
+    }
+    const unreachable = databaseUnavailable(error);
+    const url = config().DATABASE_URL;
+    if (unreachable && url) {
+      // A server without its database answers nothing useful: one line saying why, then stop, so a
+      // supervisor sees the failure instead of a process serving 503s (or a framework stack trace).
+      logger.error(unreachableMessage(url, unreachable));
+      process.exit(1);
     }
     throw error;
   }

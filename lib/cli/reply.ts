@@ -1,4 +1,6 @@
+import { databaseUnavailable, unreachableMessage } from "@/db/errors";
 import { DatabaseInUseError } from "@/db/lock";
+import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { renderProblem } from "@/lib/http/problem";
 import type { JsonObject } from "./command";
@@ -44,6 +46,9 @@ export const databaseInUse = (pid: number) =>
 export function failureReply(error: unknown): Reply {
   if (error instanceof CliError) return { exit_code: error.exitCode, error: { code: error.code, detail: error.detail, ...error.extra } };
   if (error instanceof DatabaseInUseError) return failureReply(databaseInUse(error.holder.pid));
+  const unreachable = databaseUnavailable(error);
+  const url = config().DATABASE_URL;
+  if (unreachable && url) return { exit_code: 1, error: { code: "database_unreachable", detail: unreachableMessage(url, unreachable) } };
   if (error instanceof AppError) {
     const problem = renderProblem(error, "en", "cli");
     const body: ErrorBody = { code: problem.code, detail: problem.detail };

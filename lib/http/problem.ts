@@ -1,3 +1,4 @@
+import { databaseUnavailable } from "@/db/errors";
 import { config } from "@/lib/config";
 import { AppError, ValidationError, type ErrorCode, type FieldError } from "@/lib/errors";
 import { format, messages, type Locale } from "@/lib/i18n";
@@ -17,11 +18,32 @@ export interface ProblemBody {
 }
 
 /**
+ * Seconds a client is told to wait when the database is unreachable: a terminated connection is
+ * replaced on the next query, and a restarting PostgreSQL accepts connections within seconds.
+ */
+export const databaseRetryAfterSeconds = 5;
+
+/**
+ * The error a thrown value stands for: ours as it is; a lost or refused database connection as 503
+ * `service_unavailable` with `Retry-After` (the server rolls back a transaction cut off before its
+ * COMMIT; only a COMMIT whose answer is lost on the way leaves the outcome unknown); anything else
+ * an opaque 500.
+ */
+export function knownError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (databaseUnavailable(error)) {
+    const retryAfter = databaseRetryAfterSeconds;
+    return new AppError("service_unavailable", { retry_after: retryAfter }, {}, { "Retry-After": String(retryAfter) });
+  }
+  return new AppError("internal_error");
+}
+
+/**
  * Renders any thrown value as RFC 9457 problem details in the request's language. Errors that are
  * not ours become an opaque 500 carrying only the request id: nothing internal reaches the client.
  */
 export function renderProblem(error: unknown, locale: Locale, requestId: string): ProblemBody {
-  const known = error instanceof AppError ? error : new AppError("internal_error");
+  const known = knownError(error);
   const code: ErrorCode = known.code;
   const catalogue = messages(locale);
   const text = catalogue.problems[code];

@@ -36,10 +36,16 @@ const describedStatuses: Record<number, string> = {
   415: "`unsupported_media_type`.",
   422: "Invalid data, see `errors[]`.",
   429: "`too_many_requests`: wait `Retry-After` seconds.",
+  503: "`service_unavailable`: the database cannot be reached right now (restarting, connections lost); the request's transaction was rolled back. Retry after `Retry-After` seconds.",
 };
 
+const retryAfter = { "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" as const } } };
+const retriedStatuses = new Set([429, 503]);
+
 export function problemResponses(...statuses: number[]) {
-  return Object.fromEntries(statuses.map((s) => [String(s), { description: describedStatuses[s], content: problemContent }]));
+  return Object.fromEntries(
+    statuses.map((s) => [String(s), { description: describedStatuses[s], ...(retriedStatuses.has(s) ? { headers: retryAfter } : {}), content: problemContent }]),
+  );
 }
 
 export const rateLimitHeaders = {

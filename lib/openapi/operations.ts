@@ -17,7 +17,8 @@ export function operation(spec: {
   errors?: number[];
 }): ZodOpenApiOperationObject {
   const keyed = spec.permission !== "public";
-  const refusals = [...(keyed ? [401, 403] : []), 429, ...(spec.errors ?? [])];
+  // Every operation goes through the pipeline, which needs the database: any of them can answer 503.
+  const refusals = [...(keyed ? [401, 403] : []), 429, ...(spec.errors ?? []), 503];
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(spec.responses)) {
     responses[status] = {

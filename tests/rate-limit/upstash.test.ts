@@ -3,10 +3,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { GET as ping } from "@/app/api/v1/ping/route";
 import { resetConfig } from "@/lib/config";
 import { rateLimiter, rateRules, resetRateLimiter, type RateRule } from "@/lib/http/rate-limit";
 import { createMemoryRateLimiter } from "@/lib/http/rate-limit/memory";
 import { createUpstashRateLimiter } from "@/lib/http/rate-limit/upstash";
+import { logger } from "@/lib/logger";
+import { withFrozenClock } from "../support/clock";
+import { accountWithKey, call } from "../support/fixtures";
 import { defaultRedisUrl, redisReachable, startUpstashBridge, type UpstashBridge } from "../support/upstash-bridge";
 
 const redisUp = await redisReachable();
@@ -50,6 +54,14 @@ describe("Upstash rate limiter when Redis does not answer", () => {
     expect(warnings[0]).toMatch(/Upstash Redis unavailable/);
   });
 
+  it("still refuses past the limit, from the process's own count", async () => {
+    const { limiter } = upstashLimiter(`http://127.0.0.1:${await freePort()}`, "token");
+    const rule: RateRule = { name: "fallback", limit: 2, windowSeconds: 60 };
+    const decisions = [];
+    for (let i = 0; i < 4; i++) decisions.push((await limiter.hit("key_f", rule)).limited);
+    expect(decisions).toEqual([false, false, true, true]);
+  });
+
   it("does not hold the request when Redis is slow", async () => {
     const silent: Server = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
@@ -62,6 +74,34 @@ describe("Upstash rate limiter when Redis does not answer", () => {
       silent.closeAllConnections();
       await new Promise<void>((resolve) => silent.close(() => resolve()));
     }
+  });
+});
+
+describe("the API with UPSTASH_REDIS_REST_URL pointing where nothing answers", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    delete process.env.UPSTASH_REDIS_REST_URL;
+    delete process.env.UPSTASH_REDIS_REST_TOKEN;
+    resetConfig();
+    resetRateLimiter();
+  });
+
+  it("answers every request, counts them in this instance and logs the outage once", async () => {
+    process.env.UPSTASH_REDIS_REST_URL = `http://127.0.0.1:${await freePort()}`;
+    process.env.UPSTASH_REDIS_REST_TOKEN = "token";
+    resetConfig();
+    const warn = vi.spyOn(logger, "warn");
+    const { key } = await accountWithKey();
+    const remaining: number[] = [];
+    await withFrozenClock(async () => {
+      for (let i = 0; i < 3; i++) {
+        const res = await call(ping, { path: "/ping", key });
+        expect(res.status).toBe(200);
+        remaining.push(Number(res.headers.get("x-ratelimit-remaining")));
+      }
+    });
+    expect(remaining).toEqual([299, 298, 297]);
+    expect(warn.mock.calls.filter(([message]) => /Upstash Redis unavailable/.test(message))).toHaveLength(1);
   });
 });
 
