@@ -30,6 +30,10 @@ const socketCodes = new Set([
   "ENETDOWN",
   "ENOTFOUND",
   "EAI_AGAIN",
+  // Node's own refusals to write on a socket the server has already closed.
+  "ERR_STREAM_DESTROYED",
+  "ERR_STREAM_WRITE_AFTER_END",
+  "ERR_SOCKET_CLOSED",
 ]);
 const driverCodes = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT"]);
 const sessionStates = new Set(["57P01", "57P02", "57P03", "53300"]);

@@ -14,7 +14,7 @@ const wrapped = (cause: unknown) => Object.assign(new Error("Failed query: selec
 
 describe("database unavailable: classification", () => {
   it("recognises lost and refused connections, through drizzle's wrapping", () => {
-    for (const code of ["ECONNREFUSED", "ECONNRESET", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT"]) {
+    for (const code of ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ERR_STREAM_DESTROYED", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT"]) {
       expect(databaseUnavailable(wrapped(driverError(code)))).toBe(code);
     }
     for (const code of ["57P01", "57P02", "57P03", "53300", "08006", "08001"]) {
