@@ -122,12 +122,13 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   const patchAt = () => patchRequestAt(patchAccounts, patchListings, (firstPrice += 10_000));
 
   // The runtimes take turns figure by figure, so that a change on the machine skews both alike.
-  const floors = new Map<Runtime, Figure>();
+  const firstFloors = new Map<Runtime, Figure>();
   const pings = new Map<Runtime, Figure>();
   const readsNext = new Map<Runtime, Figure>();
   const patches = new Map<Runtime, { next: Figure; bare: Figure }>();
   // The framework's own cost per request: a route handler with no database and no pipeline.
-  for (const r of runtimes) floors.set(r, await run("GET /api/health (Next.js, no database: the floor)", servers.get(r)!.next, undefined, () => ({ method: "GET", path: "/api/health", headers: {} }), [200]));
+  const health = () => ({ method: "GET" as const, path: "/api/health", headers: {} });
+  for (const r of runtimes) firstFloors.set(r, await run("GET /api/health (Next.js, no database: the floor)", servers.get(r)!.next, undefined, health, [200]));
   for (const r of runtimes) pings.set(r, await run("GET /api/v1/ping (Next.js)", servers.get(r)!.next, pools.get(r)!.ping, pingAt, [200]));
   for (const r of runtimes) readsNext.set(r, await run("GET /api/v1/account/listings/{code} (Next.js)", servers.get(r)!.next, pools.get(r)!.read, reads, [200]));
   const eventsBefore = await eventCount(pg);
@@ -140,6 +141,13 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   const patchFigures = [...patches.values()].flatMap((p) => [p.next, p.bare]);
   const busy = patchFigures.reduce((sum, f) => sum + (f.statuses["409"] ?? 0), 0);
   log(`PATCH runs: ${patchFigures.reduce((sum, f) => sum + successes(f), 0)} × 200, ${busy} × 409 listing_busy; ${writes} versions written (warm-ups included); ${(await eventCount(pg)) - eventsBefore} events written`);
+  // The floor once more, after the other figures: other work on a shared machine only ever lowers a
+  // figure, so the higher of the two is the floor the ratios divide by (never flattering a ratio).
+  const floors = new Map<Runtime, Figure>();
+  for (const r of runtimes) {
+    const again = await run("GET /api/health again (the floor, second run)", servers.get(r)!.next, undefined, health, [200]);
+    floors.set(r, again.requestsPerSecond > firstFloors.get(r)!.requestsPerSecond ? again : firstFloors.get(r)!);
+  }
   // The bare read baselines, once: the ceiling line below compares the floor with them.
   const base = servers.get(runtimes[0])!.bare;
   const pingBare = await run("GET /api/v1/ping (bare node:http)", base, undefined, pingAt, [200]);
@@ -152,7 +160,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       unit: "",
       kind: "min" as const,
       target: 0.8,
-      how: "req/s of authenticated GET /api/v1/ping ÷ req/s of GET /api/health (a route handler doing nothing), same server",
+      how: "req/s of authenticated GET /api/v1/ping ÷ req/s of GET /api/health (a route handler doing nothing; the higher of its two runs), same server",
     },
     {
       name: `${r.name} read ÷ floor`,
