@@ -44,7 +44,12 @@ export class AppError extends Error {
     /** Response headers the refusal carries (`Allow` of a 405). */
     readonly headers: Record<string, string> = {},
   ) {
+    // A refusal is an answer, not a fault: its stack is never read, so none is captured (a flood of
+    // 401s or 429s pays for nothing it does not use).
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(code);
+    Error.stackTraceLimit = stackTraceLimit;
     this.status = errorStatus[code];
   }
 }

@@ -14,7 +14,7 @@ import { anonymousLocale, invalidLocale, queryLocale } from "./locale";
 import { knownError, problemContentType, renderProblem } from "./problem";
 import { rateLimiter, rateRules, type RateLimitDecision, type RateRule } from "./rate-limit";
 import { json, payloadOf } from "./respond";
-import { versionHeaders, versionPolicy } from "./versions";
+import { v1VersionHeaders } from "./versions";
 
 export interface ApiRequest<P> {
   request: Request;
@@ -178,7 +178,7 @@ function finish(response: Response, exchange: Exchange): Response {
       headers.set("X-RateLimit-Remaining", String(exchange.rate.remaining));
       headers.set("X-RateLimit-Reset", String(exchange.rate.resetSeconds));
     }
-    for (const [name, value] of versionHeaders(versionPolicy("v1"))) headers.set(name, value);
+    for (const [name, value] of v1VersionHeaders()) headers.set(name, value);
     if (!headers.has("content-language") && headers.get("content-type")?.includes("json")) headers.set("Content-Language", exchange.locale);
   } catch (error) {
     logger.error("response headers not set", { requestId: exchange.requestId, error });

@@ -27,3 +27,12 @@ export function versionHeaders(policy: VersionPolicy): [string, string][] {
   if (policy.link && headers.length) headers.push(["Link", `<${policy.link}>; rel="deprecation"`]);
   return headers;
 }
+
+let current: { settings: string; headers: [string, string][] } | undefined;
+
+/** The v1 headers for the environment as it is now, parsed again only when a setting changes. */
+export function v1VersionHeaders(env: NodeJS.ProcessEnv = process.env): [string, string][] {
+  const settings = [env.API_V1_DEPRECATED_AT, env.API_V1_SUNSET_AT, env.API_V1_DEPRECATION_LINK].join("\n");
+  if (current?.settings !== settings) current = { settings, headers: versionHeaders(versionPolicy("v1", env)) };
+  return current.headers;
+}
