@@ -15,7 +15,7 @@ import { createThrowawayDatabase } from "@/db/throwaway";
 import type { ServiceContext } from "@/lib/context";
 import { encodeCursor } from "@/lib/listings/pagination";
 import { KeyPool } from "./key-pool";
-import { runScript } from "./lifecycle";
+import { positiveEnv, runScript } from "./lifecycle";
 import { measure, plannedRequests, type Figure, type LoadPlan } from "./load";
 import { bearer, cycle, keysInTurn, patchRequestAt, readRequests } from "./requests";
 import { measurementLine, successes, summaryTable, valid, writeResults, type Check, type Measurement } from "./report";
@@ -23,21 +23,15 @@ import { createAccounts, listingsOf, listingTemplate, seedListings } from "./see
 import { currentRuntime, node24, type Runtime } from "./runtimes";
 import { ensureBuild, startBare, startNext, type RunningServer } from "./servers";
 
-const number = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-};
-
 const settings = {
   adminUrl: process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
-  duration: number("BENCH_DURATION", 10),
-  warmup: number("BENCH_WARMUP", 3),
-  connections: number("BENCH_CONNECTIONS", 10),
-  maxRate: number("BENCH_MAX_RATE", 4000),
+  duration: positiveEnv("BENCH_DURATION", 10),
+  warmup: positiveEnv("BENCH_WARMUP", 3),
+  connections: positiveEnv("BENCH_CONNECTIONS", 10),
+  maxRate: positiveEnv("BENCH_MAX_RATE", 4000),
   listings: 10_000,
-  bulkListings: number("BENCH_BULK_LISTINGS", 1_000_000),
-  listRequests: number("BENCH_LIST_REQUESTS", 2000),
+  bulkListings: positiveEnv("BENCH_BULK_LISTINGS", 1_000_000),
+  listRequests: positiveEnv("BENCH_LIST_REQUESTS", 2000),
   listWarmup: 200,
   skipBulk: process.env.BENCH_SKIP_1M === "1",
   node24: process.env.BENCH_NODE24 !== "0",

@@ -19,24 +19,18 @@ import { createThrowawayDatabase } from "@/db/throwaway";
 import type { ServiceContext } from "@/lib/context";
 import { exampleApartment } from "@/lib/listings/examples";
 import { KeyPool } from "./key-pool";
-import { runScript } from "./lifecycle";
+import { positiveEnv, runScript } from "./lifecycle";
 import { bearer } from "./requests";
 import { currentRuntime, node24 } from "./runtimes";
 import { createAccounts, listingsOf, listingTemplate, seedListings, type BenchAccount } from "./seed";
 import { ensureBuild, startNext } from "./servers";
 
-const positive = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-};
-
 const settings = {
   adminUrl: process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
-  minutes: positive("SOAK_MINUTES", 10),
+  minutes: positiveEnv("SOAK_MINUTES", 10),
   /** Requests per second sent, whatever the answers take (an open loop), up to `connections` in flight. */
-  rate: positive("SOAK_RATE", 50),
-  connections: positive("SOAK_CONNECTIONS", 16),
+  rate: positiveEnv("SOAK_RATE", 50),
+  connections: positiveEnv("SOAK_CONNECTIONS", 16),
   node: process.env.SOAK_NODE ?? "20",
   sampleSeconds: 10,
   listingsPerAccount: 1000,
