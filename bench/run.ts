@@ -9,13 +9,10 @@
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { openDatabase, type Database } from "@/db/client";
-import { migrateDatabase } from "@/db/migrate";
-import { createThrowawayDatabase } from "@/db/throwaway";
 import type { ServiceContext } from "@/lib/context";
 import { encodeCursor } from "@/lib/listings/pagination";
 import { KeyPool } from "./key-pool";
-import { positiveEnv, runScript } from "./lifecycle";
+import { positiveEnv, runScript, throwawayDatabase } from "./lifecycle";
 import { measure, plannedRequests, type Figure, type LoadPlan } from "./load";
 import { bearer, cycle, keysInTurn, patchRequestAt, readRequests } from "./requests";
 import { measurementLine, successes, summaryTable, valid, writeResults, type Check, type Measurement } from "./report";
@@ -45,18 +42,7 @@ process.env.APP_ENV = "sandbox";
 
 async function main(cleanup: (step: () => Promise<void>) => void): Promise<number> {
   await ensureBuild(log);
-  const throwaway = await createThrowawayDatabase(settings.adminUrl, "bench");
-  log(`created database ${throwaway.name}`);
-  cleanup(async () => {
-    await throwaway.drop();
-    log(`dropped database ${throwaway.name}`);
-  });
-  const database: Database = await openDatabase({ url: throwaway.url });
-  cleanup(() => database.close());
-  const pg = postgres(throwaway.url, { max: 2, onnotice: () => {} });
-  cleanup(() => pg.end({ timeout: 5 }));
-  await migrateDatabase(database);
-  const ctx: ServiceContext = { database, actor: { kind: "operator" }, now: new Date() };
+  const { throwaway, pg, ctx } = await throwawayDatabase(settings.adminUrl, "bench", log, cleanup);
 
   const timed = { duration: settings.duration, warmup: settings.warmup };
   const accountsPerPool = Math.ceil(KeyPool.keysFor(plannedRequests(timed, settings.maxRate)) / 10);

@@ -12,14 +12,9 @@ import { Agent, request } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import postgres from "postgres";
-import { openDatabase } from "@/db/client";
-import { migrateDatabase } from "@/db/migrate";
-import { createThrowawayDatabase } from "@/db/throwaway";
-import type { ServiceContext } from "@/lib/context";
 import { exampleApartment } from "@/lib/listings/examples";
 import { KeyPool } from "./key-pool";
-import { positiveEnv, runScript } from "./lifecycle";
+import { positiveEnv, runScript, throwawayDatabase } from "./lifecycle";
 import { bearer } from "./requests";
 import { currentRuntime, node24 } from "./runtimes";
 import { createAccounts, listingsOf, listingTemplate, seedListings, type BenchAccount } from "./seed";
@@ -84,18 +79,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   const runtime = settings.node === "24" ? node24() : currentRuntime();
   if ("unavailable" in runtime) throw new Error(`SOAK_NODE=24: ${runtime.unavailable}`);
   await ensureBuild(log);
-  const throwaway = await createThrowawayDatabase(settings.adminUrl, "soak");
-  log(`created database ${throwaway.name}`);
-  cleanup(async () => {
-    await throwaway.drop();
-    log(`dropped database ${throwaway.name}`);
-  });
-  const database = await openDatabase({ url: throwaway.url });
-  cleanup(() => database.close());
-  const pg = postgres(throwaway.url, { max: 2, onnotice: () => {} });
-  cleanup(() => pg.end({ timeout: 5 }));
-  await migrateDatabase(database);
-  const ctx: ServiceContext = { database, actor: { kind: "operator" }, now: new Date() };
+  const { throwaway, pg, ctx } = await throwawayDatabase(settings.adminUrl, "soak", log, cleanup);
 
   // Enough keys that the rate never meets the limit of 300 per key and minute.
   const accountCount = Math.ceil(KeyPool.keysFor(settings.rate * 60) / 10);
