@@ -38,7 +38,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
  * request reaching a database that does not answer gets its 503 after this long instead of
  * holding the client. Terminated connections are replaced lazily by the next query.
  */
-export const connectTimeoutSeconds = 5;
+const connectTimeoutSeconds = 5;
 
 /**
  * Seconds before a closed connection reconnects, by failures since the pool last connected. The

@@ -43,7 +43,7 @@ function decodeUtf8(bytes: Uint8Array): string {
 }
 
 /** Depth of the deepest object or array, walked without recursion so no depth can overflow the stack. */
-export function nestingDepth(value: unknown): number {
+function nestingDepth(value: unknown): number {
   let deepest = 0;
   const pending: [unknown, number][] = [[value, 0]];
   while (pending.length) {

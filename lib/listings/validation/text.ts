@@ -22,8 +22,6 @@ export function unstorableReason(text: string): UnstorableReason | undefined {
   return undefined;
 }
 
-export const isStorableText = (text: string): boolean => unstorableReason(text) === undefined;
-
 /** The same rule as a zod refinement (`.superRefine(refineStorable)`): `invalid` with the reason. */
 export function refineStorable(text: string, ctx: z.RefinementCtx): void {
   const reason = unstorableReason(text);
