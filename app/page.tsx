@@ -12,7 +12,10 @@ export default function Home() {
           <Link href="/docs/api">Interactive API reference</Link> (from <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>)
         </li>
         <li>
-          <Link href="/api/v1/schema" prefetch={false}>Vocabulary</Link> (<code>GET /api/v1/schema</code>, no key needed)
+          <Link href="/api/v1/schema" prefetch={false}>
+            Vocabulary
+          </Link>{" "}
+          (<code>GET /api/v1/schema</code>, no key needed)
         </li>
       </ul>
     </>

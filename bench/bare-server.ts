@@ -53,7 +53,9 @@ async function authenticate(header: string | undefined): Promise<KeyRow | undefi
     left join agency_members m on m.account_id = a.id
     where k.id = ${token.slice(0, bar)}`;
   if (!row || row.environment !== "sandbox" || row.revoked_at || row.expires_at <= new Date() || !row.active) return undefined;
-  const given = createHash("sha256").update(token.slice(bar + 1)).digest();
+  const given = createHash("sha256")
+    .update(token.slice(bar + 1))
+    .digest();
   const stored = Buffer.from(row.secret_hash, "hex");
   return given.length === stored.length && timingSafeEqual(given, stored) ? row : undefined;
 }
@@ -74,7 +76,8 @@ async function readListing(key: KeyRow, code: string) {
   return row;
 }
 
-const etagOf = (row: { id: string; version: number }) => `"${createHash("sha256").update(`${row.id}:${row.version}`).digest("base64url").slice(0, 22)}"`;
+const etagOf = (row: { id: string; version: number }) =>
+  `"${createHash("sha256").update(`${row.id}:${row.version}`).digest("base64url").slice(0, 22)}"`;
 const published = new Set(["active", "paused", "unconfirmed"]);
 const frozen = new Set(["sold", "hidden"]);
 // First key of the product's per-account event lock (lib/events/record-event.ts).
@@ -137,11 +140,19 @@ async function editListing(key: KeyRow, code: string, patch: unknown, ifMatch: s
         select pg_advisory_xact_lock(${accountEventsLock}, hashtext(${found.account_id})) as locked
         from api_keys where account_id = ${found.account_id} and revoked_at is null limit 1`;
       if (keyed) {
-        const data = { code: updated.code, external_ref: updated.external_ref, status: updated.status, url: `${appUrl}/listings/${updated.code}` };
+        const data = {
+          code: updated.code,
+          external_ref: updated.external_ref,
+          status: updated.status,
+          url: `${appUrl}/listings/${updated.code}`,
+        };
         await tx`insert into events (account_id, type, data, created_at) values (${found.account_id}, 'listing.published', ${sql.json(data)}, ${now}) returning *`;
       }
     }
-    return { status: isPublished ? 202 : 200, row: { ...updated, lister: found.agency_name ?? found.account_name, account_phone: found.account_phone } };
+    return {
+      status: isPublished ? 202 : 200,
+      row: { ...updated, lister: found.agency_name ?? found.account_name, account_phone: found.account_phone },
+    };
   });
 }
 
@@ -164,7 +175,10 @@ const server = createServer(async (req, res) => {
   try {
     const key = await authenticate(req.headers.authorization);
     if (!key) return send(res, 401, { code: "unauthenticated" });
-    if (req.url === "/api/v1/ping") return send(res, 200, { data: { pong: true, key: { id: key.key_id, permissions: key.permissions }, account: { id: key.account_id } } });
+    if (req.url === "/api/v1/ping")
+      return send(res, 200, {
+        data: { pong: true, key: { id: key.key_id, permissions: key.permissions }, account: { id: key.account_id } },
+      });
     const editCode = req.method === "PATCH" ? req.url?.match(editPath)?.[1] : undefined;
     if (editCode) {
       const patch = await readBody(req);
@@ -173,7 +187,9 @@ const server = createServer(async (req, res) => {
     }
     const code = req.url?.match(listingPath)?.[1];
     const listing = code ? await readListing(key, code) : undefined;
-    return listing ? send(res, 200, { data: listing, warnings: [] }, { etag: etagOf(listing as never) }) : send(res, 404, { code: "not_found" });
+    return listing
+      ? send(res, 200, { data: listing, warnings: [] }, { etag: etagOf(listing as never) })
+      : send(res, 404, { code: "not_found" });
   } catch (error) {
     if (error instanceof Refusal) return send(res, error.status, { code: error.code });
     console.error(error);

@@ -32,7 +32,8 @@ export class KeyPool {
    * waiting for a fresh window when they do not; then counts them in every window the run touched.
    */
   async run<T>(requests: number, log: (line: string) => void, load: () => Promise<T>): Promise<T> {
-    if (requests > this.capacity) throw new Error(`${requests} requests do not fit the rate limits of ${this.keys.length} keys (${this.capacity} per window)`);
+    if (requests > this.capacity)
+      throw new Error(`${requests} requests do not fit the rate limits of ${this.keys.length} keys (${this.capacity} per window)`);
     const now = Math.floor(Date.now() / window);
     if ((this.usedIn.get(now) ?? 0) + requests > this.capacity) {
       const waitMs = (now + 1) * window - Date.now() + 1000;

@@ -9,7 +9,11 @@ import type { ServiceContext } from "@/lib/context";
  * registered (servers stopped, database dropped) in reverse order, once, also on Ctrl-C and
  * SIGTERM, and exits with `main`'s code (1 when it throws).
  */
-export async function runScript(name: string, log: (line: string) => void, main: (cleanup: (step: () => Promise<void>) => void) => Promise<number>): Promise<never> {
+export async function runScript(
+  name: string,
+  log: (line: string) => void,
+  main: (cleanup: (step: () => Promise<void>) => void) => Promise<number>,
+): Promise<never> {
   const steps: (() => Promise<void>)[] = [];
   let cleaning: Promise<void> | undefined;
   const cleanUp = () =>

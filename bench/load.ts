@@ -48,7 +48,13 @@ export async function measure(plan: LoadPlan): Promise<Figure> {
     {
       setupRequest: (request) => {
         const next = plan.requestAt(sent++);
-        return { ...request, method: next.method, path: next.path, headers: { ...request.headers, ...next.headers }, body: next.body ?? "" };
+        return {
+          ...request,
+          method: next.method,
+          path: next.path,
+          headers: { ...request.headers, ...next.headers },
+          body: next.body ?? "",
+        };
       },
     },
   ];

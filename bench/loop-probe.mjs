@@ -13,13 +13,22 @@ if (file) {
   const histogram = monitorEventLoopDelay({ resolution: resolutionMs });
   histogram.enable();
   const ms = (ns) => Math.max(0, Math.round((ns / 1e6 - resolutionMs) * 100) / 100);
-  setInterval(() => {
-    const sample = { pid: process.pid, at: Date.now(), p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) };
-    histogram.reset();
-    try {
-      appendFileSync(file, `${JSON.stringify(sample)}\n`);
-    } catch {
-      // The soak has gone; the probe must never take the server down.
-    }
-  }, Number(process.env.LOOP_PROBE_INTERVAL_MS ?? 10_000)).unref();
+  setInterval(
+    () => {
+      const sample = {
+        pid: process.pid,
+        at: Date.now(),
+        p50: ms(histogram.percentile(50)),
+        p99: ms(histogram.percentile(99)),
+        max: ms(histogram.max),
+      };
+      histogram.reset();
+      try {
+        appendFileSync(file, `${JSON.stringify(sample)}\n`);
+      } catch {
+        // The soak has gone; the probe must never take the server down.
+      }
+    },
+    Number(process.env.LOOP_PROBE_INTERVAL_MS ?? 10_000),
+  ).unref();
 }

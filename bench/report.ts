@@ -24,7 +24,11 @@ export interface Check {
 }
 
 export const passes = (check: Check) =>
-  check.kind === "info" || check.target === undefined ? true : check.kind === "min" ? check.value >= check.target : check.value <= check.target;
+  check.kind === "info" || check.target === undefined
+    ? true
+    : check.kind === "min"
+      ? check.value >= check.target
+      : check.value <= check.target;
 const verdict = (check: Check) => (check.kind === "info" ? "info" : passes(check) ? "PASS" : "MISS");
 export const unexpected = (m: Measurement) => Object.keys(m.figure.statuses).filter((s) => !m.expected.includes(Number(s)));
 export const valid = (m: Measurement) => unexpected(m).length === 0 && m.figure.errors === 0;
@@ -32,19 +36,37 @@ export const successes = (f: Figure) => Object.entries(f.statuses).reduce((sum, 
 
 export function measurementLine(m: Measurement): string {
   const f = m.figure;
-  const statuses = Object.entries(f.statuses).map(([code, n]) => `${code}×${n}`).join(" ");
-  const flag = valid(m) ? "" : `  INVALID: ${[...unexpected(m).map((s) => `unexpected ${s}`), f.errors ? `${f.errors} errors` : ""].filter(Boolean).join(", ")}`;
+  const statuses = Object.entries(f.statuses)
+    .map(([code, n]) => `${code}×${n}`)
+    .join(" ");
+  const flag = valid(m)
+    ? ""
+    : `  INVALID: ${[...unexpected(m).map((s) => `unexpected ${s}`), f.errors ? `${f.errors} errors` : ""].filter(Boolean).join(", ")}`;
   return `${m.name.padEnd(56)} ${fmt(f.requestsPerSecond).padStart(8)} req/s  p50 ${fmt(f.p50Ms).padStart(5)} ms  p99 ${fmt(f.p99Ms).padStart(5)} ms  (${f.requests} in ${f.seconds} s: ${statuses}; load ${m.loadAverage.toFixed(1)})${flag}`;
 }
 
 export function summaryTable(measurements: Measurement[], checks: Check[]): string {
   const rows = [
-    ...measurements.map((m) => [m.name, `${fmt(m.figure.requestsPerSecond)} req/s, p99 ${fmt(m.figure.p99Ms)} ms`, "", valid(m) ? "" : "INVALID"]),
-    ...checks.map((c) => [c.name, `${fmt(c.value)}${c.unit}`, c.kind === "info" ? "" : `${c.kind === "min" ? "≥" : "≤"} ${c.target}${c.unit}`, verdict(c)]),
+    ...measurements.map((m) => [
+      m.name,
+      `${fmt(m.figure.requestsPerSecond)} req/s, p99 ${fmt(m.figure.p99Ms)} ms`,
+      "",
+      valid(m) ? "" : "INVALID",
+    ]),
+    ...checks.map((c) => [
+      c.name,
+      `${fmt(c.value)}${c.unit}`,
+      c.kind === "info" ? "" : `${c.kind === "min" ? "≥" : "≤"} ${c.target}${c.unit}`,
+      verdict(c),
+    ]),
   ];
   const header = ["figure", "value", "target", "result"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join("  ")
+      .trimEnd();
   // Checks measured the same way on each runtime share one explanation.
   const explained = new Map<string, string[]>();
   for (const c of checks) explained.set(c.how, [...(explained.get(c.how) ?? []), c.name]);
@@ -59,7 +81,12 @@ export function writeResults(
   mkdirSync(path.dirname(file), { recursive: true });
   const body = {
     finishedAt: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+    },
     settings: content.settings,
     runtimes: content.runtimes,
     measurements: content.measurements.map((m) => ({ ...m, valid: valid(m) })),

@@ -4,7 +4,9 @@ import type { BenchAccount, OwnedListing } from "./seed";
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 /** The same GET with every key in turn. */
-export const keysInTurn = (keys: string[], path: string) => (n: number): LoadRequest => ({ method: "GET", path, headers: bearer(keys[n % keys.length]) });
+export const keysInTurn =
+  (keys: string[], path: string) =>
+  (n: number): LoadRequest => ({ method: "GET", path, headers: bearer(keys[n % keys.length]) });
 
 /** Each listing read with a key of its own account, the account's keys taking turns. */
 export function readRequests(accounts: BenchAccount[], listings: OwnedListing[]): LoadRequest[] {

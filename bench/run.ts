@@ -46,7 +46,9 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
 
   const timed = { duration: settings.duration, warmup: settings.warmup };
   const accountsPerPool = Math.ceil(KeyPool.keysFor(plannedRequests(timed, settings.maxRate)) / 10);
-  log(`creating 3 × ${accountsPerPool} accounts with 10 keys each (≤ ${settings.maxRate} req/s for ${settings.duration + settings.warmup} s without a 429)`);
+  log(
+    `creating 3 × ${accountsPerPool} accounts with 10 keys each (≤ ${settings.maxRate} req/s for ${settings.duration + settings.warmup} s without a 429)`,
+  );
   const [pingAccounts, readAccounts, patchAccounts] = [
     await createAccounts(ctx, "ping", accountsPerPool),
     await createAccounts(ctx, "read", accountsPerPool),
@@ -55,8 +57,14 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   const template = await listingTemplate(ctx);
   log(`seeding ${settings.listings} listings`);
   await seedListings(pg, { template, owners: [...readAccounts, ...patchAccounts].map((a) => a.id), first: 1, count: settings.listings });
-  const readListings = await listingsOf(pg, readAccounts.map((a) => a.id));
-  const patchListings = await listingsOf(pg, patchAccounts.map((a) => a.id));
+  const readListings = await listingsOf(
+    pg,
+    readAccounts.map((a) => a.id),
+  );
+  const patchListings = await listingsOf(
+    pg,
+    patchAccounts.map((a) => a.id),
+  );
 
   const bulk = settings.skipBulk ? undefined : await seedBulk(ctx, pg, template);
   await pg`analyze listings`;
@@ -70,7 +78,10 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   } else log("Node 24 skipped: BENCH_NODE24=0");
   const servers = new Map<Runtime, { next: RunningServer; bare: RunningServer }>();
   for (const runtime of runtimes) {
-    const next = await startNext({ DATABASE_URL: throwaway.url, APP_ENV: "sandbox", JOBS_RUNNER: "off", LOG_LEVEL: "error", API_LOG: "on" }, { runtime });
+    const next = await startNext(
+      { DATABASE_URL: throwaway.url, APP_ENV: "sandbox", JOBS_RUNNER: "off", LOG_LEVEL: "error", API_LOG: "on" },
+      { runtime },
+    );
     cleanup(next.stop);
     const bare = await startBare(throwaway.url, runtime);
     cleanup(bare.stop);
@@ -79,8 +90,20 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   }
 
   const measurements: Measurement[] = [];
-  const run = async (name: string, server: RunningServer, pool: KeyPool | undefined, requestAt: LoadPlan["requestAt"], expected: number[], amount?: number) => {
-    const plan: LoadPlan = { url: server.url, requestAt, connections: settings.connections, ...(amount ? { duration: 0, amount, warmup: settings.listWarmup } : timed) };
+  const run = async (
+    name: string,
+    server: RunningServer,
+    pool: KeyPool | undefined,
+    requestAt: LoadPlan["requestAt"],
+    expected: number[],
+    amount?: number,
+  ) => {
+    const plan: LoadPlan = {
+      url: server.url,
+      requestAt,
+      connections: settings.connections,
+      ...(amount ? { duration: 0, amount, warmup: settings.listWarmup } : timed),
+    };
     const fullName = `${server.runtime.name}  ${name}`;
     log(`measuring ${fullName}`);
     const loadAverage = os.loadavg()[0];
@@ -94,7 +117,9 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   };
 
   // Each server limits in its own memory, so each runtime gets pools of its own over the same keys.
-  const pools = new Map(runtimes.map((r) => [r, { ping: new KeyPool(pingAccounts), read: new KeyPool(readAccounts), patch: new KeyPool(patchAccounts) }]));
+  const pools = new Map(
+    runtimes.map((r) => [r, { ping: new KeyPool(pingAccounts), read: new KeyPool(readAccounts), patch: new KeyPool(patchAccounts) }]),
+  );
   const pingAt = keysInTurn(pools.get(runtimes[0])!.ping.keys, "/api/v1/ping");
   const reads = cycle(readRequests(readAccounts, readListings));
   // Every PATCH run writes prices of its own, so that no request of a later run finds its price already stored.
@@ -108,19 +133,25 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   const patches = new Map<Runtime, { next: Figure; bare: Figure }>();
   // The framework's own cost per request: a route handler with no database and no pipeline.
   const health = () => ({ method: "GET" as const, path: "/api/health", headers: {} });
-  for (const r of runtimes) firstFloors.set(r, await run("GET /api/health (Next.js, no database: the floor)", servers.get(r)!.next, undefined, health, [200]));
+  for (const r of runtimes)
+    firstFloors.set(r, await run("GET /api/health (Next.js, no database: the floor)", servers.get(r)!.next, undefined, health, [200]));
   for (const r of runtimes) pings.set(r, await run("GET /api/v1/ping (Next.js)", servers.get(r)!.next, pools.get(r)!.ping, pingAt, [200]));
-  for (const r of runtimes) readsNext.set(r, await run("GET /api/v1/account/listings/{code} (Next.js)", servers.get(r)!.next, pools.get(r)!.read, reads, [200]));
+  for (const r of runtimes)
+    readsNext.set(r, await run("GET /api/v1/account/listings/{code} (Next.js)", servers.get(r)!.next, pools.get(r)!.read, reads, [200]));
   const eventsBefore = await eventCount(pg);
   for (const r of runtimes) {
     const next = await run("PATCH /api/v1/listings/{code} (Next.js)", servers.get(r)!.next, pools.get(r)!.patch, patchAt(), [200, 409]);
     const bare = await run("PATCH /api/v1/listings/{code} (bare node:http)", servers.get(r)!.bare, undefined, patchAt(), [200, 409]);
     patches.set(r, { next, bare });
   }
-  const [{ writes }] = await pg<{ writes: number }[]>`select coalesce(sum(version - 1), 0)::int as writes from listings where account_id = any(${patchAccounts.map((a) => a.id)})`;
+  const [{ writes }] = await pg<
+    { writes: number }[]
+  >`select coalesce(sum(version - 1), 0)::int as writes from listings where account_id = any(${patchAccounts.map((a) => a.id)})`;
   const patchFigures = [...patches.values()].flatMap((p) => [p.next, p.bare]);
   const busy = patchFigures.reduce((sum, f) => sum + (f.statuses["409"] ?? 0), 0);
-  log(`PATCH runs: ${patchFigures.reduce((sum, f) => sum + successes(f), 0)} × 200, ${busy} × 409 listing_busy; ${writes} versions written (warm-ups included); ${(await eventCount(pg)) - eventsBefore} events written`);
+  log(
+    `PATCH runs: ${patchFigures.reduce((sum, f) => sum + successes(f), 0)} × 200, ${busy} × 409 listing_busy; ${writes} versions written (warm-ups included); ${(await eventCount(pg)) - eventsBefore} events written`,
+  );
   // The floor once more, after the other figures: other work on a shared machine only ever lowers a
   // figure, so the higher of the two is the floor the ratios divide by (never flattering a ratio).
   const floors = new Map<Runtime, Figure>();
@@ -171,7 +202,11 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       how,
     });
     checks.push(
-      factor("floor", (r) => floors.get(r)!.requestsPerSecond, "req/s of GET /api/health on the Node 24 server ÷ on the Node 20 server (the same build)"),
+      factor(
+        "floor",
+        (r) => floors.get(r)!.requestsPerSecond,
+        "req/s of GET /api/health on the Node 24 server ÷ on the Node 20 server (the same build)",
+      ),
       factor("ping", (r) => pings.get(r)!.requestsPerSecond, "req/s of GET /api/v1/ping, Node 24 ÷ Node 20"),
       factor("read", (r) => readsNext.get(r)!.requestsPerSecond, "req/s of the listing read, Node 24 ÷ Node 20"),
       factor("PATCH", (r) => perSecond(patches.get(r)!.next), "2xx/s of PATCH, Node 24 ÷ Node 20"),
@@ -199,8 +234,22 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     const deepQuery = `?cursor=${encodeCursor({ after: bulk.deepAfter })}`;
     const { next } = servers.get(first)!;
     await expectFullPages(next.url, bulk.account.keys[0], ["", deepQuery]);
-    const page1 = await run("GET /api/v1/account/listings, page 1 (1M)", next, pool, keysInTurn(pool.keys, "/api/v1/account/listings"), [200], settings.listRequests);
-    const deep = await run("GET /api/v1/account/listings, deep cursor (1M)", next, pool, keysInTurn(pool.keys, `/api/v1/account/listings${deepQuery}`), [200], settings.listRequests);
+    const page1 = await run(
+      "GET /api/v1/account/listings, page 1 (1M)",
+      next,
+      pool,
+      keysInTurn(pool.keys, "/api/v1/account/listings"),
+      [200],
+      settings.listRequests,
+    );
+    const deep = await run(
+      "GET /api/v1/account/listings, deep cursor (1M)",
+      next,
+      pool,
+      keysInTurn(pool.keys, `/api/v1/account/listings${deepQuery}`),
+      [200],
+      settings.listRequests,
+    );
     checks.push({
       name: `${first.name} list: page 1 ÷ deep page`,
       value: ratio(page1.requestsPerSecond, deep.requestsPerSecond),
@@ -225,7 +274,10 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   });
   console.log(`\nwritten to ${path.relative(process.cwd(), resultsFile)}`);
   const invalid = measurements.filter((m) => !valid(m));
-  if (invalid.length) console.error(`\nINVALID: ${invalid.map((m) => m.name).join("; ")} answered unexpected statuses or errors; the figures above do not measure what they claim.`);
+  if (invalid.length)
+    console.error(
+      `\nINVALID: ${invalid.map((m) => m.name).join("; ")} answered unexpected statuses or errors; the figures above do not measure what they claim.`,
+    );
   return invalid.length ? 1 : 0;
 }
 
@@ -251,7 +303,8 @@ async function expectFullPages(url: string, key: string, queries: string[]): Pro
   for (const query of queries) {
     const response = await fetch(`${url}/api/v1/account/listings${query}`, { headers: bearer(key) });
     const body = (await response.json()) as { data?: unknown[] };
-    if (response.status !== 200 || body.data?.length !== 50) throw new Error(`GET /account/listings${query}: ${response.status} with ${body.data?.length} items`);
+    if (response.status !== 200 || body.data?.length !== 50)
+      throw new Error(`GET /account/listings${query}: ${response.status} with ${body.data?.length} items`);
   }
 }
 

@@ -29,7 +29,8 @@ export function node24(): Runtime | { unavailable: string } {
   if (result.error) return { unavailable: `npx -y node@24: ${result.error.message}` };
   if (result.status !== 0) return { unavailable: `npx -y node@24 exited with ${result.status}: ${lastLine(result.stderr)}` };
   const [node, version] = lastLine(result.stdout).split(" ");
-  if (!node || !existsSync(node) || major(version ?? "") !== "24") return { unavailable: `npx -y node@24 printed "${lastLine(result.stdout)}", not a Node 24 binary` };
+  if (!node || !existsSync(node) || major(version ?? "") !== "24")
+    return { unavailable: `npx -y node@24 printed "${lastLine(result.stdout)}", not a Node 24 binary` };
   return { name: "Node 24", node, version };
 }
 

@@ -56,7 +56,9 @@ const codeSpace = 31n ** 8n;
 /** Row n's code: n scattered over the code space by a multiplier prime to 31 (a bijection), in base 31. */
 const codeOf = (n: string) => {
   const scattered = `((${n} * 7919 + 104729) % ${codeSpace})`;
-  return Array.from({ length: 8 }, (_, k) => `substr('${codeAlphabet}', ((${scattered} / ${31n ** BigInt(k)}) % 31)::int + 1, 1)`).join(" || ");
+  return Array.from({ length: 8 }, (_, k) => `substr('${codeAlphabet}', ((${scattered} / ${31n ** BigInt(k)}) % 31)::int + 1, 1)`).join(
+    " || ",
+  );
 };
 
 /**
@@ -66,7 +68,14 @@ const codeOf = (n: string) => {
  */
 export async function seedListings(
   pg: Sql,
-  input: { template: ListingTemplate; owners: string[]; first: number; count: number; batchSize?: number; progress?: (done: number) => void },
+  input: {
+    template: ListingTemplate;
+    owners: string[];
+    first: number;
+    count: number;
+    batchSize?: number;
+    progress?: (done: number) => void;
+  },
 ): Promise<void> {
   const batchSize = input.batchSize ?? 100_000;
   for (let done = 0; done < input.count; done += batchSize) {
@@ -77,7 +86,17 @@ export async function seedListings(
        select 'lst_' || lpad(n::text, 16, '0'), ${codeOf("n")}, ($1::text[])[(1 + n % $2)::int], $3::text, $4::text, 'pending',
               jsonb_set($5::text::jsonb, '{price}', to_jsonb(price)), 'api', $6::text, $7::int, price, now(), now()
        from (select n, 100000 + n % 100000 as price from generate_series($8::bigint, $9::bigint) as n) as numbers`,
-      [input.owners, input.owners.length, String(input.template.fields.type), String(input.template.fields.transaction), JSON.stringify(input.template.fields), input.template.city, input.template.rooms, from, to] as never[],
+      [
+        input.owners,
+        input.owners.length,
+        String(input.template.fields.type),
+        String(input.template.fields.transaction),
+        JSON.stringify(input.template.fields),
+        input.template.city,
+        input.template.rooms,
+        from,
+        to,
+      ] as never[],
     );
     input.progress?.(to - input.first + 1);
   }
@@ -89,7 +108,9 @@ export interface OwnedListing {
 }
 
 export async function listingsOf(pg: Sql, accountIds: string[]): Promise<OwnedListing[]> {
-  const rows = await pg<{ code: string; account_id: string }[]>`select code, account_id from listings where account_id = any(${accountIds}) order by id`;
+  const rows = await pg<
+    { code: string; account_id: string }[]
+  >`select code, account_id from listings where account_id = any(${accountIds}) order by id`;
   const bad = rows.find((r) => !isListingCode(r.code));
   if (bad) throw new Error(`seeded code ${bad.code} is not a listing code`);
   return rows.map((r) => ({ code: r.code, accountId: r.account_id }));

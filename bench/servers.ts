@@ -10,7 +10,18 @@ const nextBin = path.join(root, "node_modules/.bin/next");
 const nextCli = path.join(root, "node_modules/next/dist/bin/next");
 const buildId = path.join(root, ".next/BUILD_ID");
 /** What a production build is made from: when any of it is newer than the build, it is rebuilt. */
-const buildInputs = ["app", "lib", "db", "components", "inngest", "instrumentation.ts", "proxy.ts", "next.config.ts", "package-lock.json", "tsconfig.json"];
+const buildInputs = [
+  "app",
+  "lib",
+  "db",
+  "components",
+  "inngest",
+  "instrumentation.ts",
+  "proxy.ts",
+  "next.config.ts",
+  "package-lock.json",
+  "tsconfig.json",
+];
 
 export interface RunningServer {
   url: string;
@@ -75,12 +86,24 @@ export async function startNext(env: Record<string, string>, options: StartOptio
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(runtime.node, [nextCli, "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: runtimeEnv({ ...withoutScaleOutServices(process.env), ...env, APP_URL: url, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" }, runtime, options.nodeOptions),
+    env: runtimeEnv(
+      { ...withoutScaleOutServices(process.env), ...env, APP_URL: url, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+      runtime,
+      options.nodeOptions,
+    ),
     stdio: ["ignore", "ignore", "pipe"],
     detached: true,
   });
   const output = capture(child, 50);
-  await waitUntil(child, output, async () => (await fetch(`${url}/api/v1/ping`).then((r) => r.status, () => 0)) === 401);
+  await waitUntil(
+    child,
+    output,
+    async () =>
+      (await fetch(`${url}/api/v1/ping`).then(
+        (r) => r.status,
+        () => 0,
+      )) === 401,
+  );
   return { url, pid: child.pid!, runtime, stop: () => stop(child) };
 }
 

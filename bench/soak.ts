@@ -88,7 +88,10 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   const template = await listingTemplate(ctx);
   await seedListings(pg, { template, owners: accounts.map((a) => a.id), first: 1, count: settings.listingsPerAccount * accountCount });
   await pg`analyze listings`;
-  const owned = await listingsOf(pg, accounts.map((a) => a.id));
+  const owned = await listingsOf(
+    pg,
+    accounts.map((a) => a.id),
+  );
 
   mkdirSync(path.dirname(probeFile), { recursive: true });
   rmSync(probeFile, { force: true });
@@ -98,7 +101,9 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     { runtime, nodeOptions: `--import=${pathToFileURL(path.resolve("bench/loop-probe.mjs")).href}` },
   );
   cleanup(server.stop);
-  log(`Next.js (${runtime.name}, ${runtime.version}) on ${server.url}, pid ${server.pid}; ${settings.rate} req/s for ${settings.minutes} min`);
+  log(
+    `Next.js (${runtime.name}, ${runtime.version}) on ${server.url}, pid ${server.pid}; ${settings.rate} req/s for ${settings.minutes} min`,
+  );
 
   const traffic = new Traffic(server.url, accounts, owned);
   const samples: Sample[] = [];
@@ -138,7 +143,11 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   const later = samples.filter((s) => s.second > reference.second);
   const peak = Math.max(...later.map((s) => s.rssMiB), 0);
   const growth = referenceRss > 0 && later.length ? (peak - referenceRss) / referenceRss : 0;
-  const fives = Object.entries(traffic.statuses).flatMap(([op, counts]) => Object.entries(counts).filter(([code]) => code.startsWith("5")).map(([code, n]) => `${op} ${code}×${n}`));
+  const fives = Object.entries(traffic.statuses).flatMap(([op, counts]) =>
+    Object.entries(counts)
+      .filter(([code]) => code.startsWith("5"))
+      .map(([code, n]) => `${op} ${code}×${n}`),
+  );
   const unexpected = Object.entries(traffic.statuses).flatMap(([op, counts]) =>
     Object.entries(counts)
       .filter(([code]) => !code.startsWith("5") && !expected[op as Op].includes(Number(code)))
@@ -146,8 +155,19 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   );
 
   console.log(`\n${table(samples, reference, referenceRss)}`);
-  console.log(`\nanswers: ${Object.entries(traffic.statuses).map(([op, counts]) => `${op} ${Object.entries(counts).map(([c, n]) => `${c}×${n}`).join(" ")}`).join("; ")}`);
-  console.log(`sent ${traffic.sent} requests in ${seconds} s (${settings.rate} req/s planned), ${traffic.skippedTotal} not sent because ${settings.connections} were in flight, ${traffic.noAnswerTotal} without an answer`);
+  console.log(
+    `\nanswers: ${Object.entries(traffic.statuses)
+      .map(
+        ([op, counts]) =>
+          `${op} ${Object.entries(counts)
+            .map(([c, n]) => `${c}×${n}`)
+            .join(" ")}`,
+      )
+      .join("; ")}`,
+  );
+  console.log(
+    `sent ${traffic.sent} requests in ${seconds} s (${settings.rate} req/s planned), ${traffic.skippedTotal} not sent because ${settings.connections} were in flight, ${traffic.noAnswerTotal} without an answer`,
+  );
   console.log(
     `RSS: highest ${referenceRss} MiB up to ${reference.second} s (the reference; ${reference.rssMiB} MiB at ${reference.second} s itself), ` +
       `peak after it ${peak} MiB (${pct(growth)}), last ${samples.at(-1)?.rssMiB} MiB; limit ${pct(settings.rssGrowthLimit)}`,
@@ -157,7 +177,11 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     ...(growth > settings.rssGrowthLimit ? [`RSS grew ${pct(growth)} after ${reference.second} s`] : []),
     ...(fives.length ? [`5xx answers: ${fives.join(", ")}`] : []),
     ...(traffic.noAnswerTotal
-      ? [`${traffic.noAnswerTotal} requests got no answer (${Object.entries(traffic.noAnswerCodes).map(([what, n]) => `${what}×${n}`).join(", ")})`]
+      ? [
+          `${traffic.noAnswerTotal} requests got no answer (${Object.entries(traffic.noAnswerCodes)
+            .map(([what, n]) => `${what}×${n}`)
+            .join(", ")})`,
+        ]
       : []),
   ];
   mkdirSync(path.dirname(resultsFile), { recursive: true });
@@ -269,7 +293,14 @@ class Traffic {
           etag = fresh?.etag;
           if (!etag) return;
         }
-        const answer = await this.send("patch", "PATCH", `/api/v1/listings/${code}`, key, { price }, { "if-match": etag, "content-type": "application/merge-patch+json" });
+        const answer = await this.send(
+          "patch",
+          "PATCH",
+          `/api/v1/listings/${code}`,
+          key,
+          { price },
+          { "if-match": etag, "content-type": "application/merge-patch+json" },
+        );
         if (answer?.etag) this.etags.set(code, answer.etag);
         if (answer?.status === 412) this.etags.delete(code);
         return;
@@ -287,7 +318,11 @@ class Traffic {
         return;
       }
       case "create":
-        return void (await this.send("create", "POST", "/api/v1/listings", key, { ...exampleApartment, price, title: `Soak ${n}: apartament 3 camere` }));
+        return void (await this.send("create", "POST", "/api/v1/listings", key, {
+          ...exampleApartment,
+          price,
+          title: `Soak ${n}: apartament 3 camere`,
+        }));
     }
   }
 
@@ -322,7 +357,11 @@ class Traffic {
           method,
           path: pathname,
           agent: this.agent,
-          headers: { ...bearer(key), ...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}), ...headers },
+          headers: {
+            ...bearer(key),
+            ...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}),
+            ...headers,
+          },
         },
         (res) => {
           const chunks: Buffer[] = [];

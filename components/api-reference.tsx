@@ -2,7 +2,12 @@
 
 import { useEffect, useMemo, useState } from "react";
 
-interface Parameter { name: string; in: string; description?: string; required?: boolean }
+interface Parameter {
+  name: string;
+  in: string;
+  description?: string;
+  required?: boolean;
+}
 interface Operation {
   summary?: string;
   description?: string;
@@ -11,8 +16,15 @@ interface Operation {
   requestBody?: { content: Record<string, { schema?: unknown; example?: unknown }> };
   responses?: Record<string, { description?: string }>;
 }
-interface OpenApi { servers?: { url: string }[]; paths: Record<string, Record<string, Operation>> }
-interface Endpoint { method: string; path: string; operation: Operation }
+interface OpenApi {
+  servers?: { url: string }[];
+  paths: Record<string, Record<string, Operation>>;
+}
+interface Endpoint {
+  method: string;
+  path: string;
+  operation: Operation;
+}
 
 /** Lists every operation of the OpenAPI document and sends real requests with the key typed in. */
 export function ApiReference({ specUrl }: { specUrl: string }) {
@@ -42,7 +54,14 @@ export function ApiReference({ specUrl }: { specUrl: string }) {
   return (
     <>
       <label htmlFor="api-key">API key</label>
-      <input id="api-key" type="password" autoComplete="off" placeholder="key_…|svc_test_…" value={key} onChange={(e) => setKey(e.target.value)} />
+      <input
+        id="api-key"
+        type="password"
+        autoComplete="off"
+        placeholder="key_…|svc_test_…"
+        value={key}
+        onChange={(e) => setKey(e.target.value)}
+      />
       {endpoints.map((endpoint) => (
         <EndpointCard key={`${endpoint.method} ${endpoint.path}`} endpoint={endpoint} base="/api/v1" apiKey={key} />
       ))}
@@ -87,7 +106,11 @@ function EndpointCard({ endpoint, base, apiKey }: { endpoint: Endpoint; base: st
       {pathParams.map((p) => (
         <div key={p.name}>
           <label htmlFor={`${method}${path}${p.name}`}>{p.name}</label>
-          <input id={`${method}${path}${p.name}`} value={values[p.name] ?? ""} onChange={(e) => setValues({ ...values, [p.name]: e.target.value })} />
+          <input
+            id={`${method}${path}${p.name}`}
+            value={values[p.name] ?? ""}
+            onChange={(e) => setValues({ ...values, [p.name]: e.target.value })}
+          />
         </div>
       ))}
       <label htmlFor={`${method}${path}query`}>Query string</label>

@@ -51,13 +51,18 @@ const reconnectBackoff = (failures: number): number => Math.min(0.05 * 2 ** fail
 async function openPostgres(url: string, max: number): Promise<Database> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
-  const client = postgres(url, { max, onnotice: () => {}, prepare: true, connect_timeout: connectTimeoutSeconds, backoff: reconnectBackoff });
+  const client = postgres(url, {
+    max,
+    onnotice: () => {},
+    prepare: true,
+    connect_timeout: connectTimeoutSeconds,
+    backoff: reconnectBackoff,
+  });
   const db = drizzle({ client, schema }) as unknown as Db;
   return {
     db,
     driver: "postgres",
-    rows: async <T>(query: Parameters<Db["execute"]>[0], on: Queryable = db) =>
-      (await on.execute(query)) as unknown as T[],
+    rows: async <T>(query: Parameters<Db["execute"]>[0], on: Queryable = db) => (await on.execute(query)) as unknown as T[],
     close: () => client.end({ timeout: 5 }),
   };
 }

@@ -13,4 +13,14 @@ export function cli<T = Record<string, unknown>>(...args: string[]): T {
 }
 
 export const demoKey = (permissions = "listings:read,listings:write,media:write") =>
-  cli<{ key: string }>("key:create", "--email", "demo@example.com", "--name", `e2e ${Date.now()}`, "--permissions", permissions, "--days", "30").key;
+  cli<{ key: string }>(
+    "key:create",
+    "--email",
+    "demo@example.com",
+    "--name",
+    `e2e ${Date.now()}`,
+    "--permissions",
+    permissions,
+    "--days",
+    "30",
+  ).key;

@@ -41,8 +41,7 @@ export function resetConfig(): void {
   cached = undefined;
 }
 
-export const keyPrefix = (): "svc_test_" | "svc_live_" =>
-  config().APP_ENV === "production" ? "svc_live_" : "svc_test_";
+export const keyPrefix = (): "svc_test_" | "svc_live_" => (config().APP_ENV === "production" ? "svc_live_" : "svc_test_");
 
 export const inngestConfigured = (): boolean => {
   const c = config();

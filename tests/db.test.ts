@@ -23,7 +23,10 @@ describe("database handle", () => {
         throw new Error("forced");
       }),
     ).rejects.toThrow("forced");
-    const found = await db.select().from(accounts).where(sql`id = ${id}`);
+    const found = await db
+      .select()
+      .from(accounts)
+      .where(sql`id = ${id}`);
     expect(found).toEqual([]);
   });
 });

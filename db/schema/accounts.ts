@@ -7,7 +7,9 @@ export const accounts = pgTable("accounts", {
   passwordHash: text("password_hash").notNull(),
   confirmed: boolean("confirmed").notNull().default(false),
   phone: text("phone"),
-  language: text("language", { enum: ["ro", "en"] }).notNull().default("ro"),
+  language: text("language", { enum: ["ro", "en"] })
+    .notNull()
+    .default("ro"),
   active: boolean("active").notNull().default(true),
   isModerator: boolean("is_moderator").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -22,8 +24,13 @@ export const agencies = pgTable("agencies", {
 export const agencyMembers = pgTable(
   "agency_members",
   {
-    agencyId: text("agency_id").notNull().references(() => agencies.id, { onDelete: "cascade" }),
-    accountId: text("account_id").notNull().unique().references(() => accounts.id, { onDelete: "cascade" }),
+    agencyId: text("agency_id")
+      .notNull()
+      .references(() => agencies.id, { onDelete: "cascade" }),
+    accountId: text("account_id")
+      .notNull()
+      .unique()
+      .references(() => accounts.id, { onDelete: "cascade" }),
     role: text("role", { enum: ["owner", "admin", "agent"] }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -34,7 +41,9 @@ export const activityLog = pgTable(
   "activity_log",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
     actor: text("actor").notNull(),
     action: text("action").notNull(),
     subjectId: text("subject_id"),

@@ -18,8 +18,5 @@ export const apiLog = pgTable(
     responseBody: jsonb("response_body"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index("api_log_account_idx").on(t.accountId, t.createdAt),
-    index("api_log_created_idx").on(t.createdAt),
-  ],
+  (t) => [index("api_log_account_idx").on(t.accountId, t.createdAt), index("api_log_created_idx").on(t.createdAt)],
 );

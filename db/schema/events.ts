@@ -9,7 +9,9 @@ export const events = pgTable(
   "events",
   {
     seq: bigserial("seq", { mode: "number" }).primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

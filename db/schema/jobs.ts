@@ -7,7 +7,9 @@ export const jobs = pgTable(
     id: text("id").primaryKey(),
     name: text("name").notNull(),
     payload: jsonb("payload").notNull(),
-    status: text("status", { enum: ["queued", "running", "done", "failed"] }).notNull().default("queued"),
+    status: text("status", { enum: ["queued", "running", "done", "failed"] })
+      .notNull()
+      .default("queued"),
     // A queued or running job with a dedupe key is unique: recurring jobs are enqueued once.
     dedupeKey: text("dedupe_key"),
     runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
@@ -19,6 +21,8 @@ export const jobs = pgTable(
   },
   (t) => [
     index("jobs_due_idx").on(t.status, t.runAt),
-    uniqueIndex("jobs_dedupe_idx").on(t.dedupeKey).where(sql`status in ('queued', 'running')`),
+    uniqueIndex("jobs_dedupe_idx")
+      .on(t.dedupeKey)
+      .where(sql`status in ('queued', 'running')`),
   ],
 );

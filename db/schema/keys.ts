@@ -5,7 +5,9 @@ export const apiKeys = pgTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     environment: text("environment", { enum: ["sandbox", "production"] }).notNull(),
     // SHA-256 of the secret part: the secret is 40 random characters, so a slow hash adds nothing.

@@ -10,7 +10,9 @@ export const listings = pgTable(
   {
     id: text("id").primaryKey(),
     code: text("code").notNull().unique(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
     agencyId: text("agency_id").references(() => agencies.id),
     externalRef: text("external_ref"),
     type: text("type").notNull(),
@@ -44,7 +46,9 @@ export const listings = pgTable(
     index("listings_catalog_idx").on(t.status, t.modSeq),
     index("listings_catalog_search_idx").on(t.status, t.type, t.transaction, t.city, t.priceEur),
     index("listings_confirm_idx").on(t.status, t.confirmedAt),
-    uniqueIndex("listings_external_ref_idx").on(t.accountId, t.externalRef).where(sql`deleted_at is null and external_ref is not null`),
+    uniqueIndex("listings_external_ref_idx")
+      .on(t.accountId, t.externalRef)
+      .where(sql`deleted_at is null and external_ref is not null`),
   ],
 );
 
@@ -52,10 +56,14 @@ export const listingReports = pgTable(
   "listing_reports",
   {
     id: text("id").primaryKey(),
-    listingId: text("listing_id").notNull().references(() => listings.id),
+    listingId: text("listing_id")
+      .notNull()
+      .references(() => listings.id),
     reason: text("reason").notNull(),
     reporterEmail: text("reporter_email"),
-    status: text("status", { enum: ["open", "closed"] }).notNull().default("open"),
+    status: text("status", { enum: ["open", "closed"] })
+      .notNull()
+      .default("open"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     closedAt: timestamp("closed_at", { withTimezone: true }),
   },

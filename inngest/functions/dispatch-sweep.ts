@@ -7,15 +7,20 @@ import { inngest } from "../client";
  * Every minute, sends the events of rows that should have run by now: an event lost between the
  * commit and the send, or a run whose process died while it held the row.
  */
-export function createDispatchSweep(deps: { database: () => Promise<Database>; now: () => Date; names?: () => string[] } = {
-  database: processDatabase,
-  now: () => new Date(),
-}) {
-  return inngest.createFunction({ id: "jobs-dispatch-sweep", name: "Jobs dispatch sweep", triggers: [{ cron: "* * * * *" }] }, async ({ step }) => {
-    const events = await step.run("find-overdue", async () =>
-      overdueJobEvents({ database: await deps.database(), names: (deps.names ?? jobNames)(), now: deps.now() }),
-    );
-    if (events.length > 0) await step.sendEvent("dispatch-overdue", events);
-    return { dispatched: events.length };
-  });
+export function createDispatchSweep(
+  deps: { database: () => Promise<Database>; now: () => Date; names?: () => string[] } = {
+    database: processDatabase,
+    now: () => new Date(),
+  },
+) {
+  return inngest.createFunction(
+    { id: "jobs-dispatch-sweep", name: "Jobs dispatch sweep", triggers: [{ cron: "* * * * *" }] },
+    async ({ step }) => {
+      const events = await step.run("find-overdue", async () =>
+        overdueJobEvents({ database: await deps.database(), names: (deps.names ?? jobNames)(), now: deps.now() }),
+      );
+      if (events.length > 0) await step.sendEvent("dispatch-overdue", events);
+      return { dispatched: events.length };
+    },
+  );
 }

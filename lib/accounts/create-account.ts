@@ -10,7 +10,10 @@ import { parseOrThrow } from "@/lib/validation/zod";
 import { recordActivity } from "./activity";
 
 export const createAccountInput = z.object({
-  email: z.email().max(254).transform((e) => e.toLowerCase()),
+  email: z
+    .email()
+    .max(254)
+    .transform((e) => e.toLowerCase()),
   password: z.string().min(10).max(200),
   name: z.string().trim().min(1).max(120).optional(),
   phone: z.string().max(32).optional(),
@@ -55,7 +58,14 @@ export async function createAccount({ ctx, input }: { ctx: ServiceContext; input
     if (data.agency) {
       const role = data.role ?? "agent";
       const [existing] = await tx.select().from(agencies).where(eq(agencies.name, data.agency));
-      const agency = existing ?? (await tx.insert(agencies).values({ id: newId("agency"), name: data.agency }).returning())[0];
+      const agency =
+        existing ??
+        (
+          await tx
+            .insert(agencies)
+            .values({ id: newId("agency"), name: data.agency })
+            .returning()
+        )[0];
       await tx.insert(agencyMembers).values({ agencyId: agency.id, accountId: id, role });
       created.agency = { id: agency.id, name: agency.name, role };
     }

@@ -56,7 +56,12 @@ export function defineCommand<S extends z.ZodObject>(options: CommandOptions<S>)
 export const commaList = <T extends z.ZodType<unknown, string>>(item: T) =>
   z
     .string()
-    .transform((value) => value.split(",").map((part) => part.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(item).min(1));
 
 function unwrap(schema: z.ZodType): z.ZodType {

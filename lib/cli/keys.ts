@@ -20,7 +20,9 @@ export const keyCommands = [
     run: async (ctx, args) => {
       const [account] = await ctx.database.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, args.email));
       if (!account) {
-        throw new ValidationError([{ pointer: "/email", code: "invalid_value", params: { reason: "No account has this e-mail address." } }]);
+        throw new ValidationError([
+          { pointer: "/email", code: "invalid_value", params: { reason: "No account has this e-mail address." } },
+        ]);
       }
       const key = await createKey({
         ctx,

@@ -83,7 +83,11 @@ async function listen(dataDir: string, database: () => Promise<Database>): Promi
 
 const refusal = (status: number, code: string, detail: string) => ({ status, reply: { exit_code: 1, error: { code, detail } } as Reply });
 
-async function answer(request: IncomingMessage, token: string, database: () => Promise<Database>): Promise<{ status: number; reply: Reply }> {
+async function answer(
+  request: IncomingMessage,
+  token: string,
+  database: () => Promise<Database>,
+): Promise<{ status: number; reply: Reply }> {
   if (!loopback.has(request.socket.remoteAddress ?? "")) return refusal(403, "forbidden", "The operator channel answers 127.0.0.1 only.");
   if (request.url !== commandsPath) return refusal(404, "not_found", `The operator channel answers ${commandsPath} only.`);
   if (request.method !== "POST") return refusal(405, "method_not_allowed", "Send commands with POST.");
@@ -137,9 +141,14 @@ export async function sendCommand(address: ChannelAddress, request: CommandReque
     });
   } catch (error) {
     const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    throw new CliError("operator_channel_unreachable", `The server holding the embedded database does not answer on ${where} (${reason}).`, 1);
+    throw new CliError(
+      "operator_channel_unreachable",
+      `The server holding the embedded database does not answer on ${where} (${reason}).`,
+      1,
+    );
   }
   const reply = replySchema.safeParse(await response.json().catch(() => undefined));
-  if (!reply.success) throw new CliError("operator_channel_failed", `The operator channel answered ${response.status} without a command reply.`, 1);
+  if (!reply.success)
+    throw new CliError("operator_channel_failed", `The operator channel answered ${response.status} without a command reply.`, 1);
   return reply.data as Reply;
 }

@@ -9,7 +9,15 @@ import { CliError } from "./reply";
 import { reportCommands } from "./reports";
 
 /** Every operator command. A command group is one file under lib/cli exporting a list, spread here. */
-export const commands: readonly Command[] = [...accountCommands, ...keyCommands, ...jobCommands, ...databaseCommands, ...rateCommands, ...moderationCommands, ...reportCommands];
+export const commands: readonly Command[] = [
+  ...accountCommands,
+  ...keyCommands,
+  ...jobCommands,
+  ...databaseCommands,
+  ...rateCommands,
+  ...moderationCommands,
+  ...reportCommands,
+];
 
 export function findCommand(name: string | undefined): Command {
   const found = commands.find((command) => command.name === name);

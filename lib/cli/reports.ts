@@ -15,7 +15,7 @@ const reportJson = (report: ListingReport) => ({
 export const reportCommands = [
   defineCommand({
     name: "report:create",
-    summary: "Reports an active listing, as the portal's \"report this listing\" does; an open report blocks its deletion.",
+    summary: 'Reports an active listing, as the portal\'s "report this listing" does; an open report blocks its deletion.',
     positional: ["code"],
     args: z.object({ code: z.string().min(1), reason: reportReason, "reporter-email": reporterEmail.optional() }),
     run: async (ctx, args) =>

@@ -69,6 +69,11 @@ export async function listRates({ ctx }: { ctx: ServiceContext }) {
   return currencies.codes.map((currency) => {
     const row = stored.get(currency);
     const available = currency === baseCurrency || row !== undefined;
-    return { currency, eurPerUnit: currency === baseCurrency ? 1 : (row?.eurPerUnit ?? null), updatedAt: row?.updatedAt ?? null, available };
+    return {
+      currency,
+      eurPerUnit: currency === baseCurrency ? 1 : (row?.eurPerUnit ?? null),
+      updatedAt: row?.updatedAt ?? null,
+      available,
+    };
   });
 }

@@ -100,11 +100,7 @@ export function refuseForbiddenMethod(standIn: Request, method: string, allow: s
   return refuse(standIn, { params: Promise.resolve({}) });
 }
 
-type Admit<P> = (
-  exchange: Exchange,
-  request: Request,
-  db: Database,
-) => Promise<(req: Omit<ApiRequest<P>, "ctx">) => Promise<Response>>;
+type Admit<P> = (exchange: Exchange, request: Request, db: Database) => Promise<(req: Omit<ApiRequest<P>, "ctx">) => Promise<Response>>;
 
 function pipeline<P>(admit: Admit<P>): RouteHandler<P> {
   return async (request, context) => {

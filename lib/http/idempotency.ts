@@ -58,12 +58,15 @@ export async function withIdempotency(request: IdempotentRequest, run: () => Pro
 function checkedKey(header: string): string {
   const pointer = { pointer: "/Idempotency-Key", in: "header" as const };
   if (header.length === 0) throw new ValidationError([{ ...pointer, code: "min", params: { min: 1 } }]);
-  if (header.length > idempotencyKeyMaxLength) throw new ValidationError([{ ...pointer, code: "max", params: { max: idempotencyKeyMaxLength } }]);
+  if (header.length > idempotencyKeyMaxLength)
+    throw new ValidationError([{ ...pointer, code: "max", params: { max: idempotencyKeyMaxLength } }]);
   return header;
 }
 
 function requestHash({ method, path, body }: IdempotentRequest): string {
-  return createHash("sha256").update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`).digest("hex");
+  return createHash("sha256")
+    .update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`)
+    .digest("hex");
 }
 
 /** JSON with object keys sorted at every depth: the same document always gives the same text. */
@@ -71,7 +74,10 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const object = value as Record<string, unknown>;
-    return `{${Object.keys(object).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(object[k])}`).join(",")}}`;
+    return `{${Object.keys(object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(object[k])}`)
+      .join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }
@@ -83,7 +89,12 @@ interface Claim {
 
 /** Inserts the in-flight row, or takes over an expired one; undefined when a live row holds the key. */
 async function claimKey({ database, keyId, now }: IdempotentRequest, key: string, hash: string): Promise<Claim | undefined> {
-  const fresh = { requestHash: hash, state: "in_flight" as const, createdAt: now, expiresAt: new Date(now.getTime() + idempotencyWindowMs) };
+  const fresh = {
+    requestHash: hash,
+    state: "in_flight" as const,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + idempotencyWindowMs),
+  };
   const [claim] = await database.db
     .insert(idempotencyKeys)
     .values({ keyId, idempotencyKey: key, ...fresh })
@@ -98,7 +109,11 @@ async function claimKey({ database, keyId, now }: IdempotentRequest, key: string
 
 async function runClaimed(database: Database, claim: Claim, run: () => Promise<Response>): Promise<Response> {
   // `createdAt` tells this claim from a later one that took the row over after it expired.
-  const ours = and(eq(idempotencyKeys.id, claim.id), eq(idempotencyKeys.createdAt, claim.createdAt), eq(idempotencyKeys.state, "in_flight"));
+  const ours = and(
+    eq(idempotencyKeys.id, claim.id),
+    eq(idempotencyKeys.createdAt, claim.createdAt),
+    eq(idempotencyKeys.state, "in_flight"),
+  );
   let response: Response;
   try {
     response = await run();
@@ -110,7 +125,9 @@ async function runClaimed(database: Database, claim: Claim, run: () => Promise<R
     await database.db.delete(idempotencyKeys).where(ours);
     return response;
   }
-  const headers = Object.fromEntries(storedHeaders.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])));
+  const headers = Object.fromEntries(
+    storedHeaders.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])),
+  );
   await database.db
     .update(idempotencyKeys)
     .set({ state: "done", responseStatus: response.status, responseHeaders: headers, responseBody: await response.clone().text() })

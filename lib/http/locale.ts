@@ -8,8 +8,7 @@ export function queryLocale(url: URL): { value?: Locale; invalid: boolean } {
   return isLocale(raw) ? { value: raw, invalid: false } : { invalid: true };
 }
 
-export const invalidLocale = () =>
-  new ValidationError([{ pointer: "/locale", in: "query", code: "in", params: { values: "ro, en" } }]);
+export const invalidLocale = () => new ValidationError([{ pointer: "/locale", in: "query", code: "in", params: { values: "ro, en" } }]);
 
 /** Locale for a refusal given before the account is known (401, 429 of keyless requests). */
 export const anonymousLocale = (request: Request, url: URL): Locale =>

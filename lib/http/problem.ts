@@ -75,6 +75,7 @@ function fieldDetail(catalogue: ReturnType<typeof messages>, error: FieldError):
   const texts = catalogue.validation as Record<string, string>;
   const reasons = catalogue.validation_reasons as Record<string, string>;
   const params = error.params ?? {};
-  const reason = typeof params.reason === "string" && reasons[params.reason] ? format(reasons[params.reason], params) : (params.reason ?? error.code);
+  const reason =
+    typeof params.reason === "string" && reasons[params.reason] ? format(reasons[params.reason], params) : (params.reason ?? error.code);
   return format(texts[error.code] ?? texts.invalid, { ...params, reason });
 }

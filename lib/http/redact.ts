@@ -44,7 +44,9 @@ function loggableLink(value: string): string {
 export function loggableQuery(search: string): string | null {
   if (!search) return null;
   const kept = [...new URLSearchParams(search)].map(([name, value]) =>
-    secretMember.test(name) || secretQueryParameter.test(name) ? `${encodeURIComponent(name)}=${redacted}` : new URLSearchParams([[name, value]]).toString(),
+    secretMember.test(name) || secretQueryParameter.test(name)
+      ? `${encodeURIComponent(name)}=${redacted}`
+      : new URLSearchParams([[name, value]]).toString(),
   );
   return storableText(`?${kept.join("&")}`);
 }

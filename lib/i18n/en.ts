@@ -100,13 +100,11 @@ export const en = {
     unfurnished_with_appliances: "Declared unfurnished while the amenities include appliances ({appliances}).",
     heating_none_exclusive: "No heating (none) cannot be combined with other heating sources.",
     delivery_in_past: "The delivery term {quarter} is already past for a development that is not completed.",
-    complex_needs_complete_type:
-      "A development needs at least one complete unit type: name, area, number of units and price.",
+    complex_needs_complete_type: "A development needs at least one complete unit type: name, area, number of units and price.",
     area_to_below_from: "The largest area is below the smallest area ({from} m²).",
     floor_range_invalid: "The floor range is upside down or goes above the development's storeys.",
     price_currency_not_offered: "The currency {currency} is not accepted; use one of: {currencies}.",
-    price_currency_unavailable:
-      "There is no exchange rate for {currency} at the moment; retry later or use another currency.",
+    price_currency_unavailable: "There is no exchange rate for {currency} at the moment; retry later or use another currency.",
     price_above_cap: "The price converted to euros exceeds the platform ceiling of {cap} EUR.",
   },
   /** Texts of `params.reason` of `invalid` and `invalid_value` field errors, filled with the same params. */
@@ -117,7 +115,8 @@ export const en = {
     parcel_far_from_location:
       "The parcel is more than {km} km from the listing's latitude and longitude; corners are [longitude, latitude] pairs.",
     unknown_level: "Unknown floor level code; see floor_level in GET /schema.",
-    control_character: "The text contains a control character (U+0000 to U+001F other than tab, line feed and carriage return, or U+007F to U+009F).",
+    control_character:
+      "The text contains a control character (U+0000 to U+001F other than tab, line feed and carriage return, or U+007F to U+009F).",
     lone_surrogate: "The text contains an invalid character: a lone UTF-16 surrogate, which is no character.",
     invalid: "The value is not valid.",
   },

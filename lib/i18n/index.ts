@@ -16,20 +16,14 @@ export function messages(locale: Locale): Messages {
 
 /** Fills `{name}` placeholders; a placeholder without a value stays visible rather than vanishing. */
 export function format(template: string, params: MessageParams = {}): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
 /**
  * Locale of a request, as the spec orders it: `locale` query > account language > Accept-Language > ro.
  * The query value is checked by the caller (an invalid one is a 422), so here it is already a Locale.
  */
-export function resolveLocale(input: {
-  query?: Locale;
-  account?: string | null;
-  acceptLanguage?: string | null;
-}): Locale {
+export function resolveLocale(input: { query?: Locale; account?: string | null; acceptLanguage?: string | null }): Locale {
   if (input.query) return input.query;
   if (isLocale(input.account)) return input.account;
   return fromAcceptLanguage(input.acceptLanguage) ?? defaultLocale;

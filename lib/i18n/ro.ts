@@ -41,7 +41,8 @@ export const ro: Messages = {
     validation_failed: { title: "Date invalide", detail: "Cererea conține date invalide; vedeți errors." },
     idempotency_key_reused: {
       title: "Cheie de idempotență refolosită",
-      detail: "Acest Idempotency-Key a fost folosit în ultimele 10 minute pentru o altă cerere; folosiți o cheie nouă pentru o cerere nouă.",
+      detail:
+        "Acest Idempotency-Key a fost folosit în ultimele 10 minute pentru o altă cerere; folosiți o cheie nouă pentru o cerere nouă.",
     },
     too_many_requests: {
       title: "Prea multe cereri",
@@ -106,8 +107,7 @@ export const ro: Messages = {
     area_to_below_from: "Suprafața maximă este sub suprafața minimă ({from} m²).",
     floor_range_invalid: "Intervalul de etaje este inversat sau depășește regimul de înălțime al proiectului.",
     price_currency_not_offered: "Moneda {currency} nu este acceptată; folosiți una dintre: {currencies}.",
-    price_currency_unavailable:
-      "Momentan nu există un curs de schimb pentru {currency}; reîncercați mai târziu sau folosiți altă monedă.",
+    price_currency_unavailable: "Momentan nu există un curs de schimb pentru {currency}; reîncercați mai târziu sau folosiți altă monedă.",
     price_above_cap: "Prețul convertit în euro depășește plafonul platformei de {cap} EUR.",
   },
   validation_reasons: {
@@ -117,7 +117,8 @@ export const ro: Messages = {
     parcel_far_from_location:
       "Parcela este la peste {km} km de latitudinea și longitudinea anunțului; colțurile sunt perechi [longitudine, latitudine].",
     unknown_level: "Cod de nivel necunoscut; vedeți floor_level în GET /schema.",
-    control_character: "Textul conține un caracter de control (U+0000–U+001F în afară de tab, sfârșit de rând și retur de car, sau U+007F–U+009F).",
+    control_character:
+      "Textul conține un caracter de control (U+0000–U+001F în afară de tab, sfârșit de rând și retur de car, sau U+007F–U+009F).",
     lone_surrogate: "Textul conține un caracter nevalid: un surogat UTF-16 izolat, care nu este un caracter.",
     invalid: "Valoarea nu este validă.",
   },

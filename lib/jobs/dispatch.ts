@@ -51,7 +51,10 @@ const commitChecksMs = [50, 500, 5000];
  * Sends the event of a row enqueued inside a transaction once that transaction has committed.
  * Resolves true when sent, false when the row never showed up or was no longer queued.
  */
-export async function sendAfterCommit(job: { id: string; name: string; runAt: Date }, checksMs: readonly number[] = commitChecksMs): Promise<boolean> {
+export async function sendAfterCommit(
+  job: { id: string; name: string; runAt: Date },
+  checksMs: readonly number[] = commitChecksMs,
+): Promise<boolean> {
   for (const waitMs of checksMs) {
     await sleep(waitMs, undefined, { ref: false });
     const [row] = await (await database()).db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job.id));
@@ -61,12 +64,7 @@ export async function sendAfterCommit(job: { id: string; name: string; runAt: Da
 }
 
 /** Events for rows the Inngest path should have run by now (lost sends, runs that died). */
-export async function overdueJobEvents(options: {
-  database: Database;
-  names: string[];
-  now?: Date;
-  limit?: number;
-}): Promise<JobEvent[]> {
+export async function overdueJobEvents(options: { database: Database; names: string[]; now?: Date; limit?: number }): Promise<JobEvent[]> {
   const rows = await findOverdueJobs(options.database.db, {
     names: options.names,
     now: options.now ?? new Date(),

@@ -35,12 +35,21 @@ const cutoffFor = (rule: RetentionRule, now: Date) => new Date(now.getTime() - r
 
 function batchStatement(rule: RetentionRule, cutoff: Date): SQL {
   const old = [lt(rule.age, cutoff), rule.where];
-  if (rule.clear) old.push(sql`(${sql.join(rule.clear.map((column) => sql`${column} is not null`), sql` or `)})`);
+  if (rule.clear)
+    old.push(
+      sql`(${sql.join(
+        rule.clear.map((column) => sql`${column} is not null`),
+        sql` or `,
+      )})`,
+    );
   const batch = sql`select ${rule.key} from ${rule.table} where ${and(...old)} limit ${retentionBatchSize}`;
   const target = sql`${rule.key} in (${batch}) returning ${rule.key}`;
   if (!rule.clear) return sql`delete from ${rule.table} where ${target}`;
   // SET takes bare column names; the table-qualified form drizzle renders is refused there.
-  const assignments = sql.join(rule.clear.map((column) => sql`${sql.identifier(column.name)} = null`), sql`, `);
+  const assignments = sql.join(
+    rule.clear.map((column) => sql`${sql.identifier(column.name)} = null`),
+    sql`, `,
+  );
   return sql`update ${rule.table} set ${assignments} where ${target}`;
 }
 

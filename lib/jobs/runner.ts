@@ -67,7 +67,12 @@ export type RunByIdResult = JobOutcome | { id: string; status: "waiting"; until:
  * Runs one row by id (the Inngest path): the same claim, handler and bookkeeping as the embedded
  * runner. `waiting` when the row is not due yet or another run holds it; `gone` when it finished.
  */
-export async function runJobById(options: { database: Database; id: string; now?: Date; jobs?: readonly JobDefinition[] }): Promise<RunByIdResult> {
+export async function runJobById(options: {
+  database: Database;
+  id: string;
+  now?: Date;
+  jobs?: readonly JobDefinition[];
+}): Promise<RunByIdResult> {
   const { database, id } = options;
   const now = options.now ?? new Date();
   const claim = await claimJobById(database.db, { id, now });

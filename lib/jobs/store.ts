@@ -107,17 +107,11 @@ export async function markDone(q: Queryable, row: JobRow, now: Date): Promise<vo
 }
 
 export async function markRetry(q: Queryable, row: JobRow, input: { runAt: Date; error: string }): Promise<void> {
-  await q
-    .update(jobs)
-    .set({ status: "queued", runAt: input.runAt, lockedUntil: null, lastError: input.error })
-    .where(heldBy(row));
+  await q.update(jobs).set({ status: "queued", runAt: input.runAt, lockedUntil: null, lastError: input.error }).where(heldBy(row));
 }
 
 export async function markFailed(q: Queryable, row: JobRow, input: { now: Date; error: string }): Promise<void> {
-  await q
-    .update(jobs)
-    .set({ status: "failed", finishedAt: input.now, lockedUntil: null, lastError: input.error })
-    .where(heldBy(row));
+  await q.update(jobs).set({ status: "failed", finishedAt: input.now, lockedUntil: null, lastError: input.error }).where(heldBy(row));
 }
 
 /**

@@ -54,7 +54,13 @@ export async function createKey({ ctx, input }: { ctx: ServiceContext; input: z.
       permissions: granted,
       expiresAt,
     });
-    await recordActivity(tx, { accountId: account.id, actor: ctx.actor, action: "api_key.created", subjectId: generated.id, details: data.name });
+    await recordActivity(tx, {
+      accountId: account.id,
+      actor: ctx.actor,
+      action: "api_key.created",
+      subjectId: generated.id,
+      details: data.name,
+    });
   });
   return { id: generated.id, key: generated.key, name: data.name, permissions: granted, environment, expiresAt };
 }

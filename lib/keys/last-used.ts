@@ -25,7 +25,10 @@ export async function flushKeyUsage(): Promise<void> {
   pending.clear();
   try {
     const { db } = await database();
-    const values = sql.join(batch.map(([id, at]) => sql`(${id}, ${at.toISOString()}::timestamptz)`), sql`, `);
+    const values = sql.join(
+      batch.map(([id, at]) => sql`(${id}, ${at.toISOString()}::timestamptz)`),
+      sql`, `,
+    );
     await db.execute(sql`
       update api_keys set last_used_at = v.at
       from (values ${values}) as v(id, at)

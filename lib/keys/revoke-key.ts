@@ -19,7 +19,13 @@ export async function revokeKey({ ctx, input }: { ctx: ServiceContext; input: { 
       .set({ revokedAt: ctx.now })
       .where(and(eq(apiKeys.id, key.id), isNull(apiKeys.revokedAt)))
       .returning({ id: apiKeys.id, revokedAt: apiKeys.revokedAt });
-    await recordActivity(tx, { accountId: key.accountId, actor: ctx.actor, action: "api_key.revoked", subjectId: key.id, details: key.name });
+    await recordActivity(tx, {
+      accountId: key.accountId,
+      actor: ctx.actor,
+      action: "api_key.revoked",
+      subjectId: key.id,
+      details: key.name,
+    });
     return revoked;
   });
 }

@@ -3,15 +3,42 @@ import { encodeCursor, type Page } from "./pagination";
 import type { ListedRow } from "./queries";
 
 const detailFields = [
-  "code", "url", "type", "subtype", "transaction", "title", "description", "content_locale", "price", "currency",
-  "price_period", "price_declared", "reserved", "negotiable", "location", "facts", "features", "images", "published_at",
-  "updated_at", "attribution", "contact_phone", "external_ref", "status", "moderation", "media", "etag",
+  "code",
+  "url",
+  "type",
+  "subtype",
+  "transaction",
+  "title",
+  "description",
+  "content_locale",
+  "price",
+  "currency",
+  "price_period",
+  "price_declared",
+  "reserved",
+  "negotiable",
+  "location",
+  "facts",
+  "features",
+  "images",
+  "published_at",
+  "updated_at",
+  "attribution",
+  "contact_phone",
+  "external_ref",
+  "status",
+  "moderation",
+  "media",
+  "etag",
 ];
 
 /** `fields=a,b`: only these members of the detail shape; an unknown name is a 422 naming it. */
 export function parseFields(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  const names = value.split(",").map((n) => n.trim()).filter(Boolean);
+  const names = value
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !detailFields.includes(n));
   if (!names.length || unknown.length) {
     throw new ValidationError([{ pointer: "/fields", in: "query", code: "in", params: { values: detailFields.join(", ") } }]);

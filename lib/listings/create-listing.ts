@@ -19,7 +19,13 @@ export interface CreateListingInput {
 }
 
 /** A new listing goes through moderation: it starts `pending` (or `draft` when saved as one). */
-export async function createListing({ ctx, input }: { ctx: ServiceContext; input: CreateListingInput }): Promise<{ row: ListingRow; warnings: ListingWarning[] }> {
+export async function createListing({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: CreateListingInput;
+}): Promise<{ row: ListingRow; warnings: ListingWarning[] }> {
   const valid = await validateOrThrow(ctx, { document: input.body, mode: "create" });
   const externalRef = typeof valid.fields.external_ref === "string" ? valid.fields.external_ref : null;
   for (let attempt = 0; ; attempt++) {
@@ -47,7 +53,13 @@ export async function createListing({ ctx, input }: { ctx: ServiceContext; input
       const failure = postgresError(error);
       const constraint = failure?.code === sqlState.uniqueViolation ? failure.constraint : undefined;
       if (constraint === "listings_external_ref_idx") {
-        throw new ValidationError([{ pointer: "/external_ref", code: "invalid_value", params: { reason: "Another listing of this account already uses this external_ref." } }]);
+        throw new ValidationError([
+          {
+            pointer: "/external_ref",
+            code: "invalid_value",
+            params: { reason: "Another listing of this account already uses this external_ref." },
+          },
+        ]);
       }
       // A code collision (1 in 31^8 per listing) is retried with a fresh code.
       if (constraint !== "listings_code_unique" || attempt >= 3) throw error;

@@ -54,7 +54,10 @@ export async function editListing({ ctx, input }: { ctx: ServiceContext; input: 
 
     const changes = isPublished
       ? { pendingFields: isDeepStrictEqual(valid.fields, row.fields) ? null : valid.fields }
-      : { fields: valid.fields, ...(row.status === "rejected" ? { status: "pending" as const, rejectionReason: null, rejectionCodes: null } : {}) };
+      : {
+          fields: valid.fields,
+          ...(row.status === "rejected" ? { status: "pending" as const, rejectionReason: null, rejectionCodes: null } : {}),
+        };
     const updated = await updateListing(
       tx,
       row,
@@ -62,10 +65,21 @@ export async function editListing({ ctx, input }: { ctx: ServiceContext; input: 
       ctx.now,
       valid.rates,
     );
-    if (confirm) await recordEvent(tx, { accountId: row.accountId, type: eventTypes.published, data: listingEventData(updated), now: ctx.now });
+    if (confirm)
+      await recordEvent(tx, { accountId: row.accountId, type: eventTypes.published, data: listingEventData(updated), now: ctx.now });
     if (input.source === "portal") {
-      await recordEvent(tx, { accountId: row.accountId, type: eventTypes.editedInPortal, data: listingEventData(updated, { etag: listingEtag(updated) }), now: ctx.now });
+      await recordEvent(tx, {
+        accountId: row.accountId,
+        type: eventTypes.editedInPortal,
+        data: listingEventData(updated, { etag: listingEtag(updated) }),
+        now: ctx.now,
+      });
     }
-    return { listed: rewritten(listed, updated), warnings: valid.warnings, status: isPublished && !unchanged ? 202 : 200, unchanged: false };
+    return {
+      listed: rewritten(listed, updated),
+      warnings: valid.warnings,
+      status: isPublished && !unchanged ? 202 : 200,
+      unchanged: false,
+    };
   });
 }

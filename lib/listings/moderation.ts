@@ -34,7 +34,13 @@ export type ModerationDecision = z.input<typeof moderationDecision>;
  * (`listing.rejected`); hide withdraws from any state (`listing.withdrawn`, by moderation).
  * `owner` scopes the decision for the sandbox simulator; moderators act on every listing.
  */
-export async function moderateListing({ ctx, input }: { ctx: ServiceContext; input: { code: string; owner: ListingOwner | null; decision: unknown } }): Promise<ListedRow> {
+export async function moderateListing({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { code: string; owner: ListingOwner | null; decision: unknown };
+}): Promise<ListedRow> {
   const decision = parseOrThrow(moderationDecision, input.decision);
   return ctx.database.db.transaction(async (tx) => {
     const listed = await lockListing(tx, input.code, input.owner);
@@ -42,15 +48,34 @@ export async function moderateListing({ ctx, input }: { ctx: ServiceContext; inp
     switch (decision.decision) {
       case "approve":
         if (row.status === "pending") {
-          return transition(tx, ctx, listed, { status: "active", publishedAt: row.publishedAt ?? ctx.now, confirmedAt: ctx.now, rejectionReason: null, rejectionCodes: null }, eventTypes.published);
+          return transition(
+            tx,
+            ctx,
+            listed,
+            {
+              status: "active",
+              publishedAt: row.publishedAt ?? ctx.now,
+              confirmedAt: ctx.now,
+              rejectionReason: null,
+              rejectionCodes: null,
+            },
+            eventTypes.published,
+          );
         }
         if (row.pendingFields) {
-          return rewritten(listed, await updateListing(tx, row, { fields: row.pendingFields, pendingFields: null }, ctx.now, await loadRates(tx)));
+          return rewritten(
+            listed,
+            await updateListing(tx, row, { fields: row.pendingFields, pendingFields: null }, ctx.now, await loadRates(tx)),
+          );
         }
-        throw new AppError("listing_action_refused", { reason: `Nothing to approve: the listing is ${row.status} without a waiting edit.` });
+        throw new AppError("listing_action_refused", {
+          reason: `Nothing to approve: the listing is ${row.status} without a waiting edit.`,
+        });
       case "reject":
         return transition(
-          tx, ctx, listed,
+          tx,
+          ctx,
+          listed,
           { status: "rejected", pendingFields: null, rejectionReason: decision.reason, rejectionCodes: decision.rejection_codes },
           eventTypes.rejected,
           { reason: decision.reason, rejection_codes: decision.rejection_codes },
@@ -62,12 +87,19 @@ export async function moderateListing({ ctx, input }: { ctx: ServiceContext; inp
 }
 
 /** The owner confirms an unconfirmed listing is still available: active again, `listing.published`. */
-export async function confirmListing({ ctx, input }: { ctx: ServiceContext; input: { code: string; owner: ListingOwner } }): Promise<ListedRow> {
+export async function confirmListing({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { code: string; owner: ListingOwner };
+}): Promise<ListedRow> {
   return ctx.database.db.transaction(async (tx) => {
     const listed = await lockListing(tx, input.code, input.owner);
     const { row } = listed;
     if (row.status === "active") return rewritten(listed, await updateListing(tx, row, { confirmedAt: ctx.now }, ctx.now));
-    if (row.status !== "unconfirmed") throw new AppError("listing_action_refused", { reason: `A listing in state ${row.status} cannot be confirmed.` });
+    if (row.status !== "unconfirmed")
+      throw new AppError("listing_action_refused", { reason: `A listing in state ${row.status} cannot be confirmed.` });
     return transition(tx, ctx, listed, { status: "active", confirmedAt: ctx.now }, eventTypes.published);
   });
 }

@@ -8,7 +8,10 @@ import { listingEtag, type ListingRow } from "./read-shape";
 export function checkIfMatch(row: ListingRow, header: string | null): void {
   if (header === null) return;
   const current = listingEtag(row);
-  const tags = header.split(",").map((t) => t.trim()).filter(Boolean);
+  const tags = header
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
   const matches = tags.some((tag) => {
     if (tag === "*") return true;
     if (tag.startsWith("W/")) return false;

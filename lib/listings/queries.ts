@@ -29,7 +29,12 @@ export const listedQuery = (db: Queryable) =>
 
 type ListedResult = { row: ListingRow; accountName: string; accountPhone: string | null; agencyName: string | null };
 
-export const listedOf = (r: ListedResult): ListedRow => ({ row: r.row, lister: r.agencyName ?? r.accountName, accountPhone: r.accountPhone, modSeq: r.row.modSeq });
+export const listedOf = (r: ListedResult): ListedRow => ({
+  row: r.row,
+  lister: r.agencyName ?? r.accountName,
+  accountPhone: r.accountPhone,
+  modSeq: r.row.modSeq,
+});
 
 async function selectListed(db: Queryable, where: SQL, order: "newest" | "oldest", limit: number): Promise<ListedRow[]> {
   const rows = await listedQuery(db)
@@ -121,12 +126,20 @@ export const catalogQuery = z.object({
 
 async function page(db: Queryable, scope: SQL, size: number, cursor: Cursor | undefined): Promise<Page<ListedRow>> {
   if (!cursor) return toPage(await selectListed(db, scope, "newest", size + 1), size, cursor);
-  if ("after" in cursor) return toPage(await selectListed(db, and(scope, lt(listings.modSeq, cursor.after))!, "newest", size + 1), size, cursor);
-  if ("before" in cursor) return toPage(await selectListed(db, and(scope, gt(listings.modSeq, cursor.before))!, "oldest", size + 1), size, cursor);
+  if ("after" in cursor)
+    return toPage(await selectListed(db, and(scope, lt(listings.modSeq, cursor.after))!, "newest", size + 1), size, cursor);
+  if ("before" in cursor)
+    return toPage(await selectListed(db, and(scope, gt(listings.modSeq, cursor.before))!, "oldest", size + 1), size, cursor);
   return toPage(await selectListed(db, scope, "oldest", size + 1), size, cursor);
 }
 
-export async function listAccountListings({ ctx, input }: { ctx: ServiceContext; input: { owner: ListingOwner; query: Record<string, string> } }) {
+export async function listAccountListings({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { owner: ListingOwner; query: Record<string, string> };
+}) {
   const query = parseOrThrow(accountListingsQuery, input.query, "query");
   const scope = and(visibleTo(input.owner), query.status ? eq(listings.status, query.status) : undefined)!;
   return { query, page: await page(ctx.database.db, scope, query.per_page, decodeCursor(query.cursor)) };

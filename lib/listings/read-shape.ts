@@ -3,13 +3,37 @@ import type { listings } from "@/db/schema";
 import { config } from "@/lib/config";
 
 export type ListingRow = typeof listings.$inferSelect;
-export interface ListingAttribution { lister: string }
+export interface ListingAttribution {
+  lister: string;
+}
 
 /** Write fields shown at the top level or inside `location` rather than in `facts`. */
 const topLevel = new Set([
-  "type", "subtype", "transaction", "title", "description", "content_locale", "price", "price_currency", "price_period",
-  "reserved", "negotiable", "features", "external_ref", "contact_phone",
-  "country", "county", "city", "area", "latitude", "longitude", "address", "street", "street_number", "street_manual", "landmark",
+  "type",
+  "subtype",
+  "transaction",
+  "title",
+  "description",
+  "content_locale",
+  "price",
+  "price_currency",
+  "price_period",
+  "reserved",
+  "negotiable",
+  "features",
+  "external_ref",
+  "contact_phone",
+  "country",
+  "county",
+  "city",
+  "area",
+  "latitude",
+  "longitude",
+  "address",
+  "street",
+  "street_number",
+  "street_manual",
+  "landmark",
 ]);
 
 export const listingUrl = (code: string) => `${config().APP_URL}/listings/${code}`;
@@ -39,7 +63,10 @@ export function toListingItem(row: ListingRow, lister: string) {
     price: row.priceEur,
     currency: row.priceEur === null ? null : "EUR",
     price_period: (f.price_period as string | undefined) ?? "total",
-    price_declared: f.price === undefined || f.price === null ? null : { amount: f.price as number, currency: (f.price_currency as string | undefined) ?? "EUR" },
+    price_declared:
+      f.price === undefined || f.price === null
+        ? null
+        : { amount: f.price as number, currency: (f.price_currency as string | undefined) ?? "EUR" },
     reserved: (f.reserved as boolean | undefined) ?? false,
     negotiable: (f.negotiable as boolean | undefined) ?? false,
     location: {

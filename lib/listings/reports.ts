@@ -8,7 +8,10 @@ import { parseOrThrow } from "@/lib/validation/zod";
 import { isListingCode } from "./codes";
 
 export const reportReason = z.string().trim().min(1).max(1000);
-export const reporterEmail = z.email().max(254).transform((email) => email.toLowerCase());
+export const reporterEmail = z
+  .email()
+  .max(254)
+  .transform((email) => email.toLowerCase());
 
 const reportInput = z.object({ code: z.string(), reason: reportReason, reporterEmail: reporterEmail.optional() });
 
@@ -51,7 +54,13 @@ export async function reportListing({ ctx, input }: { ctx: ServiceContext; input
     if (!listing) throw notFound();
     const [report] = await tx
       .insert(listingReports)
-      .values({ id: newId("report"), listingId: listing.id, reason: data.reason, reporterEmail: data.reporterEmail ?? null, createdAt: ctx.now })
+      .values({
+        id: newId("report"),
+        listingId: listing.id,
+        reason: data.reason,
+        reporterEmail: data.reporterEmail ?? null,
+        createdAt: ctx.now,
+      })
       .returning(ownColumns);
     return { ...report, listingCode: data.code };
   });

@@ -17,7 +17,10 @@ export const listingItemSchema = z
     price: z.number().int().nullable().meta({ description: "Price converted to euros at the reference rate when written." }),
     currency: z.string().nullable().meta({ description: "Currency of `price`: always `EUR`." }),
     price_period: z.string().meta({ description: "`total` for a total price." }),
-    price_declared: z.object({ amount: z.number().int(), currency: z.string() }).nullable().meta({ description: "The price as submitted." }),
+    price_declared: z
+      .object({ amount: z.number().int(), currency: z.string() })
+      .nullable()
+      .meta({ description: "The price as submitted." }),
     reserved: z.boolean(),
     negotiable: z.boolean(),
     location: z.object({
@@ -34,7 +37,12 @@ export const listingItemSchema = z
     images: z.array(z.string()),
     published_at: timestamp.nullable(),
     updated_at: timestamp,
-    attribution: z.object({ lister: z.string(), source: z.enum(["api", "portal"]), source_label: z.string(), source_external_id: z.string().nullable() }),
+    attribution: z.object({
+      lister: z.string(),
+      source: z.enum(["api", "portal"]),
+      source_label: z.string(),
+      source_external_id: z.string().nullable(),
+    }),
   })
   .meta({ id: "ListingItem" });
 
@@ -67,6 +75,11 @@ export const listingCollectionSchema = (item: z.ZodType, id: string) =>
     .object({
       data: z.array(item),
       links: z.object({ first: z.string(), last: z.string(), prev: z.string().nullable(), next: z.string().nullable() }),
-      meta: z.object({ path: z.string(), per_page: z.number().int(), next_cursor: z.string().nullable(), prev_cursor: z.string().nullable() }),
+      meta: z.object({
+        path: z.string(),
+        per_page: z.number().int(),
+        next_cursor: z.string().nullable(),
+        prev_cursor: z.string().nullable(),
+      }),
     })
     .meta({ id });

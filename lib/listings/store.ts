@@ -36,7 +36,13 @@ export interface ListingChanges {
 /** The same listing after a write: the row changes, who lists it does not. */
 export const rewritten = (listed: ListedRow, row: ListingRow): ListedRow => ({ ...listed, row, modSeq: row.modSeq });
 
-export async function updateListing(tx: Tx, row: ListingRow, changes: ListingChanges, now: Date, rates?: CurrencyRates): Promise<ListingRow> {
+export async function updateListing(
+  tx: Tx,
+  row: ListingRow,
+  changes: ListingChanges,
+  now: Date,
+  rates?: CurrencyRates,
+): Promise<ListingRow> {
   const derived = changes.fields && rates ? searchColumns(changes.fields, rates) : {};
   const [updated] = await tx
     .update(listings)

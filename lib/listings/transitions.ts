@@ -22,7 +22,13 @@ const ownerActions = {
 
 export type OwnerAction = keyof typeof ownerActions;
 
-export async function changeListingState({ ctx, input }: { ctx: ServiceContext; input: { owner: ListingOwner; code: string; action: OwnerAction } }): Promise<ListedRow> {
+export async function changeListingState({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { owner: ListingOwner; code: string; action: OwnerAction };
+}): Promise<ListedRow> {
   const action = ownerActions[input.action];
   return ctx.database.db.transaction(async (tx) => {
     const listed = await lockListing(tx, input.code, input.owner);
@@ -45,9 +51,17 @@ export async function deleteListing({ ctx, input }: { ctx: ServiceContext; input
       .from(listingReports)
       .where(and(eq(listingReports.listingId, row.id), eq(listingReports.status, "open")))
       .limit(1);
-    if (open.length) throw new AppError("listing_action_refused", { reason: "The listing has open reports; it can be deleted once moderation has closed them." });
+    if (open.length)
+      throw new AppError("listing_action_refused", {
+        reason: "The listing has open reports; it can be deleted once moderation has closed them.",
+      });
     await updateListing(tx, row, { deletedAt: ctx.now }, ctx.now);
-    await recordEvent(tx, { accountId: row.accountId, type: eventTypes.withdrawn, data: listingEventData(row, { by: "owner", deleted: true }), now: ctx.now });
+    await recordEvent(tx, {
+      accountId: row.accountId,
+      type: eventTypes.withdrawn,
+      data: listingEventData(row, { by: "owner", deleted: true }),
+      now: ctx.now,
+    });
   });
 }
 

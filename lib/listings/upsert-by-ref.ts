@@ -17,13 +17,27 @@ export interface UpsertOutcome extends EditOutcome {
  * `PUT /listings/ref/{ref}`: creates the listing when the integrator's id is new, otherwise applies
  * the body as a merge patch. Safe to repeat: the same body again writes nothing.
  */
-export async function upsertListingByRef({ ctx, input }: { ctx: ServiceContext; input: { owner: ListingOwner; ref: string; body: unknown; ifMatch: string | null } }): Promise<UpsertOutcome> {
+export async function upsertListingByRef({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { owner: ListingOwner; ref: string; body: unknown; ifMatch: string | null };
+}): Promise<UpsertOutcome> {
   if (!refPattern.test(input.ref)) {
     throw new ValidationError([{ pointer: "/ref", in: "path", code: "regex" }]);
   }
   const body = input.body;
-  if (body && typeof body === "object" && !Array.isArray(body) && "external_ref" in body && (body as Record<string, unknown>).external_ref !== input.ref) {
-    throw new ValidationError([{ pointer: "/external_ref", code: "invalid_value", params: { reason: "external_ref must equal the ref in the path." } }]);
+  if (
+    body &&
+    typeof body === "object" &&
+    !Array.isArray(body) &&
+    "external_ref" in body &&
+    (body as Record<string, unknown>).external_ref !== input.ref
+  ) {
+    throw new ValidationError([
+      { pointer: "/external_ref", code: "invalid_value", params: { reason: "external_ref must equal the ref in the path." } },
+    ]);
   }
   const edit = async (code: string) => ({
     ...(await editListing({ ctx, input: { owner: input.owner, code, patch: body, ifMatch: input.ifMatch, source: "api" } })),

@@ -6,12 +6,16 @@ export const problemSchema = z
     type: z.string().meta({ description: "Address of the problem type: `{APP_URL}/problems/{code}`." }),
     title: z.string().meta({ description: "Human text in the request's language." }),
     status: z.number().int(),
-    code: z.enum(Object.keys(errorStatus) as [keyof typeof errorStatus, ...(keyof typeof errorStatus)[]]).meta({ description: "Stable, never translated." }),
+    code: z
+      .enum(Object.keys(errorStatus) as [keyof typeof errorStatus, ...(keyof typeof errorStatus)[]])
+      .meta({ description: "Stable, never translated." }),
     detail: z.string(),
     errors: z
       .array(
         z.object({
-          pointer: z.string().meta({ description: "JSON Pointer to the field (`/title`, `/features/2`); for a query parameter `/name` with `in`." }),
+          pointer: z
+            .string()
+            .meta({ description: "JSON Pointer to the field (`/title`, `/features/2`); for a query parameter `/name` with `in`." }),
           in: z.enum(["query", "path", "header"]).optional().meta({ description: "Present when the field is not in the body." }),
           code: z.string().meta({ description: "Stable validation code (spec: Validation codes per field, Cross-field codes)." }),
           detail: z.string(),
@@ -44,7 +48,10 @@ const retriedStatuses = new Set([429, 503]);
 
 export function problemResponses(...statuses: number[]) {
   return Object.fromEntries(
-    statuses.map((s) => [String(s), { description: describedStatuses[s], ...(retriedStatuses.has(s) ? { headers: retryAfter } : {}), content: problemContent }]),
+    statuses.map((s) => [
+      String(s),
+      { description: describedStatuses[s], ...(retriedStatuses.has(s) ? { headers: retryAfter } : {}), content: problemContent },
+    ]),
   );
 }
 

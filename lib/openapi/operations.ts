@@ -34,9 +34,25 @@ export function operation(spec: {
     description: `${spec.description ?? ""}${permissionNote}`.trim(),
     tags: spec.tags,
     security: keyed ? [{ apiKey: [] }] : [],
-    requestParams: { ...spec.params, query: z.object({ locale: z.enum(["ro", "en"]).optional().meta({ description: "Language of titles, details and labels." }) }).extend(spec.params?.query instanceof z.ZodObject ? spec.params.query.shape : {}) },
+    requestParams: {
+      ...spec.params,
+      query: z
+        .object({ locale: z.enum(["ro", "en"]).optional().meta({ description: "Language of titles, details and labels." }) })
+        .extend(spec.params?.query instanceof z.ZodObject ? spec.params.query.shape : {}),
+    },
     ...(spec.body
-      ? { requestBody: { required: true, description: spec.body.description, content: Object.fromEntries((spec.body.types ?? ["application/json"]).map((t) => [t, { schema: spec.body!.schema, ...(spec.body!.example ? { example: spec.body!.example } : {}) }])) } }
+      ? {
+          requestBody: {
+            required: true,
+            description: spec.body.description,
+            content: Object.fromEntries(
+              (spec.body.types ?? ["application/json"]).map((t) => [
+                t,
+                { schema: spec.body!.schema, ...(spec.body!.example ? { example: spec.body!.example } : {}) },
+              ]),
+            ),
+          },
+        }
       : {}),
     responses: responses as Responses,
   };

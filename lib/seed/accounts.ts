@@ -10,9 +10,28 @@ export const demoAgencyName = "Demo Imobiliare";
 
 const sandboxAccounts = {
   demo: { email: demoEmail, name: "Demo Cont", phone: "+40721234567", locale: "ro" },
-  agencyOwner: { email: "owner@demo-imobiliare.example.com", name: "Ana Proprietar", phone: "+40722000001", agency: demoAgencyName, role: "owner" },
-  agencyAdmin: { email: "admin@demo-imobiliare.example.com", name: "Andrei Admin", phone: "+40722000002", agency: demoAgencyName, role: "admin" },
-  agencyAgent: { email: "agent@demo-imobiliare.example.com", name: "Ioana Agent", phone: "+40722000003", agency: demoAgencyName, role: "agent", locale: "en" },
+  agencyOwner: {
+    email: "owner@demo-imobiliare.example.com",
+    name: "Ana Proprietar",
+    phone: "+40722000001",
+    agency: demoAgencyName,
+    role: "owner",
+  },
+  agencyAdmin: {
+    email: "admin@demo-imobiliare.example.com",
+    name: "Andrei Admin",
+    phone: "+40722000002",
+    agency: demoAgencyName,
+    role: "admin",
+  },
+  agencyAgent: {
+    email: "agent@demo-imobiliare.example.com",
+    name: "Ioana Agent",
+    phone: "+40722000003",
+    agency: demoAgencyName,
+    role: "agent",
+    locale: "en",
+  },
   moderator: { email: "moderator@example.com", name: "Mihai Moderator", moderator: true, locale: "ro" },
 } satisfies Record<string, Omit<CreateAccountInput, "password">>;
 

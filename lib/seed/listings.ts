@@ -33,7 +33,10 @@ export async function seedListings({ ctx, accounts }: { ctx: ServiceContext; acc
     const code = await bringToState(ctx, ownerOf(accounts[plan.seller]), plan);
     seeded.push({ seller: accounts[plan.seller].email, code, status: plan.status });
   }
-  await unconfirmSeeded(ctx, seeded.filter((listing) => listing.status === "unconfirmed").map((listing) => listing.code));
+  await unconfirmSeeded(
+    ctx,
+    seeded.filter((listing) => listing.status === "unconfirmed").map((listing) => listing.code),
+  );
   return summarize(ctx, seeded);
 }
 
@@ -67,9 +70,16 @@ async function summarize(ctx: ServiceContext, seeded: SeededListings["codes"]): 
   const rows = await ctx.database.db
     .select({ code: listings.code, status: listings.status })
     .from(listings)
-    .where(inArray(listings.code, seeded.map((listing) => listing.code)));
+    .where(
+      inArray(
+        listings.code,
+        seeded.map((listing) => listing.code),
+      ),
+    );
   const statusOf = new Map(rows.map((row) => [row.code, row.status]));
   const codes = seeded.map((listing) => ({ ...listing, status: statusOf.get(listing.code)! }));
-  const byStatus = Object.fromEntries(listingStatuses.map((status) => [status, codes.filter((listing) => listing.status === status).length]));
+  const byStatus = Object.fromEntries(
+    listingStatuses.map((status) => [status, codes.filter((listing) => listing.status === status).length]),
+  );
   return { total: codes.length, by_status: byStatus as Record<ListingStatus, number>, codes };
 }

@@ -26,7 +26,11 @@ function codeOf(issue: z.core.$ZodIssue): Pick<FieldError, "code" | "params"> {
     case "invalid_value":
       return { code: "in", params: { values: issue.values.map(String).join(", ") } };
     case "invalid_format":
-      return issue.format === "email" ? { code: "email" } : issue.format === "url" ? { code: "url", params: { scheme: "https" } } : { code: "regex" };
+      return issue.format === "email"
+        ? { code: "email" }
+        : issue.format === "url"
+          ? { code: "url", params: { scheme: "https" } }
+          : { code: "regex" };
     default:
       return { code: "invalid", params: { reason: issue.message } };
   }

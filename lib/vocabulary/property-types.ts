@@ -85,9 +85,7 @@ export const subtypesByType: Readonly<Record<PropertyType, Enumeration>> = {
 };
 
 /** Every subtype code, whatever its type: an unknown code is `enum`, another type's code is `in`. */
-export const allSubtypes: ReadonlySet<string> = new Set(
-  Object.values(subtypesByType).flatMap((subtypes) => subtypes.codes),
-);
+export const allSubtypes: ReadonlySet<string> = new Set(Object.values(subtypesByType).flatMap((subtypes) => subtypes.codes));
 
 export interface Bounds {
   readonly min?: number;

@@ -17,7 +17,10 @@ describe("API log", () => {
     const res = await call(ping, { path: "/ping?locale=en", key });
     await flushApiLog();
     const { db } = await database();
-    const [row] = await db.select().from(apiLog).where(eq(apiLog.requestId, res.headers.get("x-request-id")!));
+    const [row] = await db
+      .select()
+      .from(apiLog)
+      .where(eq(apiLog.requestId, res.headers.get("x-request-id")!));
     expect(row).toMatchObject({ keyId, method: "GET", path: "/api/v1/ping", query: "?locale=en", status: 200 });
     expect(row.durationMs).toBeGreaterThanOrEqual(0);
     expect(row.responseBody).toMatchObject({ data: { pong: true } });
@@ -34,7 +37,10 @@ describe("API log", () => {
     expect(res.status).toBe(200);
     await flushApiLog();
     const { db } = await database();
-    const [row] = await db.select().from(apiLog).where(eq(apiLog.requestId, res.headers.get("x-request-id")!));
+    const [row] = await db
+      .select()
+      .from(apiLog)
+      .where(eq(apiLog.requestId, res.headers.get("x-request-id")!));
     const stored = JSON.stringify(row);
     expect(stored).not.toContain("hunter2");
     expect(stored).not.toContain(key.split("|")[1]);
@@ -60,21 +66,39 @@ describe("API log", () => {
 describe("request bodies", () => {
   it("answers malformed JSON with 400 malformed_json", async () => {
     const { key } = await accountWithKey();
-    const res = await call(echo, { path: "/echo", method: "POST", key, rawBody: "{ nope", headers: { "content-type": "application/json" } });
+    const res = await call(echo, {
+      path: "/echo",
+      method: "POST",
+      key,
+      rawBody: "{ nope",
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.json?.code).toBe("malformed_json");
   });
 
   it("answers a wrong content type with 415", async () => {
     const { key } = await accountWithKey();
-    const res = await call(echo, { path: "/echo", method: "POST", key, rawBody: "a=b", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const res = await call(echo, {
+      path: "/echo",
+      method: "POST",
+      key,
+      rawBody: "a=b",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(res.status).toBe(415);
     expect(res.json?.code).toBe("unsupported_media_type");
   });
 
   it("answers a body over the documented limit with 413", async () => {
     const { key } = await accountWithKey();
-    const res = await call(echo, { path: "/echo", method: "POST", key, rawBody: JSON.stringify({ a: "x".repeat(maxBodyBytes) }), headers: { "content-type": "application/json" } });
+    const res = await call(echo, {
+      path: "/echo",
+      method: "POST",
+      key,
+      rawBody: JSON.stringify({ a: "x".repeat(maxBodyBytes) }),
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(413);
     expect(res.json?.code).toBe("payload_too_large");
   });

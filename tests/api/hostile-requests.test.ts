@@ -58,16 +58,35 @@ describe("hostile request bodies", () => {
       expect(res.headers.get("x-request-id")).toMatch(/^req_/);
       expect((await logRow(res.headers.get("x-request-id")!))?.status).toBe(400);
     }
-    const ref = await call(upsertByRef, { path: "/listings/ref/DEEP-1", method: "PUT", key, rawBody: withNesting(10_000), headers: json, params: { ref: "DEEP-1" } });
+    const ref = await call(upsertByRef, {
+      path: "/listings/ref/DEEP-1",
+      method: "PUT",
+      key,
+      rawBody: withNesting(10_000),
+      headers: json,
+      params: { ref: "DEEP-1" },
+    });
     expect(ref.json?.code).toBe("nesting_too_deep");
     expect(await listingCount(account.id)).toBe(0);
   });
 
   it("accepts nesting up to the limit: the depth check does not refuse what the validator would judge", async () => {
     const { key } = await accountWithKey();
-    const res = await call(validate, { path: "/listings/validate", method: "POST", key, rawBody: withNesting(maxNestingDepth - 1), headers: json });
+    const res = await call(validate, {
+      path: "/listings/validate",
+      method: "POST",
+      key,
+      rawBody: withNesting(maxNestingDepth - 1),
+      headers: json,
+    });
     expect(res.status).not.toBe(400);
-    const deeper = await call(validate, { path: "/listings/validate", method: "POST", key, rawBody: withNesting(maxNestingDepth), headers: json });
+    const deeper = await call(validate, {
+      path: "/listings/validate",
+      method: "POST",
+      key,
+      rawBody: withNesting(maxNestingDepth),
+      headers: json,
+    });
     expect(deeper.json?.code).toBe("nesting_too_deep");
   });
 
@@ -141,7 +160,11 @@ describe("client address", () => {
         const statuses: number[] = [];
         let last: Awaited<ReturnType<typeof call>> | undefined;
         for (let n = 0; n < 301; n++) {
-          last = await call(ping, { path: "/ping", key: "key_x|svc_test_wrong", headers: { "x-forwarded-for": `198.51.100.${n % 250}, 203.0.113.77, 10.0.0.${n % 250}` } });
+          last = await call(ping, {
+            path: "/ping",
+            key: "key_x|svc_test_wrong",
+            headers: { "x-forwarded-for": `198.51.100.${n % 250}, 203.0.113.77, 10.0.0.${n % 250}` },
+          });
           statuses.push(last.status);
         }
         expect(statuses.slice(0, 300).every((status) => status === 401)).toBe(true);

@@ -26,32 +26,50 @@ describe("GET /ping – authentication", () => {
   const refusals: [string, () => Promise<string | undefined>][] = [
     ["missing", async () => undefined],
     ["malformed", async () => "not-a-key"],
-    ["wrong secret", async () => {
-      const { keyId } = await accountWithKey();
-      return `${keyId}|${generateKey("sandbox").secret}`;
-    }],
+    [
+      "wrong secret",
+      async () => {
+        const { keyId } = await accountWithKey();
+        return `${keyId}|${generateKey("sandbox").secret}`;
+      },
+    ],
     ["unknown id", async () => generateKey("sandbox").key],
-    ["of the other environment", async () => {
-      const { key } = await accountWithKey();
-      return key.replace("svc_test_", "svc_live_");
-    }],
-    ["expired", async () => {
-      const { key, keyId } = await accountWithKey();
-      const { db } = await database();
-      await db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, keyId));
-      return key;
-    }],
-    ["revoked", async () => {
-      const { key, keyId } = await accountWithKey();
-      await revokeKey({ ctx: await operatorCtx(), input: { id: keyId } });
-      return key;
-    }],
-    ["of an inactive account", async () => {
-      const { key, account } = await accountWithKey();
-      const { db } = await database();
-      await db.update(accounts).set({ active: false }).where(eq(accounts.id, account.id));
-      return key;
-    }],
+    [
+      "of the other environment",
+      async () => {
+        const { key } = await accountWithKey();
+        return key.replace("svc_test_", "svc_live_");
+      },
+    ],
+    [
+      "expired",
+      async () => {
+        const { key, keyId } = await accountWithKey();
+        const { db } = await database();
+        await db
+          .update(apiKeys)
+          .set({ expiresAt: new Date(Date.now() - 1000) })
+          .where(eq(apiKeys.id, keyId));
+        return key;
+      },
+    ],
+    [
+      "revoked",
+      async () => {
+        const { key, keyId } = await accountWithKey();
+        await revokeKey({ ctx: await operatorCtx(), input: { id: keyId } });
+        return key;
+      },
+    ],
+    [
+      "of an inactive account",
+      async () => {
+        const { key, account } = await accountWithKey();
+        const { db } = await database();
+        await db.update(accounts).set({ active: false }).where(eq(accounts.id, account.id));
+        return key;
+      },
+    ],
   ];
 
   it.each(refusals)("answers 401 unauthenticated for a key %s", async (_, makeKey) => {

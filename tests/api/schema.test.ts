@@ -25,15 +25,16 @@ describe("GET /schema", () => {
     expect((await call(GET, { path: "/schema", headers: { "if-none-match": '"old"', "x-forwarded-for": "10.1.0.1" } })).status).toBe(200);
   });
 
-  it("limits an address to 60 requests a minute", () => withFrozenClock(async () => {
-    const headers = { "x-forwarded-for": "10.9.9.9" };
-    for (let i = 0; i < 60; i++) expect((await call(GET, { path: "/schema", headers })).status).toBe(200);
-    const refused = await call(GET, { path: "/schema", headers });
-    expect(refused.status).toBe(429);
-    expect(refused.json!.code).toBe("too_many_requests");
-    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect((await call(GET, { path: "/schema", headers: { "x-forwarded-for": "10.9.9.10" } })).status).toBe(200);
-  }));
+  it("limits an address to 60 requests a minute", () =>
+    withFrozenClock(async () => {
+      const headers = { "x-forwarded-for": "10.9.9.9" };
+      for (let i = 0; i < 60; i++) expect((await call(GET, { path: "/schema", headers })).status).toBe(200);
+      const refused = await call(GET, { path: "/schema", headers });
+      expect(refused.status).toBe(429);
+      expect(refused.json!.code).toBe("too_many_requests");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect((await call(GET, { path: "/schema", headers: { "x-forwarded-for": "10.9.9.10" } })).status).toBe(200);
+    }));
 
   it("refuses an invalid locale with 422", async () => {
     const res = await call(GET, { path: "/schema?locale=xx" });
@@ -48,9 +49,20 @@ describe("GET /openapi.json", () => {
     expect(res.json!.openapi).toBe("3.1.0");
     expect(Object.keys(res.json!.paths)).toEqual(
       expect.arrayContaining([
-        "/ping", "/schema", "/listings", "/listings/validate", "/listings/{code}", "/listings/{code}/pause", "/listings/{code}/resume",
-        "/listings/{code}/sold", "/listings/ref/{ref}", "/account/listings", "/account/listings/{code}", "/account/listings/ref/{ref}",
-        "/events", "/sandbox/listings/{code}/moderation",
+        "/ping",
+        "/schema",
+        "/listings",
+        "/listings/validate",
+        "/listings/{code}",
+        "/listings/{code}/pause",
+        "/listings/{code}/resume",
+        "/listings/{code}/sold",
+        "/listings/ref/{ref}",
+        "/account/listings",
+        "/account/listings/{code}",
+        "/account/listings/ref/{ref}",
+        "/events",
+        "/sandbox/listings/{code}/moderation",
       ]),
     );
     expect(res.json!.components.schemas).toHaveProperty("ListingWrite");

@@ -21,7 +21,9 @@ describe("paths Next.js cannot decode", () => {
   const malformed = ["ABC%ZZ", "%", "%C0%AF", "%FF", "%ED%A0%80"];
 
   it.each(malformed)("answers /account/listings/%s with 400 malformed_path, a request id and an API log row", async (segment) => {
-    const response = await proxy(new NextRequest(`http://localhost:3000/api/v1/account/listings/${segment}`, { headers: { "accept-language": "en" } }));
+    const response = await proxy(
+      new NextRequest(`http://localhost:3000/api/v1/account/listings/${segment}`, { headers: { "accept-language": "en" } }),
+    );
     expect(response.status).toBe(400);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     const body = await response.json();

@@ -29,7 +29,9 @@ const fieldErrors = (run: () => unknown) => {
 
 describe("parseArgv", () => {
   it("reads `--flag value`, `--flag=value`, switches and positional words", () => {
-    expect(parseArgv(["CODE1", "--reason", "too short", "--redirect-uri=https://a.example/cb?x=1", "--moderator"], sample.switches)).toEqual({
+    expect(
+      parseArgv(["CODE1", "--reason", "too short", "--redirect-uri=https://a.example/cb?x=1", "--moderator"], sample.switches),
+    ).toEqual({
       positional: ["CODE1"],
       flags: { reason: "too short", "redirect-uri": "https://a.example/cb?x=1", moderator: true },
     });

@@ -18,10 +18,27 @@ async function accountByCli(extra: string[] = []) {
 describe("account:create", () => {
   it("creates a confirmed account and prints it as JSON on stdout", async () => {
     const address = email();
-    const run = await cli("account:create", "--email", address.toUpperCase(), "--password", "correct horse battery", "--name", "Ana", "--phone", "0721 234 567", "--locale", "en");
+    const run = await cli(
+      "account:create",
+      "--email",
+      address.toUpperCase(),
+      "--password",
+      "correct horse battery",
+      "--name",
+      "Ana",
+      "--phone",
+      "0721 234 567",
+      "--locale",
+      "en",
+    );
     expect(run).toMatchObject({ exitCode: 0, stderr: "" });
     expect(run.result).toEqual({ id: expect.stringMatching(/^acct_/), email: address, name: "Ana", moderator: false });
-    const [row] = await (await database()).db.select().from(accounts).where(eq(accounts.id, text(run.result, "id")));
+    const [row] = await (
+      await database()
+    ).db
+      .select()
+      .from(accounts)
+      .where(eq(accounts.id, text(run.result, "id")));
     expect(row).toMatchObject({ confirmed: true, language: "en", phone: "+40721234567", isModerator: false });
   });
 
@@ -63,7 +80,17 @@ describe("account:create", () => {
 describe("key:create and key:revoke", () => {
   it("prints a key that authenticates with the permissions asked for, and logs its creation", async () => {
     const account = await accountByCli();
-    const run = await cli("key:create", "--email", account.email, "--name", "CRM", "--permissions", "listings:read, media:write", "--days", "90");
+    const run = await cli(
+      "key:create",
+      "--email",
+      account.email,
+      "--name",
+      "CRM",
+      "--permissions",
+      "listings:read, media:write",
+      "--days",
+      "90",
+    );
     expect(run.exitCode).toBe(0);
     expect(run.result).toEqual({
       key: expect.stringMatching(/^key_[0-9a-z]{16}\|svc_test_[A-Za-z0-9]{40}$/),
@@ -78,8 +105,16 @@ describe("key:create and key:revoke", () => {
     expect(Math.round(days)).toBe(90);
 
     const principal = await authenticate(await database(), text(run.result, "key"), new Date());
-    expect(principal).toMatchObject({ key: { id: text(run.result, "id"), permissions: ["listings:read", "media:write"] }, account: { id: account.id } });
-    const log = await (await database()).db.select().from(activityLog).where(eq(activityLog.subjectId, text(run.result, "id")));
+    expect(principal).toMatchObject({
+      key: { id: text(run.result, "id"), permissions: ["listings:read", "media:write"] },
+      account: { id: account.id },
+    });
+    const log = await (
+      await database()
+    ).db
+      .select()
+      .from(activityLog)
+      .where(eq(activityLog.subjectId, text(run.result, "id")));
     expect(log).toMatchObject([{ action: "api_key.created", actor: "operator" }]);
   });
 
@@ -89,11 +124,23 @@ describe("key:create and key:revoke", () => {
     const run = await cli("key:revoke", "--id", text(created.result, "id"));
     expect(run.exitCode).toBe(0);
     expect(run.result).toEqual({ id: text(created.result, "id"), revoked_at: expect.any(String) });
-    await expect(authenticate(await database(), text(created.result, "key"), new Date())).rejects.toMatchObject({ code: "unauthenticated" });
+    await expect(authenticate(await database(), text(created.result, "key"), new Date())).rejects.toMatchObject({
+      code: "unauthenticated",
+    });
   });
 
   it("refuses unknown permissions, other validities and unknown e-mail addresses", async () => {
-    const bad = await cli("key:create", "--email", email(), "--name", "CRM", "--permissions", "listings:read,listings:delete", "--days", "31");
+    const bad = await cli(
+      "key:create",
+      "--email",
+      email(),
+      "--name",
+      "CRM",
+      "--permissions",
+      "listings:read,listings:delete",
+      "--days",
+      "31",
+    );
     expect(bad.exitCode).toBe(2);
     expect(bad.error!.errors).toEqual([
       { pointer: "/permissions/1", code: "in", detail: "Must be one of: listings:read, listings:write, media:write." },
@@ -101,7 +148,9 @@ describe("key:create and key:revoke", () => {
     ]);
     const unknown = await cli("key:create", "--email", email(), "--name", "CRM", "--permissions", "listings:read", "--days", "30");
     expect(unknown.exitCode).toBe(2);
-    expect(unknown.error!.errors).toMatchObject([{ pointer: "/email", code: "invalid_value", detail: "No account has this e-mail address." }]);
+    expect(unknown.error!.errors).toMatchObject([
+      { pointer: "/email", code: "invalid_value", detail: "No account has this e-mail address." },
+    ]);
   });
 
   it("answers not_found for a key that does not exist", async () => {

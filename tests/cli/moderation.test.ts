@@ -6,7 +6,8 @@ import { accountWithKey, call } from "../support/fixtures";
 import { activeListing, createListing } from "../support/listings";
 import { cli, text } from "./support";
 
-const events = async (key: string) => (await call(eventsRoute, { path: "/events", key })).json!.data as { type: string; data: Record<string, unknown> }[];
+const events = async (key: string) =>
+  (await call(eventsRoute, { path: "/events", key })).json!.data as { type: string; data: Record<string, unknown> }[];
 
 describe("moderation:approve, moderation:reject, moderation:hide", () => {
   it("publish, reject with reason and codes, and hide any account's listing, printing its moderation state", async () => {
@@ -23,7 +24,14 @@ describe("moderation:approve, moderation:reject, moderation:hide", () => {
       moderation: { edit_pending: false, rejection_reason: null, rejection_codes: [] },
     });
 
-    const rejected = await cli("moderation:reject", listing.code, "--reason", "Prețul nu corespunde", "--codes", "misleading_price, duplicate,misleading_price");
+    const rejected = await cli(
+      "moderation:reject",
+      listing.code,
+      "--reason",
+      "Prețul nu corespunde",
+      "--codes",
+      "misleading_price, duplicate,misleading_price",
+    );
     expect(rejected.exitCode).toBe(0);
     expect(rejected.result).toMatchObject({
       status: "rejected",
@@ -42,7 +50,13 @@ describe("moderation:approve, moderation:reject, moderation:hide", () => {
   it("approve applies the edit waiting on a published listing", async () => {
     const { key } = await accountWithKey();
     const listing = await activeListing(key);
-    const edited = await call(PATCH, { path: `/listings/${listing.code}`, method: "PATCH", key, body: { price: 179000 }, params: { code: listing.code } });
+    const edited = await call(PATCH, {
+      path: `/listings/${listing.code}`,
+      method: "PATCH",
+      key,
+      body: { price: 179000 },
+      params: { code: listing.code },
+    });
     expect(edited.status).toBe(202);
     const approved = await cli("moderation:approve", listing.code);
     expect(approved.result).toMatchObject({ status: "active", moderation: { edit_pending: false } });
@@ -63,9 +77,15 @@ describe("moderation:approve, moderation:reject, moderation:hide", () => {
       ]),
     });
     const missing = await cli("moderation:approve");
-    expect(missing).toMatchObject({ exitCode: 2, error: { code: "validation_failed", errors: [expect.objectContaining({ pointer: "/code", code: "required" })] } });
+    expect(missing).toMatchObject({
+      exitCode: 2,
+      error: { code: "validation_failed", errors: [expect.objectContaining({ pointer: "/code", code: "required" })] },
+    });
     const unknownFlag = await cli("moderation:hide", listing.code, "--reason", "x");
-    expect(unknownFlag).toMatchObject({ exitCode: 2, error: { errors: [expect.objectContaining({ pointer: "/reason", code: "unknown_parameter" })] } });
+    expect(unknownFlag).toMatchObject({
+      exitCode: 2,
+      error: { errors: [expect.objectContaining({ pointer: "/reason", code: "unknown_parameter" })] },
+    });
   });
 
   it("answers not_found (exit code 2) for a code no listing has, and refuses an approval with nothing to approve", async () => {
@@ -76,7 +96,10 @@ describe("moderation:approve, moderation:reject, moderation:hide", () => {
     const { key } = await accountWithKey();
     const listing = await activeListing(key);
     const run = await cli("moderation:approve", listing.code);
-    expect(run).toMatchObject({ exitCode: 2, error: { code: "listing_action_refused", detail: expect.stringContaining("Nothing to approve") } });
+    expect(run).toMatchObject({
+      exitCode: 2,
+      error: { code: "listing_action_refused", detail: expect.stringContaining("Nothing to approve") },
+    });
   });
 });
 
@@ -109,7 +132,10 @@ describe("report:create, report:list, report:close", () => {
   it("refuses a listing that is not public, an unknown report and bad input", async () => {
     const { key } = await accountWithKey();
     const pending = await createListing(key);
-    expect(await cli("report:create", pending.code, "--reason", "Nu mai e disponibil")).toMatchObject({ exitCode: 2, error: { code: "not_found" } });
+    expect(await cli("report:create", pending.code, "--reason", "Nu mai e disponibil")).toMatchObject({
+      exitCode: 2,
+      error: { code: "not_found" },
+    });
     expect(await cli("report:close", "--id", "rpt_0000000000000000")).toMatchObject({ exitCode: 2, error: { code: "not_found" } });
     expect(await cli("report:close", "--id", "nope")).toMatchObject({ exitCode: 2, error: { code: "not_found" } });
     const bad = await cli("report:create", pending.code, "--reporter-email", "nope");

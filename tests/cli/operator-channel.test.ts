@@ -69,7 +69,10 @@ describe("operator channel", () => {
   it("refuses a wrong token and a missing one", async () => {
     const reply = await sendCommand({ port: address.port, token: `${address.token.slice(0, -1)}x` }, { command: "jobs:run", args: {} });
     expect(reply).toEqual({ exit_code: 1, error: { code: "unauthenticated", detail: expect.any(String) } });
-    const response = await fetch(`http://127.0.0.1:${address.port}/commands`, { method: "POST", body: JSON.stringify({ command: "jobs:run", args: {} }) });
+    const response = await fetch(`http://127.0.0.1:${address.port}/commands`, {
+      method: "POST",
+      body: JSON.stringify({ command: "jobs:run", args: {} }),
+    });
     expect(response.status).toBe(401);
   });
 

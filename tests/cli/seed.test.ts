@@ -44,25 +44,49 @@ describe("seedSandbox", () => {
     for (const status of listingStatuses) expect(seeded.by_status[status], status).toBeGreaterThanOrEqual(1);
 
     const { db } = await database();
-    const rows = await db.select().from(listings).where(inArray(listings.code, seeded.codes.map((listing) => listing.code)));
+    const rows = await db
+      .select()
+      .from(listings)
+      .where(
+        inArray(
+          listings.code,
+          seeded.codes.map((listing) => listing.code),
+        ),
+      );
     expect(rows).toHaveLength(seeded.total);
     const demoRows = rows.filter((row) => seeded.codes.find((listing) => listing.code === row.code)!.seller === demoEmail);
     expect(new Set(demoRows.map((row) => row.status))).toEqual(new Set(listingStatuses));
-    expect(new Set(rows.map((row) => row.type))).toEqual(new Set(["apartment", "house", "land", "office", "commercial", "industrial", "development"]));
+    expect(new Set(rows.map((row) => row.type))).toEqual(
+      new Set(["apartment", "house", "land", "office", "commercial", "industrial", "development"]),
+    );
     expect(rows.filter((row) => row.agencyId !== null).length).toBeGreaterThanOrEqual(3);
     expect(rows.filter((row) => row.externalRef !== null).length).toBeGreaterThanOrEqual(3);
     expect(rows.some((row) => row.status === "active" && row.pendingFields !== null)).toBe(true);
-    expect(rows.find((row) => row.status === "rejected")).toMatchObject({ rejectionReason: expect.any(String), rejectionCodes: ["misleading_price"] });
+    expect(rows.find((row) => row.status === "rejected")).toMatchObject({
+      rejectionReason: expect.any(String),
+      rejectionCodes: ["misleading_price"],
+    });
 
     const reported = await db
       .select({ code: listings.code })
       .from(listingReports)
       .innerJoin(listings, eq(listings.id, listingReports.listingId))
-      .where(and(eq(listingReports.status, "open"), inArray(listings.id, rows.map((row) => row.id))));
+      .where(
+        and(
+          eq(listingReports.status, "open"),
+          inArray(
+            listings.id,
+            rows.map((row) => row.id),
+          ),
+        ),
+      );
     expect(reported).toHaveLength(1);
 
     expect(await seedSandbox({ ctx })).toMatchObject({ seeded: false });
-    const after = await db.select({ id: listings.id }).from(listings).where(inArray(listings.accountId, [...new Set(rows.map((row) => row.accountId))]));
+    const after = await db
+      .select({ id: listings.id })
+      .from(listings)
+      .where(inArray(listings.accountId, [...new Set(rows.map((row) => row.accountId))]));
     expect(after).toHaveLength(seeded.total);
   });
 
@@ -85,7 +109,10 @@ describe("seedSandbox", () => {
       key: { name: devConsoleKeyName, permissions: ["listings:read", "listings:write", "media:write"] },
     });
     await expect(authenticate(await database(), first!.key, new Date())).rejects.toMatchObject({ code: "unauthenticated" });
-    const rows = await db.select().from(apiKeys).where(and(eq(apiKeys.name, devConsoleKeyName), inArray(apiKeys.id, [first!.id, second!.id])));
+    const rows = await db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.name, devConsoleKeyName), inArray(apiKeys.id, [first!.id, second!.id])));
     expect(rows.filter((row) => row.revokedAt === null).map((row) => row.id)).toEqual([second!.id]);
   });
 });

@@ -50,8 +50,12 @@ describe("reference rates", () => {
     const ctx = ctxAt(new Date());
     expect(await fieldErrors(setRate({ ctx, input: { currency: "EUR", eurPerUnit: 2 } }))).toEqual([{ pointer: "/currency", code: "in" }]);
     expect(await fieldErrors(setRate({ ctx, input: { currency: "CHF", eurPerUnit: 1 } }))).toEqual([{ pointer: "/currency", code: "in" }]);
-    expect(await fieldErrors(setRate({ ctx, input: { currency: "USD", eurPerUnit: 0 } }))).toEqual([{ pointer: "/eurPerUnit", code: "min" }]);
-    expect(await fieldErrors(setRate({ ctx, input: { currency: "USD", eurPerUnit: 2_000_000 } }))).toEqual([{ pointer: "/eurPerUnit", code: "max" }]);
+    expect(await fieldErrors(setRate({ ctx, input: { currency: "USD", eurPerUnit: 0 } }))).toEqual([
+      { pointer: "/eurPerUnit", code: "min" },
+    ]);
+    expect(await fieldErrors(setRate({ ctx, input: { currency: "USD", eurPerUnit: 2_000_000 } }))).toEqual([
+      { pointer: "/eurPerUnit", code: "max" },
+    ]);
   });
 
   it("are read as numbers on the configured driver", async () => {

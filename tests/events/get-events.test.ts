@@ -13,7 +13,12 @@ describe("GET /events", () => {
     const res = await getEvents(key);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ data: recorded, meta: { next: null } });
-    expect(res.json?.data[0]).toEqual({ id: expect.stringMatching(/^evt_[0-9a-z]{10}$/), type: "listing.paused", created_at: now.toISOString(), data: { n: 0 } });
+    expect(res.json?.data[0]).toEqual({
+      id: expect.stringMatching(/^evt_[0-9a-z]{10}$/),
+      type: "listing.paused",
+      created_at: now.toISOString(),
+      data: { n: 0 },
+    });
   });
 
   it("pages with after = meta.next until next is null", async () => {

@@ -36,7 +36,10 @@ describe("recordEvent", () => {
   it("still records for an account whose key has expired, so a renewed key finds the events in between", async () => {
     const { account, keyId } = await accountWithKey();
     const { db } = await database();
-    await db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, keyId));
+    await db
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiKeys.id, keyId));
     expect(await record(account.id)).toMatchObject({ type: "listing.sold" });
   });
 
@@ -117,7 +120,13 @@ describe("event ids", () => {
 describe("listingEventData", () => {
   it("carries code, external_ref, status and the public url, then the type's fields", () => {
     const data = listingEventData({ code: "L1", externalRef: "crm-1", status: "hidden" }, { by: "moderation" });
-    expect(data).toEqual({ code: "L1", external_ref: "crm-1", status: "hidden", url: "http://localhost:3000/listings/L1", by: "moderation" });
+    expect(data).toEqual({
+      code: "L1",
+      external_ref: "crm-1",
+      status: "hidden",
+      url: "http://localhost:3000/listings/L1",
+      by: "moderation",
+    });
     expect(listingEventData({ code: "L2", externalRef: null, status: "active" })).toEqual({
       code: "L2",
       external_ref: null,

@@ -16,7 +16,12 @@ describe("events retention", () => {
     const now = new Date();
     const ages = { justExpired: 35 * dayMs + 1000, justKept: 35 * dayMs - 1000, old: 90 * dayMs, fresh: 0 };
     await db.insert(events).values(
-      Object.entries(ages).map(([label, age]) => ({ accountId: account.id, type: "listing.sold", data: { label }, createdAt: new Date(now.getTime() - age) })),
+      Object.entries(ages).map(([label, age]) => ({
+        accountId: account.id,
+        type: "listing.sold",
+        data: { label },
+        createdAt: new Date(now.getTime() - age),
+      })),
     );
 
     const rule = retentionRules.find((r) => r.name === "events")!;

@@ -122,7 +122,12 @@ describe.skipIf(!url)("PostgreSQL ends the server's connections while writes run
     expect(await database()).toBe(pool);
     const stillActive = listings.filter((listing) => statusOf.get(listing.code) === "active");
     for (const listing of stillActive) {
-      const again = await call(pauseRoute, { path: `/listings/${listing.code}/pause`, method: "POST", key, params: { code: listing.code } });
+      const again = await call(pauseRoute, {
+        path: `/listings/${listing.code}/pause`,
+        method: "POST",
+        key,
+        params: { code: listing.code },
+      });
       expect(again.status).toBe(200);
     }
     const created = await call(createRoute, { path: "/listings", method: "POST", key, body: validApartment() });

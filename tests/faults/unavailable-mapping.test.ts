@@ -9,12 +9,22 @@ import { accountWithKey, call } from "../support/fixtures";
 
 /** What postgres.js and drizzle throw, reduced to the members the classification reads. */
 const driverError = (code: string) => Object.assign(new Error(`write ${code} 127.0.0.1:5432`), { code });
-const serverError = (code: string) => Object.assign(new Error("terminating connection due to administrator command"), { code, severity: "FATAL" });
+const serverError = (code: string) =>
+  Object.assign(new Error("terminating connection due to administrator command"), { code, severity: "FATAL" });
 const wrapped = (cause: unknown) => Object.assign(new Error("Failed query: select 1"), { cause });
 
 describe("database unavailable: classification", () => {
   it("recognises lost and refused connections, through drizzle's wrapping", () => {
-    for (const code of ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ERR_STREAM_DESTROYED", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT"]) {
+    for (const code of [
+      "ECONNREFUSED",
+      "ECONNRESET",
+      "EPIPE",
+      "ERR_STREAM_DESTROYED",
+      "CONNECTION_CLOSED",
+      "CONNECTION_ENDED",
+      "CONNECTION_DESTROYED",
+      "CONNECT_TIMEOUT",
+    ]) {
       expect(databaseUnavailable(wrapped(driverError(code)))).toBe(code);
     }
     for (const code of ["57P01", "57P02", "57P03", "53300", "08006", "08001"]) {
@@ -25,7 +35,8 @@ describe("database unavailable: classification", () => {
   });
 
   it("leaves query errors and our own errors alone", () => {
-    for (const code of ["23505", "55P03", "22P02", "40001", "42P01"]) expect(databaseUnavailable(wrapped(serverError(code)))).toBeUndefined();
+    for (const code of ["23505", "55P03", "22P02", "40001", "42P01"])
+      expect(databaseUnavailable(wrapped(serverError(code)))).toBeUndefined();
     expect(databaseUnavailable(new TypeError("x is undefined"))).toBeUndefined();
     expect(databaseUnavailable(undefined)).toBeUndefined();
   });
@@ -77,7 +88,9 @@ describe("database unavailable: the API's answer", () => {
   it("is documented on every operation of the OpenAPI document, with Retry-After", () => {
     const paths = openApiDocument().paths ?? {};
     const operations = Object.values(paths).flatMap((item) =>
-      Object.entries(item ?? {}).filter(([method]) => ["get", "post", "put", "patch", "delete"].includes(method)).map(([, op]) => op as { responses: Record<string, { headers?: object }> }),
+      Object.entries(item ?? {})
+        .filter(([method]) => ["get", "post", "put", "patch", "delete"].includes(method))
+        .map(([, op]) => op as { responses: Record<string, { headers?: object }> }),
     );
     expect(operations.length).toBeGreaterThan(10);
     for (const op of operations) expect(op.responses["503"]?.headers).toHaveProperty("Retry-After");

@@ -30,7 +30,10 @@ describe("DATABASE_URL unreachable at start", () => {
     expect(stdout).toBe("");
     const lines = stderr.split("\n").filter((line) => line.trim() !== "");
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0])).toMatchObject({ level: "error", message: expect.stringContaining("DATABASE_URL points to postgres://operator@127.0.0.1:1/none") });
+    expect(JSON.parse(lines[0])).toMatchObject({
+      level: "error",
+      message: expect.stringContaining("DATABASE_URL points to postgres://operator@127.0.0.1:1/none"),
+    });
     expect(lines[0]).toContain("ECONNREFUSED");
     expect(stderr).not.toContain("s3cret-pw");
   });

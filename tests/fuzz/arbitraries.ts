@@ -40,7 +40,10 @@ export const hostileString = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...hostileTexts) },
   { weight: 2, arbitrary: fc.string({ unit: codeUnit, maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ maxLength: 130 }) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...hostileTexts), fc.integer({ min: 1, max: 3000 })).map(([text, times]) => text.repeat(times)) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.constantFrom(...hostileTexts), fc.integer({ min: 1, max: 3000 })).map(([text, times]) => text.repeat(times)),
+  },
 );
 
 const edgeNumber = fc.constantFrom(0, -0, -1, 0.5, 1e-7, 1.005, 2 ** 31, 2 ** 53 + 2, -(2 ** 53) - 2, 1e21, 1.7976931348623157e308, -1e308);
@@ -64,23 +67,50 @@ const fixtures = Object.values(valid) as Record<string, unknown>[];
 const fieldNames = [...writeFieldNames, ...Object.keys(refusedMembers)];
 
 /** A value another valid listing uses for that field: right type, maybe wrong for this listing. */
-const borrowedValue = (field: string) =>
-  fc.constantFrom(...fixtures).map((fixture) => fixture[field]);
+const borrowedValue = (field: string) => fc.constantFrom(...fixtures).map((fixture) => fixture[field]);
 
 type Mutation = (body: Record<string, unknown>) => void;
 
 const unitTypeMember = fc.constantFrom(...Object.keys(unitTypeFields));
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.tuple(fc.constantFrom(...fieldNames), jsonish).map(([field, value]): Mutation => (body) => void (body[field] = value)),
-  fc.tuple(fc.constantFrom(...fieldNames), hostileString).map(([field, value]): Mutation => (body) => void (body[field] = value)),
-  fc.constantFrom(...writeFieldNames).chain((field) => borrowedValue(field).map((value): Mutation => (body) => void (body[field] = value))),
-  fc.constantFrom(...fieldNames).map((field): Mutation => (body) => void delete body[field]),
-  fc.constantFrom(...writeFieldNames).map((field): Mutation => (body) => void (body[field] = null)),
-  fc.tuple(hostileString, jsonish).map(([name, value]): Mutation => (body) => void (body[name] = value)),
+  fc.tuple(fc.constantFrom(...fieldNames), jsonish).map(
+    ([field, value]): Mutation =>
+      (body) =>
+        void (body[field] = value),
+  ),
+  fc.tuple(fc.constantFrom(...fieldNames), hostileString).map(
+    ([field, value]): Mutation =>
+      (body) =>
+        void (body[field] = value),
+  ),
+  fc.constantFrom(...writeFieldNames).chain((field) =>
+    borrowedValue(field).map(
+      (value): Mutation =>
+        (body) =>
+          void (body[field] = value),
+    ),
+  ),
+  fc.constantFrom(...fieldNames).map(
+    (field): Mutation =>
+      (body) =>
+        void delete body[field],
+  ),
+  fc.constantFrom(...writeFieldNames).map(
+    (field): Mutation =>
+      (body) =>
+        void (body[field] = null),
+  ),
+  fc.tuple(hostileString, jsonish).map(
+    ([name, value]): Mutation =>
+      (body) =>
+        void (body[name] = value),
+  ),
   // Inside lists and unit types: one item or member made hostile.
   fc.tuple(fc.constantFrom(...writeFieldNames.filter((name) => writeFields[name].kind === "list")), hostileString).map(
-    ([field, text]): Mutation => (body) => void (body[field] = [...(Array.isArray(body[field]) ? body[field] : []), text]),
+    ([field, text]): Mutation =>
+      (body) =>
+        void (body[field] = [...(Array.isArray(body[field]) ? body[field] : []), text]),
   ),
   fc.tuple(unitTypeMember, jsonish).map(([member, value]): Mutation => (body) => {
     const rows = Array.isArray(body.unit_types) ? [...body.unit_types] : [{ label: "2 camere" }];
@@ -129,10 +159,13 @@ export const listingBody: fc.Arbitrary<unknown> = fc.oneof(
 
 /** A merge patch: a few members set, nulled or made hostile. */
 export const mergePatch: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 6, arbitrary: fc.array(fc.oneof(mutation, hostileFreeText), { maxLength: 4 }).map((mutations) => {
-    const patch: Record<string, unknown> = {};
-    for (const mutate of mutations) mutate(patch);
-    return patch;
-  }) },
+  {
+    weight: 6,
+    arbitrary: fc.array(fc.oneof(mutation, hostileFreeText), { maxLength: 4 }).map((mutations) => {
+      const patch: Record<string, unknown> = {};
+      for (const mutate of mutations) mutate(patch);
+      return patch;
+    }),
+  },
   { weight: 1, arbitrary: jsonish },
 );

@@ -116,11 +116,24 @@ describe("fuzz: PATCH /listings/{code} (merge patch with If-Match)", () => {
           const headers: Record<string, string> = { "content-type": mergeType ? "application/merge-patch+json" : "application/json" };
           if (tag !== undefined) headers["if-match"] = tag;
           const before = await account.writes();
-          const res = await call(PATCH, { path: `/listings/${code}`, method: "PATCH", key: await account.key(), body: patch, params: { code }, headers });
+          const res = await call(PATCH, {
+            path: `/listings/${code}`,
+            method: "PATCH",
+            key: await account.key(),
+            body: patch,
+            params: { code },
+            headers,
+          });
           expectSound(res, `PATCH ${describeBody(patch)} If-Match ${tag}`);
           if (res.status >= 400) {
             expect(await account.writes(), `PATCH ${res.status} wrote something: ${describeBody(patch)}`).toEqual(before);
-            const read = await call(PATCH, { path: `/listings/${code}`, method: "PATCH", key: await account.key(), body: {}, params: { code } });
+            const read = await call(PATCH, {
+              path: `/listings/${code}`,
+              method: "PATCH",
+              key: await account.key(),
+              body: {},
+              params: { code },
+            });
             expect(read.json?.data?.etag, `PATCH ${res.status} changed the listing: ${describeBody(patch)}`).toBe(etag);
             return;
           }
@@ -145,12 +158,21 @@ describe("fuzz: PUT /listings/ref/{ref}", () => {
       );
       const body = fc.oneof(
         { weight: 2, arbitrary: listingBody },
-        { weight: 1, arbitrary: listingBody.map((b) => (b && typeof b === "object" && !Array.isArray(b) ? { ...b, external_ref: undefined } : b)) },
+        {
+          weight: 1,
+          arbitrary: listingBody.map((b) => (b && typeof b === "object" && !Array.isArray(b) ? { ...b, external_ref: undefined } : b)),
+        },
       );
       await fc.assert(
         fc.asyncProperty(ref, body, async (refValue, sent) => {
           const before = await account.writes();
-          const res = await call(putByRef, { path: `/listings/ref/${encodeURIComponent(refValue.toWellFormed())}`, method: "PUT", key: await account.key(), body: sent, params: { ref: refValue } });
+          const res = await call(putByRef, {
+            path: `/listings/ref/${encodeURIComponent(refValue.toWellFormed())}`,
+            method: "PUT",
+            key: await account.key(),
+            body: sent,
+            params: { ref: refValue },
+          });
           expectSound(res, `PUT ref ${JSON.stringify(refValue)} ${describeBody(sent)}`);
           const after = await account.writes();
           if (res.status >= 400) expect(after, `PUT ${res.status} wrote something: ${describeBody(sent)}`).toEqual(before);

@@ -37,7 +37,17 @@ function withMember(body: Record<string, unknown>, name: string, json: string): 
 }
 
 const depth = fc.oneof(
-  fc.constantFrom(1, maxNestingDepth - 3, maxNestingDepth - 2, maxNestingDepth - 1, maxNestingDepth, maxNestingDepth + 1, 1000, 7000, 10_000),
+  fc.constantFrom(
+    1,
+    maxNestingDepth - 3,
+    maxNestingDepth - 2,
+    maxNestingDepth - 1,
+    maxNestingDepth,
+    maxNestingDepth + 1,
+    1000,
+    7000,
+    10_000,
+  ),
   fc.integer({ min: 1, max: 10_000 }),
 );
 
@@ -57,7 +67,13 @@ describe("fuzz: nesting depth", () => {
           async (levels, shape, placement) => {
             const { text, depth: total } = placements[placement](nested(levels, shape), levels);
             const what = `${levels} ${shape}s in ${placement} (body depth ${total})`;
-            const request = async (path: string, method: string) => ({ path, method, key: await account.key(), rawBody: text, headers: { "content-type": "application/json" } });
+            const request = async (path: string, method: string) => ({
+              path,
+              method,
+              key: await account.key(),
+              rawBody: text,
+              headers: { "content-type": "application/json" },
+            });
 
             const before = await account.writes();
             const validated = await call(validateRoute, await request("/listings/validate", "POST"));
@@ -67,7 +83,8 @@ describe("fuzz: nesting depth", () => {
             const patched = await call(PATCH, { ...(await request(`/listings/${code}`, "PATCH")), params: { code } });
             for (const [name, res] of Object.entries({ validated, created, upserted, patched })) {
               expectSound(res, `${name}: ${what}`);
-              if (total > maxNestingDepth) expect({ name, status: res.status, code: res.json?.code }).toEqual({ name, status: 400, code: "nesting_too_deep" });
+              if (total > maxNestingDepth)
+                expect({ name, status: res.status, code: res.json?.code }).toEqual({ name, status: 400, code: "nesting_too_deep" });
               else expect(res.json?.code, `${name}: ${what}`).not.toBe("nesting_too_deep");
             }
             expect(validated.status === 200, what).toBe(created.status === 201);

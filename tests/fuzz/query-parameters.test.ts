@@ -18,7 +18,10 @@ import { expectSound, FuzzAccount, fuzzParameters, fuzzTimeout } from "./support
 const RUNS = 80;
 
 const lists = {
-  "/listings": { handler: catalog, names: ["type", "transaction", "city", "price_min", "price_max", "rooms", "rooms_min", "rooms_max", "per_page", "cursor", "locale"] },
+  "/listings": {
+    handler: catalog,
+    names: ["type", "transaction", "city", "price_min", "price_max", "rooms", "rooms_min", "rooms_max", "per_page", "cursor", "locale"],
+  },
   "/account/listings": { handler: accountListings, names: ["status", "per_page", "fields", "cursor", "locale"] },
   "/events": { handler: eventsRoute, names: ["after", "limit", "locale"] },
 } as const;
@@ -26,12 +29,50 @@ const lists = {
 /** A query value as it travels: percent-encoded text, or raw escapes a browser would never send. */
 const rawValue = fc.oneof(
   { weight: 3, arbitrary: hostileString.map((text) => encodeURIComponent(text.isWellFormed() ? text : text.toWellFormed())) },
-  { weight: 2, arbitrary: fc.constantFrom("%00", "a%00b", "%FF", "%C0%AF", "%ED%A0%80", "%ZZ", "%", "%2", "+", "%2B", "%20", "-1", "0", "1e3", "9".repeat(30), "NaN", "Infinity", "0x10", "1.5", "apartment", "sale", "active", "evt_0", "title,code") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "%00",
+      "a%00b",
+      "%FF",
+      "%C0%AF",
+      "%ED%A0%80",
+      "%ZZ",
+      "%",
+      "%2",
+      "+",
+      "%2B",
+      "%20",
+      "-1",
+      "0",
+      "1e3",
+      "9".repeat(30),
+      "NaN",
+      "Infinity",
+      "0x10",
+      "1.5",
+      "apartment",
+      "sale",
+      "active",
+      "evt_0",
+      "title,code",
+    ),
+  },
   { weight: 1, arbitrary: fc.integer({ min: -1000, max: 100_000 }).map(String) },
 );
 
 const queryOf = (names: readonly string[]) =>
-  fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...names) }, { weight: 1, arbitrary: fc.constantFrom("%00", "x", "per_page%00", "") }), rawValue), { maxLength: 5 })
+  fc
+    .array(
+      fc.tuple(
+        fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom(...names) },
+          { weight: 1, arbitrary: fc.constantFrom("%00", "x", "per_page%00", "") },
+        ),
+        rawValue,
+      ),
+      { maxLength: 5 },
+    )
     .map((pairs) => pairs.map(([name, value]) => `${name}=${value}`).join("&"));
 
 const textFilters = ["type", "transaction", "city"];
@@ -60,15 +101,19 @@ describe("fuzz: query parameters", () => {
       await activeListing(await account.key());
       const endpoint = fc.constantFrom(...(Object.keys(lists) as (keyof typeof lists)[]));
       await fc.assert(
-        fc.asyncProperty(endpoint.chain((path) => fc.tuple(fc.constant(path), queryOf(lists[path].names))), async ([path, query]) => {
-          const res = await call(lists[path].handler, { path: `${path}?${query}`, key: await account.key() });
-          const what = `GET ${path}?${query}`;
-          expectSound(res, what);
-          expect([200, 422], `${what} → ${res.status} ${res.text.slice(0, 300)}`).toContain(res.status);
-          if (res.status === 422) {
-            for (const error of res.json!.errors) expect(error, what).toMatchObject({ in: "query", pointer: expect.stringMatching(/^\//) });
-          }
-        }),
+        fc.asyncProperty(
+          endpoint.chain((path) => fc.tuple(fc.constant(path), queryOf(lists[path].names))),
+          async ([path, query]) => {
+            const res = await call(lists[path].handler, { path: `${path}?${query}`, key: await account.key() });
+            const what = `GET ${path}?${query}`;
+            expectSound(res, what);
+            expect([200, 422], `${what} → ${res.status} ${res.text.slice(0, 300)}`).toContain(res.status);
+            if (res.status === 422) {
+              for (const error of res.json!.errors)
+                expect(error, what).toMatchObject({ in: "query", pointer: expect.stringMatching(/^\//) });
+            }
+          },
+        ),
         fuzzParameters(RUNS),
       );
     },
@@ -85,7 +130,12 @@ describe("fuzz: query parameters", () => {
         { handler: catalogListing, path: "/listings", param: "code" },
         { handler: accountListingByRef, path: "/account/listings/ref", param: "ref" },
       );
-      const segment = fc.oneof(hostileString, fc.constant(listing.code), fc.constant(`${listing.code}\u0000`), fc.constant(listing.code.toLowerCase()));
+      const segment = fc.oneof(
+        hostileString,
+        fc.constant(listing.code),
+        fc.constant(`${listing.code}\u0000`),
+        fc.constant(listing.code.toLowerCase()),
+      );
       await fc.assert(
         fc.asyncProperty(reads, segment, async (read, value) => {
           const res = await call(read.handler as typeof accountListing, {

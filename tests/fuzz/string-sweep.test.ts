@@ -22,16 +22,14 @@ const places: Place[] = [
   ...writeFieldNames
     .filter((name) => writeFields[name].kind === "list")
     .map((name): Place => ({ pointer: `/${name}/1`, base: () => validApartment(), put: (body, text) => void (body[name] = ["x", text]) })),
-  ...(["label", "floors/from"] as const).map(
-    (member): Place => ({
-      pointer: `/unit_types/1/${member}`,
-      base: () => structuredClone(valid.development),
-      put: (body, text) => {
-        const rows = body.unit_types as Record<string, unknown>[];
-        rows[1] = member === "label" ? { ...rows[1], label: text } : { ...rows[1], floors: { from: text, to: "8" } };
-      },
-    }),
-  ),
+  ...(["label", "floors/from"] as const).map((member): Place => ({
+    pointer: `/unit_types/1/${member}`,
+    base: () => structuredClone(valid.development),
+    put: (body, text) => {
+      const rows = body.unit_types as Record<string, unknown>[];
+      rows[1] = member === "label" ? { ...rows[1], label: text } : { ...rows[1], floors: { from: text, to: "8" } };
+    },
+  })),
 ];
 
 /** Texts that can never be stored: the answer is 422 `invalid` at their pointer, wherever they are. */
@@ -66,35 +64,58 @@ async function send(what: string, request: () => Promise<Answer>): Promise<Answe
 }
 
 describe.each(places)("string sweep at $pointer", ({ pointer, base, put }) => {
-  it.each([...unstorable, ...awkward].map((text) => [describeText(text), text]))("%s: validate and create agree; U+0000 and a lone surrogate are refused by PATCH and PUT by ref too", async (_, text) => {
-    const body = base();
-    put(body, text);
-    const what = `${pointer} = ${describeText(text)}`;
-    const validated = await send(`validate ${what}`, async () => call(validateRoute, { path: "/listings/validate", method: "POST", key: await account.key(), body }));
-    const created = await send(`create ${what}`, async () => call(createRoute, { path: "/listings", method: "POST", key: await account.key(), body }));
-    expect(validated.status === 200, `${what}: validate ${validated.status}, create ${created.status} ${describeBody(created.json)}`).toBe(created.status === 201);
-    if (created.status !== 201) expect(errorKeys(created)).toEqual(errorKeys(validated));
-    if (unstorable.includes(text)) expect(errorKeys(created)).toContain(`body ${pointer} invalid`);
+  it.each([...unstorable, ...awkward].map((text) => [describeText(text), text]))(
+    "%s: validate and create agree; U+0000 and a lone surrogate are refused by PATCH and PUT by ref too",
+    async (_, text) => {
+      const body = base();
+      put(body, text);
+      const what = `${pointer} = ${describeText(text)}`;
+      const validated = await send(`validate ${what}`, async () =>
+        call(validateRoute, { path: "/listings/validate", method: "POST", key: await account.key(), body }),
+      );
+      const created = await send(`create ${what}`, async () =>
+        call(createRoute, { path: "/listings", method: "POST", key: await account.key(), body }),
+      );
+      expect(
+        validated.status === 200,
+        `${what}: validate ${validated.status}, create ${created.status} ${describeBody(created.json)}`,
+      ).toBe(created.status === 201);
+      if (created.status !== 201) expect(errorKeys(created)).toEqual(errorKeys(validated));
+      if (unstorable.includes(text)) expect(errorKeys(created)).toContain(`body ${pointer} invalid`);
 
-    if (!everywhere.has(text)) return;
+      if (!everywhere.has(text)) return;
 
-    const patchBody: Record<string, unknown> = pointer.startsWith("/unit_types") ? { unit_types: body.unit_types } : {};
-    if (!pointer.startsWith("/unit_types")) put(patchBody, text);
-    const patched = await send(`PATCH ${what}`, async () =>
-      call(PATCH, { path: `/listings/${code}`, method: "PATCH", key: await account.key(), body: patchBody, params: { code }, headers: { "if-match": etag, "content-type": "application/merge-patch+json" } }),
-    );
-    expect(patched.status).toBe(422);
+      const patchBody: Record<string, unknown> = pointer.startsWith("/unit_types") ? { unit_types: body.unit_types } : {};
+      if (!pointer.startsWith("/unit_types")) put(patchBody, text);
+      const patched = await send(`PATCH ${what}`, async () =>
+        call(PATCH, {
+          path: `/listings/${code}`,
+          method: "PATCH",
+          key: await account.key(),
+          body: patchBody,
+          params: { code },
+          headers: { "if-match": etag, "content-type": "application/merge-patch+json" },
+        }),
+      );
+      expect(patched.status).toBe(422);
 
-    const ref = `sweep-${++refs}`;
-    const withoutRef = { ...body, external_ref: undefined };
-    const upserted = await send(`PUT ref ${what}`, async () =>
-      call(putByRef, { path: `/listings/ref/${ref}`, method: "PUT", key: await account.key(), body: pointer === "/external_ref" ? withoutRef : body, params: { ref } }),
-    );
+      const ref = `sweep-${++refs}`;
+      const withoutRef = { ...body, external_ref: undefined };
+      const upserted = await send(`PUT ref ${what}`, async () =>
+        call(putByRef, {
+          path: `/listings/ref/${ref}`,
+          method: "PUT",
+          key: await account.key(),
+          body: pointer === "/external_ref" ? withoutRef : body,
+          params: { ref },
+        }),
+      );
 
-    const refused = { pointer, code: "invalid", detail: expect.stringMatching(/control character|lone UTF-16 surrogate/) };
-    for (const [name, res] of Object.entries({ validated, created, patched, ...(pointer === "/external_ref" ? {} : { upserted }) })) {
-      expect(res.status, `${name} ${what}: ${res.text.slice(0, 300)}`).toBe(422);
-      expect(res.json!.errors, `${name} ${what}`).toContainEqual(refused);
-    }
-  });
+      const refused = { pointer, code: "invalid", detail: expect.stringMatching(/control character|lone UTF-16 surrogate/) };
+      for (const [name, res] of Object.entries({ validated, created, patched, ...(pointer === "/external_ref" ? {} : { upserted }) })) {
+        expect(res.status, `${name} ${what}: ${res.text.slice(0, 300)}`).toBe(422);
+        expect(res.json!.errors, `${name} ${what}`).toContainEqual(refused);
+      }
+    },
+  );
 });

@@ -49,7 +49,10 @@ export class FuzzAccount {
   async key(): Promise<string> {
     if (++this.used > 200) {
       const ctx = await operatorCtx();
-      const created = await createKey({ ctx, input: { accountId: this.accountId, name: "fuzz key", permissions: allPermissions, days: 30 } });
+      const created = await createKey({
+        ctx,
+        input: { accountId: this.accountId, name: "fuzz key", permissions: allPermissions, days: 30 },
+      });
       await revokeKey({ ctx, input: { id: this.current.keyId } });
       this.current = { key: created.key, keyId: created.id };
       this.used = 1;
@@ -74,7 +77,10 @@ export class FuzzAccount {
 
   async hasRef(ref: string): Promise<boolean> {
     const { db } = await database();
-    const [row] = await db.select({ id: listings.id }).from(listings).where(and(eq(listings.accountId, this.accountId), eq(listings.externalRef, ref)));
+    const [row] = await db
+      .select({ id: listings.id })
+      .from(listings)
+      .where(and(eq(listings.accountId, this.accountId), eq(listings.externalRef, ref)));
     return row !== undefined;
   }
 }
@@ -89,15 +95,24 @@ export function expectSound(res: Answer, what: string): void {
   expect(res.headers.get("x-request-id"), context).toMatch(/\S/);
   if (res.status < 400) return;
   expect(res.headers.get("content-type"), context).toContain("application/problem+json");
-  expect(res.json, context).toMatchObject({ status: res.status, type: expect.any(String), title: expect.any(String), code: expect.any(String) });
+  expect(res.json, context).toMatchObject({
+    status: res.status,
+    type: expect.any(String),
+    title: expect.any(String),
+    code: expect.any(String),
+  });
   if (res.json!.errors !== undefined) {
-    expect(res.json!.errors, context).toEqual(expect.arrayContaining([expect.objectContaining({ pointer: expect.any(String), code: expect.any(String) })]));
+    expect(res.json!.errors, context).toEqual(
+      expect.arrayContaining([expect.objectContaining({ pointer: expect.any(String), code: expect.any(String) })]),
+    );
   }
 }
 
 /** The errors of a 422 as pointer and code, the part of an answer that is stable. */
 export const errorKeys = (res: Answer) =>
-  ((res.json?.errors ?? []) as { pointer: string; code: string; in?: string }[]).map((e) => `${e.in ?? "body"} ${e.pointer} ${e.code}`).sort();
+  ((res.json?.errors ?? []) as { pointer: string; code: string; in?: string }[])
+    .map((e) => `${e.in ?? "body"} ${e.pointer} ${e.code}`)
+    .sort();
 
 /** A short description of a body for failure messages: a 1 MB string would drown the report. */
 export const describeBody = (body: unknown): string => {

@@ -9,7 +9,15 @@ import { accountWithKey, call } from "../support/fixtures";
 
 /** A create under a key nobody has used yet. */
 async function freshRequest(): Promise<IdempotentRequest> {
-  return { database: await database(), keyId: newId("apiKey"), header: randomToken(20), method: "POST", path: "/listings", body: { title: "Casă" }, now: new Date() };
+  return {
+    database: await database(),
+    keyId: newId("apiKey"),
+    header: randomToken(20),
+    method: "POST",
+    path: "/listings",
+    body: { title: "Casă" },
+    now: new Date(),
+  };
 }
 
 /** A run that reports when it starts and finishes only when the test says so. */
@@ -71,7 +79,15 @@ describe(`Idempotency-Key in flight (${process.env.DATABASE_URL ? "PostgreSQL, c
     const { run, release, running } = gatedRun();
     const endpoint = keyedEndpoint("listings:write", async ({ ctx, principal, request, body }) =>
       withIdempotency(
-        { database: ctx.database, keyId: principal.key.id, header: request.headers.get("idempotency-key"), method: "POST", path: "/listings", body: await body(), now: ctx.now },
+        {
+          database: ctx.database,
+          keyId: principal.key.id,
+          header: request.headers.get("idempotency-key"),
+          method: "POST",
+          path: "/listings",
+          body: await body(),
+          now: ctx.now,
+        },
         run,
       ),
     );

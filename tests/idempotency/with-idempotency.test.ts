@@ -24,7 +24,10 @@ async function request(overrides: Partial<IdempotentRequest> = {}): Promise<Idem
 function creator(status = 201) {
   const run = async () => {
     run.calls++;
-    return json({ data: { code: `L${run.calls}` } }, { status, headers: { Location: `/api/v1/account/listings/L${run.calls}`, ETag: `"v${run.calls}"`, "X-Other": "not kept" } });
+    return json(
+      { data: { code: `L${run.calls}` } },
+      { status, headers: { Location: `/api/v1/account/listings/L${run.calls}`, ETag: `"v${run.calls}"`, "X-Other": "not kept" } },
+    );
   };
   run.calls = 0;
   return run;
@@ -57,7 +60,10 @@ describe("withIdempotency", () => {
     const run = creator();
     const req = await request();
     const first = await withIdempotency(req, run);
-    const repeat = await withIdempotency({ ...req, body: { rooms: 2, title: "Apartament" }, now: new Date(req.now.getTime() + 60_000) }, run);
+    const repeat = await withIdempotency(
+      { ...req, body: { rooms: 2, title: "Apartament" }, now: new Date(req.now.getTime() + 60_000) },
+      run,
+    );
     expect(run.calls).toBe(1);
     expect(repeat.status).toBe(201);
     expect(await repeat.text()).toBe(await first.text());
@@ -69,20 +75,23 @@ describe("withIdempotency", () => {
     expect(first.headers.has("idempotent-replayed")).toBe(false);
   });
 
-  it.each([400, 404, 409, 422, 429])("releases the key on a %i answer: no record, and the retry runs, with the same body or a fixed one", async (status) => {
-    const req = await request();
-    const refused = await withIdempotency(req, creator(status));
-    expect(refused.status).toBe(status);
-    expect(await rowOf(req)).toBeUndefined();
-    const run = creator();
-    const retry = await withIdempotency(req, run);
-    expect(retry.status).toBe(201);
-    expect(retry.headers.has("idempotent-replayed")).toBe(false);
-    const fixed = await request({ header: `idem-${randomToken(12)}` });
-    await withIdempotency(fixed, creator(status));
-    expect((await withIdempotency({ ...fixed, body: { title: "Apartament", rooms: 3 } }, run)).status).toBe(201);
-    expect(run.calls).toBe(2);
-  });
+  it.each([400, 404, 409, 422, 429])(
+    "releases the key on a %i answer: no record, and the retry runs, with the same body or a fixed one",
+    async (status) => {
+      const req = await request();
+      const refused = await withIdempotency(req, creator(status));
+      expect(refused.status).toBe(status);
+      expect(await rowOf(req)).toBeUndefined();
+      const run = creator();
+      const retry = await withIdempotency(req, run);
+      expect(retry.status).toBe(201);
+      expect(retry.headers.has("idempotent-replayed")).toBe(false);
+      const fixed = await request({ header: `idem-${randomToken(12)}` });
+      await withIdempotency(fixed, creator(status));
+      expect((await withIdempotency({ ...fixed, body: { title: "Apartament", rooms: 3 } }, run)).status).toBe(201);
+      expect(run.calls).toBe(2);
+    },
+  );
 
   it("releases the key when the run throws a refusal (422), so the fixed body runs with the same key", async () => {
     const req = await request();

@@ -58,8 +58,7 @@ afterAll(async () => {
 });
 
 // The SDK stamps `ts` on every event; only a future one is ours.
-const eventsFor = (jobId: string) =>
-  fake.received.filter((event) => event.data.jobId === jobId).map(({ name, data }) => ({ name, data }));
+const eventsFor = (jobId: string) => fake.received.filter((event) => event.data.jobId === jobId).map(({ name, data }) => ({ name, data }));
 
 describe("enqueue with Inngest configured", () => {
   it("sends jobs/<name> with the row's id right after writing it", async () => {

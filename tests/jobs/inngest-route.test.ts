@@ -21,7 +21,11 @@ const request = (method: string) => new NextRequest("http://localhost:3000/api/i
 describe("/api/inngest", () => {
   it("answers 503 problem+json when Inngest is not configured, whatever the method", async () => {
     const route = await loadRoute({ INNGEST_DEV: undefined, INNGEST_EVENT_KEY: undefined, INNGEST_SIGNING_KEY: undefined });
-    for (const [method, handler] of [["GET", route.GET], ["POST", route.POST], ["PUT", route.PUT]] as const) {
+    for (const [method, handler] of [
+      ["GET", route.GET],
+      ["POST", route.POST],
+      ["PUT", route.PUT],
+    ] as const) {
       const response = await handler(request(method), {});
       expect(response.status).toBe(503);
       expect(response.headers.get("content-type")).toBe("application/problem+json");

@@ -39,7 +39,10 @@ async function logState(tag: string) {
     .from(apiLog)
     .where(like(apiLog.requestId, `${tag}-%`));
   return Object.fromEntries(
-    rows.map((row) => [row.requestId.slice(tag.length + 1), row.requestBody === null && row.responseBody === null ? "no bodies" : "bodies"]),
+    rows.map((row) => [
+      row.requestId.slice(tag.length + 1),
+      row.requestBody === null && row.responseBody === null ? "no bodies" : "bodies",
+    ]),
   );
 }
 
@@ -67,13 +70,23 @@ describe("retention clean-ups", () => {
     } as const;
     const ids = Object.fromEntries(Object.keys(rows).map((label) => [label, newId("job")]));
     await db.insert(jobs).values(
-      Object.entries(rows).map(([label, row]) => ({ id: ids[label], name, payload: {}, runAt: daysAgo(40), createdAt: daysAgo(40), ...row })),
+      Object.entries(rows).map(([label, row]) => ({
+        id: ids[label],
+        name,
+        payload: {},
+        runAt: daysAgo(40),
+        createdAt: daysAgo(40),
+        ...row,
+      })),
     );
 
-    for (const rule of retentionRules.filter((candidate) => candidate.table === jobs)) await applyRetentionRule(await database(), rule, now);
+    for (const rule of retentionRules.filter((candidate) => candidate.table === jobs))
+      await applyRetentionRule(await database(), rule, now);
 
     const left = await db.select({ id: jobs.id }).from(jobs).where(eq(jobs.name, name));
-    const labels = Object.entries(ids).filter(([, id]) => left.some((row) => row.id === id)).map(([label]) => label);
+    const labels = Object.entries(ids)
+      .filter(([, id]) => left.some((row) => row.id === id))
+      .map(([label]) => label);
     expect(labels.sort()).toEqual(["doneRecent", "failedRecent", "queuedOld"]);
   });
 

@@ -66,7 +66,9 @@ describe("embedded job runner", () => {
     const { job, calls } = recordingJob("stuck", { delaysSeconds: [30] });
     const insertRunning = async (lockedUntil: Date) => {
       const id = newId("job");
-      await handle.db.insert(jobs).values({ id, name: job.name, payload: { value: "v" }, status: "running", attempts: 1, runAt: t0, lockedUntil });
+      await handle.db
+        .insert(jobs)
+        .values({ id, name: job.name, payload: { value: "v" }, status: "running", attempts: 1, runAt: t0, lockedUntil });
       return id;
     };
     const expired = await insertRunning(plusSeconds(t0, -1));
@@ -160,8 +162,7 @@ describe("cron jobs", () => {
   it("keeps exactly one occurrence queued and queues the next one after it ran", async () => {
     const handle = await database();
     const { job, calls } = recordingJob("cron", { cron: "30 4 * * *" });
-    const pending = async () =>
-      (await rowsNamed(job.name)).filter((row) => row.status === "queued").map((row) => row.runAt.toISOString());
+    const pending = async () => (await rowsNamed(job.name)).filter((row) => row.status === "queued").map((row) => row.runAt.toISOString());
 
     await runDueJobs({ database: handle, now: t0, jobs: [job] });
     await runDueJobs({ database: handle, now: plusSeconds(t0, 5), jobs: [job] });

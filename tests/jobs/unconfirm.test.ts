@@ -39,12 +39,20 @@ describe("listings.unconfirm", () => {
     const recent = await activeListing(key);
     const { db } = await database();
     const occurrence = await queuedOccurrence();
-    await db.update(listings).set({ confirmedAt: plusSeconds(occurrence, -31 * 86_400) }).where(eq(listings.code, stale.code));
-    await db.update(listings).set({ confirmedAt: plusSeconds(occurrence, -29 * 86_400) }).where(eq(listings.code, recent.code));
+    await db
+      .update(listings)
+      .set({ confirmedAt: plusSeconds(occurrence, -31 * 86_400) })
+      .where(eq(listings.code, stale.code));
+    await db
+      .update(listings)
+      .set({ confirmedAt: plusSeconds(occurrence, -29 * 86_400) })
+      .where(eq(listings.code, recent.code));
 
     const summary = await runDueJobs({ database: await database(), now: occurrence, jobs: [unconfirmListingsJob] });
 
-    expect(summary.outcomes).toEqual([expect.objectContaining({ name: "listings.unconfirm", status: "done", result: { unconfirmed: expect.any(Number) } })]);
+    expect(summary.outcomes).toEqual([
+      expect.objectContaining({ name: "listings.unconfirm", status: "done", result: { unconfirmed: expect.any(Number) } }),
+    ]);
     expect(await statusOf(stale.code)).toBe("unconfirmed");
     expect(await statusOf(recent.code)).toBe("active");
   });

@@ -9,7 +9,10 @@ describe("GET /listings – the public catalog", () => {
   it("shows active listings only, in the list shape, with filters compared in euros", async () => {
     const owner = await accountWithKey();
     const city = `Oraș ${newId("listing").slice(4, 12)}`;
-    const cheap = await activeListing(owner.key, validApartment({ city, price: 400000, price_currency: "RON", rooms: 2, partitioning: "detached", bedrooms: 1 }));
+    const cheap = await activeListing(
+      owner.key,
+      validApartment({ city, price: 400000, price_currency: "RON", rooms: 2, partitioning: "detached", bedrooms: 1 }),
+    );
     const dear = await activeListing(owner.key, validApartment({ city, price: 250000, price_currency: "EUR" }));
     await createListing(owner.key, validApartment({ city }));
     const reader = await accountWithKey({ permissions: ["media:write"] });
@@ -20,7 +23,10 @@ describe("GET /listings – the public catalog", () => {
     expect(all.json!.data[0]).not.toHaveProperty("external_ref");
     const underEur = await call(catalog, { path: `/listings?city=${encodeURIComponent(city)}&price_max=100000`, key: reader.key });
     expect(underEur.json!.data.map((l: { code: string }) => l.code)).toEqual([cheap.code]);
-    const rooms = await call(catalog, { path: `/listings?city=${encodeURIComponent(city)}&rooms=3&type=apartment&transaction=sale`, key: reader.key });
+    const rooms = await call(catalog, {
+      path: `/listings?city=${encodeURIComponent(city)}&rooms=3&type=apartment&transaction=sale`,
+      key: reader.key,
+    });
     expect(rooms.json!.data.map((l: { code: string }) => l.code)).toEqual([dear.code]);
     const paged = await call(catalog, { path: `/listings?city=${encodeURIComponent(city)}&per_page=1`, key: reader.key });
     expect(paged.json!.data).toHaveLength(1);
@@ -36,7 +42,9 @@ describe("GET /listings – the public catalog", () => {
     expect(res.status).toBe(200);
     expect(res.json!.data.code).toBe(active.code);
     expect(res.json!.data).not.toHaveProperty("moderation");
-    expect((await call(catalogListing, { path: `/listings/${pending.code}`, key: other.key, params: { code: pending.code } })).status).toBe(404);
+    expect((await call(catalogListing, { path: `/listings/${pending.code}`, key: other.key, params: { code: pending.code } })).status).toBe(
+      404,
+    );
   });
 
   it("refuses bad filters with 422 and needs a valid key", async () => {

@@ -96,8 +96,12 @@ describe("POST /listings – errors", () => {
   it("refuses a body that is not an object, malformed JSON and other media types", async () => {
     const { key } = await accountWithKey();
     expect((await create(key, [1, 2])).status).toBe(422);
-    expect((await call(POST, { path: "/listings", method: "POST", key, rawBody: "{", headers: { "content-type": "application/json" } })).status).toBe(400);
-    expect((await call(POST, { path: "/listings", method: "POST", key, rawBody: "x", headers: { "content-type": "text/plain" } })).status).toBe(415);
+    expect(
+      (await call(POST, { path: "/listings", method: "POST", key, rawBody: "{", headers: { "content-type": "application/json" } })).status,
+    ).toBe(400);
+    expect(
+      (await call(POST, { path: "/listings", method: "POST", key, rawBody: "x", headers: { "content-type": "text/plain" } })).status,
+    ).toBe(415);
   });
 
   it("refuses an external_ref the account already uses", async () => {
@@ -120,16 +124,22 @@ describe("POST /listings – currency refusals", () => {
   it("refuses a currency not offered, a withdrawn rate and a price above the cap in euros", async () => {
     const { key } = await accountWithKey();
     const notOffered = await create(key, validApartment({ price_currency: "CHF" }));
-    expect(notOffered.json!.errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer: "/price_currency", code: "price_currency_not_offered" })]));
+    expect(notOffered.json!.errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ pointer: "/price_currency", code: "price_currency_not_offered" })]),
+    );
     const aboveCap = await create(key, validApartment({ price: 300_000_000 }));
-    expect(aboveCap.json!.errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer: "/price", code: "price_above_cap" })]));
+    expect(aboveCap.json!.errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ pointer: "/price", code: "price_above_cap" })]),
+    );
     const ctx = await operatorCtx();
     const [gbp] = (await listRates({ ctx })).filter((rate) => rate.currency === "GBP");
     await withdrawRate({ ctx, input: { currency: "GBP" } });
     try {
       const unavailable = await create(key, validApartment({ price_currency: "GBP" }));
       expect(unavailable.status).toBe(422);
-      expect(unavailable.json!.errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer: "/price_currency", code: "price_currency_unavailable" })]));
+      expect(unavailable.json!.errors).toEqual(
+        expect.arrayContaining([expect.objectContaining({ pointer: "/price_currency", code: "price_currency_unavailable" })]),
+      );
     } finally {
       await setRate({ ctx, input: { currency: "GBP", eurPerUnit: gbp.eurPerUnit! } });
     }
@@ -145,7 +155,9 @@ describe("POST /listings/validate", () => {
     expect(ok.json).toEqual({ data: { valid: true }, warnings: [] });
     const bad = await call(validate, { path: "/listings/validate", method: "POST", key, body: validApartment({ bedrooms: 5, rooms: 2 }) });
     expect(bad.status).toBe(422);
-    expect(bad.json!.errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer: "/bedrooms", code: "bedrooms_above_rooms" })]));
+    expect(bad.json!.errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ pointer: "/bedrooms", code: "bedrooms_above_rooms" })]),
+    );
   });
 });
 

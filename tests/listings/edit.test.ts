@@ -5,7 +5,14 @@ import { accountWithKey, call } from "../support/fixtures";
 import { activeListing, createListing, moderate } from "../support/listings";
 
 const patch = (key: string | undefined, code: string, body: unknown, headers: Record<string, string> = {}) =>
-  call(PATCH, { path: `/listings/${code}`, method: "PATCH", key, body, params: { code }, headers: { "content-type": "application/merge-patch+json", ...headers } });
+  call(PATCH, {
+    path: `/listings/${code}`,
+    method: "PATCH",
+    key,
+    body,
+    params: { code },
+    headers: { "content-type": "application/merge-patch+json", ...headers },
+  });
 
 describe("PATCH /listings/{code} – happy", () => {
   it("applies an edit of an unpublished listing directly (200) with a new ETag", async () => {

@@ -13,7 +13,8 @@ import { activeListing, createListing, moderate } from "../support/listings";
 
 const decide = (key: string | undefined, code: string, body: unknown) =>
   call(simulate, { path: `/sandbox/listings/${code}/moderation`, method: "POST", key, body, params: { code } });
-const events = async (key: string) => (await call(eventsRoute, { path: "/events", key })).json!.data as { type: string; data: Record<string, unknown> }[];
+const events = async (key: string) =>
+  (await call(eventsRoute, { path: "/events", key })).json!.data as { type: string; data: Record<string, unknown> }[];
 
 describe("POST /sandbox/listings/{code}/moderation", () => {
   it("approves (listing.published), rejects with reason and codes (listing.rejected), hides (listing.withdrawn)", async () => {
@@ -22,8 +23,15 @@ describe("POST /sandbox/listings/{code}/moderation", () => {
     const approved = await decide(key, listing.code, { decision: "approve" });
     expect(approved.status).toBe(200);
     expect(approved.json!.data).toMatchObject({ status: "active", published_at: expect.any(String) });
-    const rejected = await decide(key, listing.code, { decision: "reject", reason: "Price looks wrong", rejection_codes: ["misleading_price"] });
-    expect(rejected.json!.data).toMatchObject({ status: "rejected", moderation: { rejection_reason: "Price looks wrong", rejection_codes: ["misleading_price"] } });
+    const rejected = await decide(key, listing.code, {
+      decision: "reject",
+      reason: "Price looks wrong",
+      rejection_codes: ["misleading_price"],
+    });
+    expect(rejected.json!.data).toMatchObject({
+      status: "rejected",
+      moderation: { rejection_reason: "Price looks wrong", rejection_codes: ["misleading_price"] },
+    });
     expect((await decide(key, listing.code, { decision: "hide" })).json!.data.status).toBe("hidden");
     const seen = await events(key);
     expect(seen.map((e) => e.type)).toEqual(["listing.published", "listing.rejected", "listing.withdrawn"]);
@@ -38,9 +46,19 @@ describe("POST /sandbox/listings/{code}/moderation", () => {
     await moderate(listing.code, { decision: "reject", reason: "Price", rejection_codes: ["misleading_price"] });
     const read = await call(accountListing, { path: `/account/listings/${listing.code}`, key, params: { code: listing.code } });
     expect(read.json!.data).toMatchObject({ status: "rejected", price: 185000, moderation: { edit_pending: false } });
-    const edited = await call(PATCH, { path: `/listings/${listing.code}`, method: "PATCH", key, body: { price: 184000 }, params: { code: listing.code } });
+    const edited = await call(PATCH, {
+      path: `/listings/${listing.code}`,
+      method: "PATCH",
+      key,
+      body: { price: 184000 },
+      params: { code: listing.code },
+    });
     expect(edited.status).toBe(200);
-    expect(edited.json!.data).toMatchObject({ status: "pending", price: 184000, moderation: { rejection_reason: null, rejection_codes: [] } });
+    expect(edited.json!.data).toMatchObject({
+      status: "pending",
+      price: 184000,
+      moderation: { rejection_reason: null, rejection_codes: [] },
+    });
   });
 
   it("refuses an invalid decision with 422 and approving an active listing without an edit with 409", async () => {
@@ -77,7 +95,10 @@ describe("unconfirmed listings", () => {
     const { key } = await accountWithKey();
     const listing = await activeListing(key);
     const { db } = await database();
-    await db.update(listings).set({ confirmedAt: new Date(Date.now() - 31 * 86_400_000) }).where(eq(listings.code, listing.code));
+    await db
+      .update(listings)
+      .set({ confirmedAt: new Date(Date.now() - 31 * 86_400_000) })
+      .where(eq(listings.code, listing.code));
     const ctx = await operatorCtx();
     expect((await unconfirmStaleListings({ ctx })).unconfirmed).toBeGreaterThanOrEqual(1);
     const read = await call(accountListing, { path: `/account/listings/${listing.code}`, key, params: { code: listing.code } });

@@ -13,10 +13,14 @@ describe("events outbox", () => {
     const { db } = await database();
     const before = await db.select().from(events).where(eq(events.accountId, account.id));
     // Make the event insert of this account fail, after the listing row was already updated.
-    await db.execute(sql.raw(`create function fail_events_of_${account.id}() returns trigger language plpgsql as $$
-      begin raise exception 'forced failure'; end $$`));
-    await db.execute(sql.raw(`create trigger fail_events_${account.id} before insert on events for each row
-      when (new.account_id = '${account.id}') execute function fail_events_of_${account.id}()`));
+    await db.execute(
+      sql.raw(`create function fail_events_of_${account.id}() returns trigger language plpgsql as $$
+      begin raise exception 'forced failure'; end $$`),
+    );
+    await db.execute(
+      sql.raw(`create trigger fail_events_${account.id} before insert on events for each row
+      when (new.account_id = '${account.id}') execute function fail_events_of_${account.id}()`),
+    );
     try {
       const res = await call(pause, { path: `/listings/${listing.code}/pause`, method: "POST", key, params: { code: listing.code } });
       expect(res.status).toBe(500);

@@ -25,12 +25,18 @@ describe("GET /account/listings – happy", () => {
     expect(first.json!.links.prev).toBeNull();
     const second = await list(key, `?per_page=2&cursor=${first.json!.meta.next_cursor}`);
     expect(second.json!.data.map((l: { code: string }) => l.code)).toEqual([codes[3], codes[2]]);
-    const third = await call(accountListings, { path: new URL(second.json!.links.next).pathname.replace("/api/v1", "") + new URL(second.json!.links.next).search, key });
+    const third = await call(accountListings, {
+      path: new URL(second.json!.links.next).pathname.replace("/api/v1", "") + new URL(second.json!.links.next).search,
+      key,
+    });
     expect(third.json!.data.map((l: { code: string }) => l.code)).toEqual([codes[1]]);
     expect(third.json!.meta.next_cursor).toBeNull();
     const back = await list(key, `?per_page=2&cursor=${third.json!.meta.prev_cursor}`);
     expect(back.json!.data.map((l: { code: string }) => l.code)).toEqual([codes[3], codes[2]]);
-    const last = await call(accountListings, { path: new URL(first.json!.links.last).pathname.replace("/api/v1", "") + new URL(first.json!.links.last).search, key });
+    const last = await call(accountListings, {
+      path: new URL(first.json!.links.last).pathname.replace("/api/v1", "") + new URL(first.json!.links.last).search,
+      key,
+    });
     expect(last.json!.data.map((l: { code: string }) => l.code)).toEqual([codes[2], codes[1]]);
   });
 
@@ -57,10 +63,16 @@ describe("GET /account/listings – happy", () => {
     expect(await codes(owner.key)).toEqual([byAgent.code, byOwner.code].sort());
     expect(await codes(admin.key)).toEqual([byAgent.code, byOwner.code].sort());
     expect(await codes(agent.key)).toEqual([byAgent.code]);
-    const colleague = await call(accountListing, { path: `/account/listings/${byAgent.code}`, key: admin.key, params: { code: byAgent.code } });
+    const colleague = await call(accountListing, {
+      path: `/account/listings/${byAgent.code}`,
+      key: admin.key,
+      params: { code: byAgent.code },
+    });
     expect(colleague.status).toBe(200);
     expect(colleague.json!.data.attribution.lister).toBe(agency);
-    expect((await call(accountListing, { path: `/account/listings/${byOwner.code}`, key: agent.key, params: { code: byOwner.code } })).status).toBe(404);
+    expect(
+      (await call(accountListing, { path: `/account/listings/${byOwner.code}`, key: agent.key, params: { code: byOwner.code } })).status,
+    ).toBe(404);
   });
 });
 
@@ -99,15 +111,23 @@ describe("GET /account/listings/{code} and /ref/{ref}", () => {
     const owner = await accountWithKey();
     const stranger = await accountWithKey();
     const listing = await createListing(owner.key, validApartment({ external_ref: "r-1" }));
-    const foreign = await call(accountListing, { path: `/account/listings/${listing.code}`, key: stranger.key, params: { code: listing.code } });
+    const foreign = await call(accountListing, {
+      path: `/account/listings/${listing.code}`,
+      key: stranger.key,
+      params: { code: listing.code },
+    });
     const missing = await call(accountListing, { path: "/account/listings/ZZZZZZZZ", key: stranger.key, params: { code: "ZZZZZZZZ" } });
     expect(foreign.status).toBe(404);
     expect({ ...foreign.json }).toEqual({ ...missing.json });
-    expect((await call(accountListingByRef, { path: "/account/listings/ref/r-1", key: stranger.key, params: { ref: "r-1" } })).status).toBe(404);
+    expect((await call(accountListingByRef, { path: "/account/listings/ref/r-1", key: stranger.key, params: { ref: "r-1" } })).status).toBe(
+      404,
+    );
     expect((await list(stranger.key)).json!.data).toEqual([]);
     expect((await list(undefined)).status).toBe(401);
     const writer = await accountWithKey({ permissions: ["listings:write"] });
     expect((await list(writer.key)).status).toBe(403);
-    expect((await call(accountListing, { path: `/account/listings/${listing.code}`, key: writer.key, params: { code: listing.code } })).status).toBe(403);
+    expect(
+      (await call(accountListing, { path: `/account/listings/${listing.code}`, key: writer.key, params: { code: listing.code } })).status,
+    ).toBe(403);
   });
 });

@@ -15,7 +15,13 @@ describe("listing reports", () => {
     const listing = await activeListing(key);
     const ctx = await operatorCtx();
     const report = await reportListing({ ctx, input: { code: listing.code, reason: "Apartamentul a fost deja vândut." } });
-    expect(report).toMatchObject({ id: expect.stringMatching(/^rpt_/), listingCode: listing.code, status: "open", reporterEmail: null, closedAt: null });
+    expect(report).toMatchObject({
+      id: expect.stringMatching(/^rpt_/),
+      listingCode: listing.code,
+      status: "open",
+      reporterEmail: null,
+      closedAt: null,
+    });
 
     const refused = await remove(key, listing.code);
     expect(refused.status).toBe(409);
@@ -50,7 +56,9 @@ describe("listing reports", () => {
     const deleted = await activeListing(key);
     expect((await remove(key, deleted.code)).status).toBe(204);
     for (const code of [pending.code, hidden.code, deleted.code, "ABCDEFGH", "nope"]) {
-      await expect(reportListing({ ctx, input: { code, reason: "Nu mai e disponibil" } }), code).rejects.toMatchObject({ code: "not_found" });
+      await expect(reportListing({ ctx, input: { code, reason: "Nu mai e disponibil" } }), code).rejects.toMatchObject({
+        code: "not_found",
+      });
     }
     const { db } = await database();
     const written = await db
@@ -64,7 +72,9 @@ describe("listing reports", () => {
   it("refuses an empty reason and a malformed reporter e-mail", async () => {
     const { key } = await accountWithKey();
     const listing = await activeListing(key);
-    await expect(reportListing({ ctx: await operatorCtx(), input: { code: listing.code, reason: "  ", reporterEmail: "nope" } })).rejects.toMatchObject({
+    await expect(
+      reportListing({ ctx: await operatorCtx(), input: { code: listing.code, reason: "  ", reporterEmail: "nope" } }),
+    ).rejects.toMatchObject({
       code: "validation_failed",
       errors: [
         { pointer: "/reason", code: "min" },

@@ -59,7 +59,10 @@ describe("POST /listings/{code}/pause|resume|sold – errors", () => {
   it("refuses pause and sold of a pending listing with 409 listing_action_refused", async () => {
     const { key } = await accountWithKey();
     const listing = await createListing(key);
-    for (const [route, name] of [[pause, "pause"], [sold, "sold"]] as const) {
+    for (const [route, name] of [
+      [pause, "pause"],
+      [sold, "sold"],
+    ] as const) {
       const res = await act(route, key, listing.code, name);
       expect(res.status).toBe(409);
       expect(res.json!.code).toBe("listing_action_refused");
@@ -78,7 +81,9 @@ describe("DELETE /listings/{code}", () => {
     expect(read.status).toBe(404);
     const withdrawn = (await eventsOf(key)).find((e) => e.type === "listing.withdrawn");
     expect(withdrawn?.data).toMatchObject({ code: listing.code, by: "owner", deleted: true });
-    expect((await call(deleteRoute, { path: `/listings/${listing.code}`, method: "DELETE", key, params: { code: listing.code } })).status).toBe(404);
+    expect(
+      (await call(deleteRoute, { path: `/listings/${listing.code}`, method: "DELETE", key, params: { code: listing.code } })).status,
+    ).toBe(404);
   });
 
   it("refuses deletion while a report is open (409), allows it once closed", async () => {
@@ -91,8 +96,13 @@ describe("DELETE /listings/{code}", () => {
     const refused = await call(deleteRoute, { path: `/listings/${listing.code}`, method: "DELETE", key, params: { code: listing.code } });
     expect(refused.status).toBe(409);
     expect(refused.json!.code).toBe("listing_action_refused");
-    await db.update(listingReports).set({ status: "closed" }).where(and(eq(listingReports.id, reportId)));
-    expect((await call(deleteRoute, { path: `/listings/${listing.code}`, method: "DELETE", key, params: { code: listing.code } })).status).toBe(204);
+    await db
+      .update(listingReports)
+      .set({ status: "closed" })
+      .where(and(eq(listingReports.id, reportId)));
+    expect(
+      (await call(deleteRoute, { path: `/listings/${listing.code}`, method: "DELETE", key, params: { code: listing.code } })).status,
+    ).toBe(204);
   });
 });
 
@@ -101,14 +111,24 @@ describe("listing actions – security", () => {
     const owner = await accountWithKey();
     const stranger = await accountWithKey();
     const listing = await activeListing(owner.key);
-    for (const [route, name] of [[pause, "pause"], [resume, "resume"], [sold, "sold"]] as const) {
+    for (const [route, name] of [
+      [pause, "pause"],
+      [resume, "resume"],
+      [sold, "sold"],
+    ] as const) {
       expect((await act(route, stranger.key, listing.code, name)).status).toBe(404);
       expect((await act(route, undefined, listing.code, name)).status).toBe(401);
     }
-    expect((await call(deleteRoute, { path: `/listings/${listing.code}`, method: "DELETE", key: stranger.key, params: { code: listing.code } })).status).toBe(404);
+    expect(
+      (await call(deleteRoute, { path: `/listings/${listing.code}`, method: "DELETE", key: stranger.key, params: { code: listing.code } }))
+        .status,
+    ).toBe(404);
     const reader = await accountWithKey({ permissions: ["listings:read"] });
     expect((await act(pause, reader.key, listing.code, "pause")).status).toBe(403);
-    expect((await call(deleteRoute, { path: `/listings/${listing.code}`, method: "DELETE", key: reader.key, params: { code: listing.code } })).status).toBe(403);
+    expect(
+      (await call(deleteRoute, { path: `/listings/${listing.code}`, method: "DELETE", key: reader.key, params: { code: listing.code } }))
+        .status,
+    ).toBe(403);
     const read = await call(accountListing, { path: `/account/listings/${listing.code}`, key: owner.key, params: { code: listing.code } });
     expect(read.json!.data.status).toBe("active");
   });

@@ -23,8 +23,16 @@ const surrogateDetail = /lone UTF-16 surrogate/;
 const create = (key: string, body: unknown) => call(createRoute, { path: "/listings", method: "POST", key, body });
 const validate = (key: string, body: unknown) => call(validateRoute, { path: "/listings/validate", method: "POST", key, body });
 const patch = (key: string, code: string, body: unknown) =>
-  call(PATCH, { path: `/listings/${code}`, method: "PATCH", key, body, params: { code }, headers: { "content-type": "application/merge-patch+json" } });
-const put = (key: string, ref: string, body: unknown) => call(putByRef, { path: `/listings/ref/${ref}`, method: "PUT", key, body, params: { ref } });
+  call(PATCH, {
+    path: `/listings/${code}`,
+    method: "PATCH",
+    key,
+    body,
+    params: { code },
+    headers: { "content-type": "application/merge-patch+json" },
+  });
+const put = (key: string, ref: string, body: unknown) =>
+  call(putByRef, { path: `/listings/ref/${ref}`, method: "PUT", key, body, params: { ref } });
 
 /** The refusal of one unstorable text: 422 with `invalid` at the text's pointer. */
 function expectRefused(res: Awaited<ReturnType<typeof call>>, pointer: string, detail: RegExp) {
@@ -70,7 +78,10 @@ describe("unstorable text in a listing body", () => {
 
   it("refuses nested texts at their own pointer: a unit type's name, an amenity", async () => {
     const { key } = await accountWithKey({ account: { locale: "en" } });
-    const development = { ...valid.development, unit_types: [valid.development.unit_types[0], { ...valid.development.unit_types[1], label: "3 camere\u0000" }] };
+    const development = {
+      ...valid.development,
+      unit_types: [valid.development.unit_types[0], { ...valid.development.unit_types[1], label: "3 camere\u0000" }],
+    };
     expectRefused(await create(key, development), "/unit_types/1/label", controlDetail);
     expectRefused(await validate(key, development), "/unit_types/1/label", controlDetail);
     expectRefused(await create(key, validApartment({ features: ["fridge", "\ud800"] })), "/features/1", surrogateDetail);
@@ -96,19 +107,22 @@ describe("unstorable text in a listing body", () => {
 });
 
 describe("unstorable text beside the listing", () => {
-  it.each(["Duplicat\u0000", "Duplicat \ud800"])("the sandbox moderation's reason %j: 422 invalid at /reason, nothing changed", async (reason) => {
-    const { key } = await accountWithKey({ account: { locale: "en" } });
-    const listing = await createListing(key);
-    const res = await call(sandboxModeration, {
-      path: `/sandbox/listings/${listing.code}/moderation`,
-      method: "POST",
-      key,
-      body: { decision: "reject", reason, rejection_codes: ["duplicate"] },
-      params: { code: listing.code },
-    });
-    expectRefused(res, "/reason", /control character|lone UTF-16 surrogate/);
-    expect((await patch(key, listing.code, {})).json!.data).toMatchObject({ status: "pending", etag: listing.etag });
-  });
+  it.each(["Duplicat\u0000", "Duplicat \ud800"])(
+    "the sandbox moderation's reason %j: 422 invalid at /reason, nothing changed",
+    async (reason) => {
+      const { key } = await accountWithKey({ account: { locale: "en" } });
+      const listing = await createListing(key);
+      const res = await call(sandboxModeration, {
+        path: `/sandbox/listings/${listing.code}/moderation`,
+        method: "POST",
+        key,
+        body: { decision: "reject", reason, rejection_codes: ["duplicate"] },
+        params: { code: listing.code },
+      });
+      expectRefused(res, "/reason", /control character|lone UTF-16 surrogate/);
+      expect((await patch(key, listing.code, {})).json!.data).toMatchObject({ status: "pending", etag: listing.etag });
+    },
+  );
 });
 
 describe("unstorable text in the URL", () => {

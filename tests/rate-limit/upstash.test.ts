@@ -139,9 +139,7 @@ describe.skipIf(!redisUp)(`Upstash rate limiter on real Redis through the REST b
     const { limiter, warnings } = upstashLimiter(bridge.url, bridge.token);
     const decisions = await Promise.all(Array.from({ length: 300 }, () => limiter.hit("key_a", rateRules.key)));
     expect(decisions.every((decision) => !decision.limited && decision.limit === 300)).toBe(true);
-    expect(decisions.map((decision) => decision.remaining).sort((a, b) => a - b)).toEqual(
-      Array.from({ length: 300 }, (_, i) => i),
-    );
+    expect(decisions.map((decision) => decision.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 300 }, (_, i) => i));
     expect(await limiter.hit("key_a", rateRules.key)).toEqual({ limited: true, limit: 300, remaining: 0, resetSeconds: 30 });
     expect(warnings).toEqual([]);
   });

@@ -43,9 +43,7 @@ export async function redisReachable(url = defaultRedisUrl): Promise<boolean> {
   }
 }
 
-export async function startUpstashBridge(
-  options: { redisUrl?: string; token?: string; port?: number } = {},
-): Promise<UpstashBridge> {
+export async function startUpstashBridge(options: { redisUrl?: string; token?: string; port?: number } = {}): Promise<UpstashBridge> {
   const token = options.token ?? "bridge-token";
   const redis = new Redis(options.redisUrl ?? defaultRedisUrl, { maxRetriesPerRequest: 1 });
   const storedHashOf = new Map<string, string>();

@@ -8,7 +8,12 @@ describe("problem rendering", () => {
   it("renders RFC 9457 members with a stable code and a translated title", () => {
     const problemEn = renderProblem(new AppError("listing_busy"), "en", "req_1");
     const problemRo = renderProblem(new AppError("listing_busy"), "ro", "req_1");
-    expect(problemEn).toMatchObject({ status: 409, code: "listing_busy", title: "Listing busy", type: "http://localhost:3000/problems/listing_busy" });
+    expect(problemEn).toMatchObject({
+      status: 409,
+      code: "listing_busy",
+      title: "Listing busy",
+      type: "http://localhost:3000/problems/listing_busy",
+    });
     expect(problemRo.code).toBe("listing_busy");
     expect(problemRo.title).not.toBe(problemEn.title);
   });
@@ -44,7 +49,11 @@ describe("field error details", () => {
       "req_1",
     );
     expect(problem.errors?.map((e) => e.detail)).toEqual(["This field is set by the service and cannot be written.", "Already used."]);
-    const ro = renderProblem(new ValidationError([{ pointer: "/status", code: "invalid", params: { reason: "read_only" } }]), "ro", "req_1");
+    const ro = renderProblem(
+      new ValidationError([{ pointer: "/status", code: "invalid", params: { reason: "read_only" } }]),
+      "ro",
+      "req_1",
+    );
     expect(ro.errors?.[0].detail).not.toBe(problem.errors?.[0].detail);
   });
 });

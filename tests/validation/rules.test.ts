@@ -5,12 +5,10 @@ import { writeFieldNames } from "@/lib/vocabulary";
 import { rates } from "./fixtures";
 
 describe("meaningful_text", () => {
-  it.each([
-    "Apartament 3 camere Floreasca",
-    "Garsonieră 35 mp, et. 2/4",
-    "Vilă P+1, 5 cam., 2021",
-    "Ap. 2 cam. 50mp 2/4 2005",
-  ])("accepts %j", (text) => expect(isMeaningfulText(text, 4)).toBe(true));
+  it.each(["Apartament 3 camere Floreasca", "Garsonieră 35 mp, et. 2/4", "Vilă P+1, 5 cam., 2021", "Ap. 2 cam. 50mp 2/4 2005"])(
+    "accepts %j",
+    (text) => expect(isMeaningfulText(text, 4)).toBe(true),
+  );
 
   it.each([
     ["no letters", "1234567890 !!!"],
@@ -42,9 +40,31 @@ describe("valid_parcel_ring ([longitude, latitude] corners)", () => {
   it.each([
     ["self-intersecting (bow tie)", [square[0], square[2], square[1], square[3]]],
     ["fewer than three distinct corners", [square[0], square[1], square[0], square[1]]],
-    ["all corners on one line", [[26.1, 44.4], [26.2, 44.5], [26.3, 44.6]]],
-    ["a spike going back on itself", [[26.05, 44.6], [26.07, 44.6], [26.06, 44.6], [26.06, 44.61]]],
-    ["a speck smaller than a tenth of a square metre", [[26.05, 44.6], [26.0500001, 44.6], [26.0500001, 44.6000001]]],
+    [
+      "all corners on one line",
+      [
+        [26.1, 44.4],
+        [26.2, 44.5],
+        [26.3, 44.6],
+      ],
+    ],
+    [
+      "a spike going back on itself",
+      [
+        [26.05, 44.6],
+        [26.07, 44.6],
+        [26.06, 44.6],
+        [26.06, 44.61],
+      ],
+    ],
+    [
+      "a speck smaller than a tenth of a square metre",
+      [
+        [26.05, 44.6],
+        [26.0500001, 44.6],
+        [26.0500001, 44.6000001],
+      ],
+    ],
   ] as [string, [number, number][]][])("refuses %s", (_why, ring) => expect(isValidParcelRing(ring)).toBe(false));
 });
 

@@ -42,16 +42,42 @@ describe("GET /schema document", () => {
   it("lists every enumeration the spec names, amenities with their appliance flag, and retired codes", () => {
     const { enumerations, retired } = buildSchemaDocument({ rates });
     for (const name of [
-      "property_type", "transaction_type", "trade_accept", "trade_diff", "property_condition", "furnished_type",
-      "energy_certificate", "energy_certificate_status", "window_type", "roof_type", "access_type", "attic_type",
-      "underground_level", "land_classification", "building_type", "construction_status", "comfort", "orientation",
-      "seismic_risk", "road_type", "pedestrian_traffic", "material", "heating_type", "floor_level", "partitioning",
-      "amenity", "photo_room", "price_period", "currency",
+      "property_type",
+      "transaction_type",
+      "trade_accept",
+      "trade_diff",
+      "property_condition",
+      "furnished_type",
+      "energy_certificate",
+      "energy_certificate_status",
+      "window_type",
+      "roof_type",
+      "access_type",
+      "attic_type",
+      "underground_level",
+      "land_classification",
+      "building_type",
+      "construction_status",
+      "comfort",
+      "orientation",
+      "seismic_risk",
+      "road_type",
+      "pedestrian_traffic",
+      "material",
+      "heating_type",
+      "floor_level",
+      "partitioning",
+      "amenity",
+      "photo_room",
+      "price_period",
+      "currency",
     ]) {
       expect(enumerations, name).toHaveProperty(name);
     }
     expect(enumerations.amenity).toContainEqual(expect.objectContaining({ code: "fridge", appliance: true, group: "appliances" }));
-    expect(enumerations.price_period).toContainEqual(expect.objectContaining({ code: "night", transactions: ["rent"], types: ["apartment", "house"] }));
+    expect(enumerations.price_period).toContainEqual(
+      expect.objectContaining({ code: "night", transactions: ["rent"], types: ["apartment", "house"] }),
+    );
     expect(retired).toContainEqual(expect.objectContaining({ enumeration: "amenity", code: "wifi", successor: "internet" }));
   });
 

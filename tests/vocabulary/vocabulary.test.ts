@@ -67,7 +67,8 @@ describe("vocabulary", () => {
     expect(retiredCodes.length).toBeGreaterThan(0);
     for (const retired of retiredCodes) {
       const [name, type] = retired.enumeration.split(".");
-      const list = name === "subtype" ? subtypesByType[type as keyof typeof subtypesByType] : enumerations[name as keyof typeof enumerations];
+      const list =
+        name === "subtype" ? subtypesByType[type as keyof typeof subtypesByType] : enumerations[name as keyof typeof enumerations];
       expect(list.has(retired.code), retired.code).toBe(false);
       expect(list.has(retired.successor), retired.successor).toBe(true);
       expect(retired.reason.ro && retired.reason.en).toBeTruthy();

@@ -24,7 +24,8 @@ function notConfigured(): Response {
     title: "Inngest is not configured",
     status: 503,
     code: "inngest_not_configured",
-    detail: "Jobs run in the embedded runner. Set INNGEST_EVENT_KEY and INNGEST_SIGNING_KEY, or INNGEST_DEV, to serve Inngest functions here.",
+    detail:
+      "Jobs run in the embedded runner. Set INNGEST_EVENT_KEY and INNGEST_SIGNING_KEY, or INNGEST_DEV, to serve Inngest functions here.",
   };
   return new Response(JSON.stringify(problem), { status: 503, headers: { "content-type": "application/problem+json" } });
 }

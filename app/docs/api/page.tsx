@@ -8,8 +8,8 @@ export default function ApiReferencePage() {
     <>
       <h1>API reference</h1>
       <p className="muted">
-        Generated from <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>. Paste a sandbox key to send real requests
-        from this page; the key stays in this browser tab.
+        Generated from <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>. Paste a sandbox key to send real requests from this page;
+        the key stays in this browser tab.
       </p>
       <ApiReference specUrl="/api/v1/openapi.json" />
     </>

@@ -56,15 +56,12 @@ const level = refineWith(z.string(), (value) =>
 
 const formats: Record<NonNullable<TextField["format"]>, (base: z.ZodString, spec: TextField) => z.ZodType<string>> = {
   meaningful_text: (base) =>
-    refineWith(base, (value) =>
-      isMeaningfulText(value, value.length >= 30 ? 8 : 4) ? undefined : { code: "meaningful_text" },
-    ),
+    refineWith(base, (value) => (isMeaningfulText(value, value.length >= 30 ? 8 : 4) ? undefined : { code: "meaningful_text" })),
   iso_country: (base) =>
-    refineWith(base, (value) =>
-      /^[A-Za-z]{2}$/.test(value) && countries.isValid(value) ? undefined : { code: "iso_country" },
-    ).meta({ pattern: "^[A-Z]{2}$" }),
-  phone: (base) =>
-    refineWith(base, (value) => (isValidPhoneNumber(value, "RO") ? undefined : { code: "phone_number_valid" })),
+    refineWith(base, (value) => (/^[A-Za-z]{2}$/.test(value) && countries.isValid(value) ? undefined : { code: "iso_country" })).meta({
+      pattern: "^[A-Z]{2}$",
+    }),
+  phone: (base) => refineWith(base, (value) => (isValidPhoneNumber(value, "RO") ? undefined : { code: "phone_number_valid" })),
   floor_level: () => level,
   date: () => z.iso.date(),
   quarter: (base) => base.regex(patterns.quarter),
@@ -120,7 +117,10 @@ function listSchema(spec: ListField): z.ZodType<string[]> {
       : refineWith(item, (value) => (acceptedCodes(spec.enumeration).includes(value) ? undefined : { code: "enum" })).meta({
           enum: [...enumerations[spec.enumeration].codes],
         });
-  return z.array(member).max(spec.maxItems).superRefine((items, ctx) => distinctItems(items, ctx));
+  return z
+    .array(member)
+    .max(spec.maxItems)
+    .superRefine((items, ctx) => distinctItems(items, ctx));
 }
 
 const coordinate = (bounds: { min: number; max: number }) => z.number().min(bounds.min).max(bounds.max);
@@ -173,9 +173,10 @@ function innerSchema(spec: FieldSpec): z.ZodType {
 }
 
 /** The schema of one field's value, `null` excluded: null is handled before (empty or `required`). */
-export const fieldSchemas = Object.fromEntries(
-  Object.entries(writeFields).map(([name, spec]) => [name, innerSchema(spec)]),
-) as Record<WriteFieldName, z.ZodType>;
+export const fieldSchemas = Object.fromEntries(Object.entries(writeFields).map(([name, spec]) => [name, innerSchema(spec)])) as Record<
+  WriteFieldName,
+  z.ZodType
+>;
 
 function describe(spec: FieldSpec): string {
   const where = [

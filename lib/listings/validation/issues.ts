@@ -4,7 +4,6 @@ import { unitTypeFields, writeFields, type FieldSpec, type NumberField, type Wri
 import { pointerOf } from "@/lib/validation/pointer";
 import { coordinateBounds } from "./field-schemas";
 
-
 const typeCodes: Record<string, string> = {
   string: "string",
   number: "numeric",
@@ -16,7 +15,10 @@ const typeCodes: Record<string, string> = {
 };
 
 /** The spec of the number at `path` inside a field (a parcel coordinate, a unit type member, the field). */
-function numberAt(field: WriteFieldName, path: readonly PropertyKey[]): Pick<NumberField, "kind" | "min" | "max" | "exclusiveMin"> | undefined {
+function numberAt(
+  field: WriteFieldName,
+  path: readonly PropertyKey[],
+): Pick<NumberField, "kind" | "min" | "max" | "exclusiveMin"> | undefined {
   const spec: FieldSpec = writeFields[field];
   if (spec.kind === "parcel") return path.length === 2 ? { kind: "number", ...coordinateBounds[Number(path[1])] } : undefined;
   const nested: FieldSpec | undefined =
@@ -73,5 +75,4 @@ export function toFieldErrors(field: WriteFieldName, issues: readonly z.core.$Zo
   );
 }
 
-const isSafeIntegerNote = (issue: z.core.$ZodIssue) =>
-  (issue.code === "too_big" || issue.code === "too_small") && issue.origin === "int";
+const isSafeIntegerNote = (issue: z.core.$ZodIssue) => (issue.code === "too_big" || issue.code === "too_small") && issue.origin === "int";

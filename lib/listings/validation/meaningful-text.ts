@@ -11,7 +11,7 @@ export function isMeaningfulText(text: string, minDistinctLetters: number): bool
   if (letters.length === 0 || letters.length * 4 < nonBlank) return false;
   if (new Set(letters.map((letter) => letter.toLocaleLowerCase("ro"))).size < minDistinctLetters) return false;
   if (/(\p{L})\1{3,}/iu.test(text)) return false;
-  const words = (text.toLocaleLowerCase("ro").match(/\p{L}{2,}/gu) ?? []);
+  const words = text.toLocaleLowerCase("ro").match(/\p{L}{2,}/gu) ?? [];
   if (words.length >= 4) {
     const counts = new Map<string, number>();
     for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);

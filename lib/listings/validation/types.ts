@@ -24,5 +24,4 @@ export interface ListingWarning {
 }
 
 export type ValidateListingResult =
-  | { ok: true; value: ListingWriteFields; warnings: ListingWarning[] }
-  | { ok: false; errors: FieldError[]; warnings: ListingWarning[] };
+  { ok: true; value: ListingWriteFields; warnings: ListingWarning[] } | { ok: false; errors: FieldError[]; warnings: ListingWarning[] };

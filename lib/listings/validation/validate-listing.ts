@@ -1,12 +1,5 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js";
-import {
-  amenities,
-  defaultPricePeriod,
-  successorOf,
-  writeFieldNames,
-  writeFields,
-  type ListingWriteFields,
-} from "@/lib/vocabulary";
+import { amenities, defaultPricePeriod, successorOf, writeFieldNames, writeFields, type ListingWriteFields } from "@/lib/vocabulary";
 import { checkCrossField } from "./cross-field";
 import { fieldSchemas } from "./field-schemas";
 import { pointerOf } from "@/lib/validation/pointer";

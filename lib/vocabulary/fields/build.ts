@@ -10,14 +10,16 @@ export const text = (ro: string, en: string, options: Options<TextField> = {}): 
   ...options,
 });
 
-export const choice = (
+export const choice = (ro: string, en: string, enumeration: EnumerationName, options: Options<TextField> = {}): TextField =>
+  text(ro, en, { enumeration, ...options });
+
+export const integer = (
   ro: string,
   en: string,
-  enumeration: EnumerationName,
-  options: Options<TextField> = {},
-): TextField => text(ro, en, { enumeration, ...options });
-
-export const integer = (ro: string, en: string, min: number | undefined, max: number | undefined, options: Options<NumberField> = {}): NumberField => ({
+  min: number | undefined,
+  max: number | undefined,
+  options: Options<NumberField> = {},
+): NumberField => ({
   kind: "integer",
   labels: { ro, en },
   nullable: true,
@@ -26,7 +28,13 @@ export const integer = (ro: string, en: string, min: number | undefined, max: nu
   ...options,
 });
 
-export const number = (ro: string, en: string, min: number | undefined, max: number | undefined, options: Options<NumberField> = {}): NumberField => ({
+export const number = (
+  ro: string,
+  en: string,
+  min: number | undefined,
+  max: number | undefined,
+  options: Options<NumberField> = {},
+): NumberField => ({
   ...integer(ro, en, min, max, options),
   kind: "number",
 });

@@ -17,7 +17,15 @@ const catalog = keyedEndpoint(null, async ({ ctx, url }) => {
 const create = keyedEndpoint("listings:write", async ({ ctx, principal, request, body }) => {
   const payload = await body();
   return withIdempotency(
-    { database: ctx.database, keyId: principal.key.id, header: request.headers.get("idempotency-key"), method: "POST", path: "/listings", body: payload, now: ctx.now },
+    {
+      database: ctx.database,
+      keyId: principal.key.id,
+      header: request.headers.get("idempotency-key"),
+      method: "POST",
+      path: "/listings",
+      body: payload,
+      now: ctx.now,
+    },
     async () => {
       const { row, warnings } = await createListing({ ctx, input: { owner: ownerOf(principal), body: payload, source: "api" } });
       const detail = await writtenListing(ctx.database.db, row);

@@ -8,7 +8,10 @@ import { ownerOf } from "@/lib/listings/respond";
 
 const list = keyedEndpoint("listings:read", async ({ ctx, principal, url }) => {
   const fields = parseFields(url.searchParams.get("fields") ?? undefined);
-  const { query, page } = await listAccountListings({ ctx, input: { owner: ownerOf(principal), query: Object.fromEntries(url.searchParams) } });
+  const { query, page } = await listAccountListings({
+    ctx,
+    input: { owner: ownerOf(principal), query: Object.fromEntries(url.searchParams) },
+  });
   const data = page.items.map((listed) => (fields ? pickFields(detailOf(listed), fields) : itemOf(listed)));
   return json(collectionBody(url, page, query.per_page, data));
 });

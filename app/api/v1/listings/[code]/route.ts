@@ -9,7 +9,9 @@ import { deleteListing } from "@/lib/listings/transitions";
 type Params = { code: string };
 
 // GET /listings/{code} – one active listing of the public catalog
-const show = keyedEndpoint<Params>(null, async ({ ctx, params }) => json({ data: await getCatalogListing({ ctx, input: { code: params.code } }) }));
+const show = keyedEndpoint<Params>(null, async ({ ctx, params }) =>
+  json({ data: await getCatalogListing({ ctx, input: { code: params.code } }) }),
+);
 
 // PATCH /listings/{code} – edit as a JSON Merge Patch: 200 applied, 202 held for moderation
 const edit = keyedEndpoint<Params>("listings:write", async ({ ctx, principal, params, request, body }) => {
@@ -18,7 +20,10 @@ const edit = keyedEndpoint<Params>("listings:write", async ({ ctx, principal, pa
     ctx,
     input: { owner: ownerOf(principal), code: params.code, patch, ifMatch: request.headers.get("if-match"), source: "api" },
   });
-  return listingResponse(detailOf(outcome.listed), outcome.warnings, { status: outcome.status, headers: outcome.unchanged ? { "X-Service-Unchanged": "true" } : {} });
+  return listingResponse(detailOf(outcome.listed), outcome.warnings, {
+    status: outcome.status,
+    headers: outcome.unchanged ? { "X-Service-Unchanged": "true" } : {},
+  });
 });
 
 // DELETE /listings/{code} – delete a listing (204); refused while reports are open

@@ -8,7 +8,12 @@ import { upsertListingByRef } from "@/lib/listings/upsert-by-ref";
 const upsert = keyedEndpoint<{ ref: string }>("listings:write", async ({ ctx, principal, params, request, body }) => {
   const outcome = await upsertListingByRef({
     ctx,
-    input: { owner: ownerOf(principal), ref: params.ref, body: await body(["application/json", "application/merge-patch+json"]), ifMatch: request.headers.get("if-match") },
+    input: {
+      owner: ownerOf(principal),
+      ref: params.ref,
+      body: await body(["application/json", "application/merge-patch+json"]),
+      ifMatch: request.headers.get("if-match"),
+    },
   });
   const headers: Record<string, string> = outcome.unchanged ? { "X-Service-Unchanged": "true" } : {};
   if (outcome.created) headers.Location = `/api/v1/account/listings/${outcome.listed.row.code}`;
