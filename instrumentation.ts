@@ -2,11 +2,11 @@
 export async function register(): Promise<void> {
   // The runtime test stays inline: it is what lets the bundler drop the Node-only imports from the edge build.
   if (process.env.NEXT_RUNTIME === "nodejs" && process.env.NEXT_PHASE !== "phase-production-build") {
-    const { refuseForbiddenMethods } = await import("@/lib/http/forbidden-methods");
+    const { refuseForbiddenMethods } = await import("@/lib/platform/http/forbidden-methods");
     refuseForbiddenMethods();
-    const { prepareServer } = await import("@/lib/startup");
+    const { prepareServer } = await import("@/lib/platform/startup");
     await prepareServer();
-    const { startJobRunner } = await import("@/lib/jobs/runner");
+    const { startJobRunner } = await import("@/lib/platform/jobs/runner");
     startJobRunner();
   }
 }

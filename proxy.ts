@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { hasMalformedPath, malformedPath } from "@/lib/http/malformed-path";
+import { hasMalformedPath, malformedPath } from "@/lib/platform/http/malformed-path";
 
 /**
  * A path Next.js cannot decode ends in the framework's own text/plain 500 before any route handler

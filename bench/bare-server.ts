@@ -6,11 +6,11 @@
  * - `GET /api/v1/ping`: the product's key lookup (key joined with its account and agency
  *   membership, by id), the secret's SHA-256 compared in constant time.
  * - `GET /api/v1/account/listings/{code}`: the key lookup, then the listing by code with its lister.
- * - `PATCH /api/v1/listings/{code}`: the transaction of `editListing` (lib/listings/edit-listing.ts)
+ * - `PATCH /api/v1/listings/{code}`: the transaction of `editListing` (lib/domain/listings/edit.ts)
  *   statement for statement: the key lookup and permission check, then in one transaction
  *   `SELECT … FOR UPDATE OF listings NOWAIT` of the listing with its lister (409 when locked),
  *   `If-Match`, the merge patch, `UPDATE listings … RETURNING *` (new version and `mod_seq`,
- *   search columns), and the outbox write of `recordEvent` (lib/events/record-event.ts: advisory
+ *   search columns), and the outbox write of `recordEvent` (lib/domain/events/record-event.ts: advisory
  *   lock, keyed-account check, `INSERT INTO events`) wherever the product records an event, i.e.
  *   when an unconfirmed listing is confirmed by an API edit. The product also runs its whole
  *   validator on the patched document; the baseline does not.
@@ -39,7 +39,7 @@ interface KeyRow {
   agency_role: string | null;
 }
 
-/** `lib/keys/authenticate.ts`: the same lookup and the same checks, sandbox keys only. */
+/** `lib/domain/keys/authenticate.ts`: the same lookup and the same checks, sandbox keys only. */
 async function authenticate(header: string | undefined): Promise<KeyRow | undefined> {
   const token = header?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
   const bar = token?.indexOf("|") ?? -1;
@@ -60,7 +60,7 @@ async function authenticate(header: string | undefined): Promise<KeyRow | undefi
   return given.length === stored.length && timingSafeEqual(given, stored) ? row : undefined;
 }
 
-/** `visibleTo` of lib/listings/scope.ts: own listings, and the agency's for its owners and admins. */
+/** `visibleTo` of lib/domain/listings/internal/scope.ts: own listings, and the agency's for its owners and admins. */
 const visible = (key: KeyRow) =>
   key.agency_id && key.agency_role !== "agent"
     ? sql`(l.account_id = ${key.account_id} or l.agency_id = ${key.agency_id}) and l.deleted_at is null`
@@ -80,7 +80,7 @@ const etagOf = (row: { id: string; version: number }) =>
   `"${createHash("sha256").update(`${row.id}:${row.version}`).digest("base64url").slice(0, 22)}"`;
 const published = new Set(["active", "paused", "unconfirmed"]);
 const frozen = new Set(["sold", "hidden"]);
-// First key of the product's per-account event lock (lib/events/record-event.ts).
+// First key of the product's per-account event lock (lib/domain/events/record-event.ts).
 const accountEventsLock = 0x65767473;
 
 class Refusal {

@@ -1,11 +1,11 @@
 import type { Sql } from "postgres";
-import { createAccount } from "@/lib/accounts/create-account";
-import type { ServiceContext } from "@/lib/context";
-import { createKey, maxKeysPerAccount } from "@/lib/keys/create-key";
-import { isListingCode } from "@/lib/listings/codes";
-import { exampleApartment } from "@/lib/listings/examples";
-import { searchColumns } from "@/lib/listings/store";
-import { validateOrThrow } from "@/lib/listings/validate";
+import { createAccount } from "@/lib/domain/accounts/create-account";
+import type { ServiceContext } from "@/lib/platform/context";
+import { createKey, maxKeysPerAccount } from "@/lib/domain/keys/create-key";
+import { isListingCode } from "@/lib/domain/listings/internal/codes";
+import { exampleApartment } from "@/lib/domain/listings/examples";
+import { searchColumns } from "@/lib/domain/listings/internal/store";
+import { validateOrThrow } from "@/lib/domain/listings/internal/validate";
 
 export interface BenchAccount {
   id: string;
@@ -50,7 +50,7 @@ export async function listingTemplate(ctx: ServiceContext): Promise<ListingTempl
   return { fields: valid.fields, city, rooms };
 }
 
-// The alphabet of lib/listings/codes.ts; every seeded code is checked with its `isListingCode`.
+// The alphabet of lib/domain/listings/internal/codes.ts; every seeded code is checked with its `isListingCode`.
 const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 const codeSpace = 31n ** 8n;
 /** Row n's code: n scattered over the code space by a multiplier prime to 31 (a bijection), in base 31. */

@@ -12,7 +12,7 @@ import { Agent, request } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { exampleApartment } from "@/lib/listings/examples";
+import { exampleApartment } from "@/lib/domain/listings/examples";
 import { KeyPool } from "./key-pool";
 import { positiveEnv, runScript, throwawayDatabase } from "./lifecycle";
 import { bearer } from "./requests";

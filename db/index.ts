@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { openDatabase, type Database } from "./client";
 import { acquireLock } from "./lock";
 import { migrateDatabase } from "./migrate";

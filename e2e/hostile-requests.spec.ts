@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
-import { exampleApartment } from "@/lib/listings/examples";
+import { exampleApartment } from "@/lib/domain/listings/examples";
 import { demoKey } from "./support";
 
 // What the production server answers to requests the framework alone would answer with a bare 500.

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { exampleApartment } from "@/lib/listings/examples";
+import { exampleApartment } from "@/lib/domain/listings/examples";
 import { demoKey } from "./support";
 
 // Path parameters reach the handlers decoded by Next.js: an integrator's id with `/` and `:` works end to end.

@@ -1,5 +1,5 @@
 import { closeDatabase } from "@/db";
-import { runCli } from "@/lib/cli/main";
+import { runCli } from "@/lib/platform/cli/main";
 
 const write = (stream: NodeJS.WriteStream) => (text: string) => stream.write(text);
 const exitCode = await runCli(process.argv.slice(2), { stdout: write(process.stdout), stderr: write(process.stderr) });

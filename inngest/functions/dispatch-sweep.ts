@@ -1,6 +1,6 @@
 import { database as processDatabase, type Database } from "@/db";
-import { overdueJobEvents } from "@/lib/jobs/dispatch";
-import { jobNames } from "@/lib/jobs/registry";
+import { overdueJobEvents } from "@/lib/platform/jobs/dispatch";
+import { jobNames } from "@/lib/platform/jobs/registry";
 import { inngest } from "../client";
 
 /**

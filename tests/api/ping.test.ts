@@ -4,9 +4,9 @@ import { GET as unknownPath, POST as unknownPost } from "@/app/api/v1/[...path]/
 import { GET, POST } from "@/app/api/v1/ping/route";
 import { database } from "@/db";
 import { accounts, apiKeys } from "@/db/schema";
-import { generateKey } from "@/lib/keys/format";
-import { flushKeyUsage } from "@/lib/keys/last-used";
-import { revokeKey } from "@/lib/keys/revoke-key";
+import { generateKey } from "@/lib/domain/keys/format";
+import { flushKeyUsage } from "@/lib/domain/keys/last-used";
+import { revokeKey } from "@/lib/domain/keys/revoke-key";
 import { accountWithKey, call, operatorCtx } from "../support/fixtures";
 
 const ping = (key?: string, extra: { path: string; headers?: Record<string, string> } = { path: "/ping" }) => call(GET, { ...extra, key });

@@ -6,8 +6,8 @@ import { POST as create } from "@/app/api/v1/listings/route";
 import { GET as ping } from "@/app/api/v1/ping/route";
 import { database } from "@/db";
 import { accounts } from "@/db/schema";
-import { keyedEndpoint } from "@/lib/http/endpoint";
-import { json } from "@/lib/http/respond";
+import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { json } from "@/lib/platform/http/respond";
 import { accountWithKey, call } from "../support/fixtures";
 
 describe("API pipeline", () => {

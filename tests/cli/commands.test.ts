@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { accounts, activityLog, agencyMembers } from "@/db/schema";
-import { newId } from "@/lib/ids";
-import { authenticate } from "@/lib/keys/authenticate";
+import { newId } from "@/lib/platform/ids";
+import { authenticate } from "@/lib/domain/keys/authenticate";
 import { cli, text } from "./support";
 
 const email = () => `${newId("account")}@example.test`;

@@ -4,11 +4,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { database } from "@/db";
 import type { LockInfo } from "@/db/lock";
-import { chooseRoute } from "@/lib/cli/main";
-import { sendCommand, startOperatorChannel, stopOperatorChannel, type ChannelAddress } from "@/lib/cli/operator-channel";
-import { config } from "@/lib/config";
-import { newId } from "@/lib/ids";
-import { authenticate } from "@/lib/keys/authenticate";
+import { chooseRoute } from "@/lib/platform/cli/main";
+import { sendCommand, startOperatorChannel, stopOperatorChannel, type ChannelAddress } from "@/lib/platform/cli/operator-channel";
+import { config } from "@/lib/platform/config";
+import { newId } from "@/lib/platform/ids";
+import { authenticate } from "@/lib/domain/keys/authenticate";
 import { accountWithKey } from "../support/fixtures";
 
 // The channel serves this process's test database; its lock file lives in a folder of its own.

@@ -2,11 +2,11 @@ import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { accounts, agencies, agencyMembers, apiKeys, listingReports, listings, listingStatuses } from "@/db/schema";
-import { authenticate } from "@/lib/keys/authenticate";
-import { validateListing } from "@/lib/listings/validation";
-import { demoEmail, seedSandbox, type SeedResult } from "@/lib/seed";
-import { devConsoleKeyName, issueDevConsoleKey } from "@/lib/seed/dev-console-key";
-import { sandboxListings } from "@/lib/seed/listing-documents";
+import { authenticate } from "@/lib/domain/keys/authenticate";
+import { validateListing } from "@/lib/domain/listings/validation";
+import { demoEmail, seedSandbox, type SeedResult } from "@/lib/domain/seed";
+import { devConsoleKeyName, issueDevConsoleKey } from "@/lib/domain/seed/dev-console-key";
+import { sandboxListings } from "@/lib/domain/seed/listing-documents";
 import { operatorCtx } from "../support/fixtures";
 import { cli } from "./support";
 

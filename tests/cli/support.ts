@@ -1,5 +1,5 @@
-import { runCli } from "@/lib/cli/main";
-import type { ErrorBody } from "@/lib/cli/reply";
+import { runCli } from "@/lib/platform/cli/main";
+import type { ErrorBody } from "@/lib/platform/cli/reply";
 
 type PrintedError = ErrorBody & { commands?: { name: string; usage: string; summary: string }[] };
 

@@ -2,10 +2,10 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { apiKeys, events } from "@/db/schema";
-import { createAccount } from "@/lib/accounts/create-account";
-import { eventId, eventTypes, listEvents, listingEventData, parseEventId, recordEvent } from "@/lib/events";
-import { newId } from "@/lib/ids";
-import { revokeKey } from "@/lib/keys/revoke-key";
+import { createAccount } from "@/lib/domain/accounts/create-account";
+import { eventId, eventTypes, listEvents, listingEventData, parseEventId, recordEvent } from "@/lib/domain/events";
+import { newId } from "@/lib/platform/ids";
+import { revokeKey } from "@/lib/domain/keys/revoke-key";
 import { accountWithKey, operatorCtx } from "../support/fixtures";
 
 const record = async (accountId: string) => {

@@ -1,5 +1,5 @@
 import { database } from "@/db";
-import { eventTypes, recordEvent, type EventBody } from "@/lib/events";
+import { eventTypes, recordEvent, type EventBody } from "@/lib/domain/events";
 
 /** Records `count` events for the account, each in its own transaction like real state changes. */
 export async function recordEvents(accountId: string, count: number, now = new Date()): Promise<EventBody[]> {

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as pauseRoute } from "@/app/api/v1/listings/[code]/pause/route";
 import { POST as createRoute } from "@/app/api/v1/listings/route";
 import { database } from "@/db";
-import { eventTypes } from "@/lib/events";
-import { logger } from "@/lib/logger";
+import { eventTypes } from "@/lib/domain/events";
+import { logger } from "@/lib/platform/logger";
 import { accountWithKey, call } from "../support/fixtures";
 import { activeListing, validApartment } from "../support/listings";
 

@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { databaseUnavailable, unreachableMessage } from "@/db/errors";
-import { keyedEndpoint } from "@/lib/http/endpoint";
-import { databaseRetryAfterSeconds, renderProblem } from "@/lib/http/problem";
-import { openApiDocument } from "@/lib/openapi/document";
+import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { databaseRetryAfterSeconds, renderProblem } from "@/lib/platform/http/problem";
+import { openApiDocument } from "@/lib/platform/openapi/document";
 import { accountWithKey, call } from "../support/fixtures";
 
 /** What postgres.js and drizzle throw, reduced to the members the classification reads. */

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { refusedMembers, unitTypeFields, writeFieldNames, writeFields } from "@/lib/vocabulary";
+import { refusedMembers, unitTypeFields, writeFieldNames, writeFields } from "@/lib/domain/vocabulary";
 import { valid } from "../validation/fixtures";
 
 /** Text that has hurt APIs: U+0000, lone surrogates, controls, bidi and zero-width marks, BOM, emoji. */

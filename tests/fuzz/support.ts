@@ -3,8 +3,8 @@ import fc from "fast-check";
 import { expect } from "vitest";
 import { database } from "@/db";
 import { apiKeys, events, idempotencyKeys, listings } from "@/db/schema";
-import { createKey } from "@/lib/keys/create-key";
-import { revokeKey } from "@/lib/keys/revoke-key";
+import { createKey } from "@/lib/domain/keys/create-key";
+import { revokeKey } from "@/lib/domain/keys/revoke-key";
 import { accountWithKey, allPermissions, call, operatorCtx } from "../support/fixtures";
 
 /**

@@ -2,8 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { database } from "@/db";
-import { resetConfig } from "@/lib/config";
-import { newId } from "@/lib/ids";
+import { resetConfig } from "@/lib/platform/config";
+import { newId } from "@/lib/platform/ids";
 import { at, jobRow, recordingJob } from "./fixtures";
 
 interface SentEvent {
@@ -36,8 +36,8 @@ function fakeInngest() {
 
 const fake = fakeInngest();
 let modules: {
-  enqueue: typeof import("@/lib/jobs/enqueue").enqueue;
-  sendAfterCommit: typeof import("@/lib/jobs/dispatch").sendAfterCommit;
+  enqueue: typeof import("@/lib/platform/jobs/enqueue").enqueue;
+  sendAfterCommit: typeof import("@/lib/platform/jobs/dispatch").sendAfterCommit;
 };
 
 beforeAll(async () => {
@@ -46,8 +46,8 @@ beforeAll(async () => {
   resetConfig();
   // The Inngest client reads the environment when it is created, so it is loaded only now.
   modules = {
-    enqueue: (await import("@/lib/jobs/enqueue")).enqueue,
-    sendAfterCommit: (await import("@/lib/jobs/dispatch")).sendAfterCommit,
+    enqueue: (await import("@/lib/platform/jobs/enqueue")).enqueue,
+    sendAfterCommit: (await import("@/lib/platform/jobs/dispatch")).sendAfterCommit,
   };
 });
 

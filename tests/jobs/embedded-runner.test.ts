@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { resetConfig } from "@/lib/config";
-import { enqueue } from "@/lib/jobs/enqueue";
-import { retentionJob } from "@/lib/jobs/retention-job";
-import { startJobRunner, stopJobRunner } from "@/lib/jobs/runner";
+import { resetConfig } from "@/lib/platform/config";
+import { enqueue } from "@/lib/platform/jobs/enqueue";
+import { retentionJob } from "@/lib/platform/jobs/retention-job";
+import { startJobRunner, stopJobRunner } from "@/lib/platform/jobs/runner";
 import { jobRow, rowsNamed } from "./fixtures";
 
 function withEnv(env: Record<string, string | undefined>) {

@@ -2,13 +2,13 @@ import { eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { apiLog, jobs } from "@/db/schema";
-import { newId, randomToken } from "@/lib/ids";
-import { enqueue } from "@/lib/jobs/enqueue";
-import { jobRegistry } from "@/lib/jobs/registry";
-import { applyRetentionRule, retentionBatchSize } from "@/lib/jobs/retention";
-import { retentionJob } from "@/lib/jobs/retention-job";
-import { retentionRules } from "@/lib/jobs/retention-rules";
-import { runDueJobs } from "@/lib/jobs/runner";
+import { newId, randomToken } from "@/lib/platform/ids";
+import { enqueue } from "@/lib/platform/jobs/enqueue";
+import { jobRegistry } from "@/lib/platform/jobs/registry";
+import { applyRetentionRule, retentionBatchSize } from "@/lib/platform/jobs/retention";
+import { retentionJob } from "@/lib/platform/jobs/retention-job";
+import { retentionRules } from "@/lib/platform/jobs/retention-rules";
+import { runDueJobs } from "@/lib/platform/jobs/runner";
 import { jobRow, plusSeconds } from "./fixtures";
 
 // Real time: on PostgreSQL other test files share these tables, and their rows are all recent.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { POST } from "@/app/api/v1/listings/route";
 import { POST as validate } from "@/app/api/v1/listings/validate/route";
 import { GET as accountListing } from "@/app/api/v1/account/listings/[code]/route";
-import { listRates, setRate, withdrawRate } from "@/lib/currency";
+import { listRates, setRate, withdrawRate } from "@/lib/domain/currency";
 import { accountWithKey, call, operatorCtx } from "../support/fixtures";
 import { validApartment } from "../support/listings";
 

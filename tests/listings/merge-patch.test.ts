@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mergePatch } from "@/lib/listings/merge-patch";
+import { mergePatch } from "@/lib/domain/listings/internal/merge-patch";
 
 // RFC 7396 Appendix A, every example.
 const cases: [unknown, unknown, unknown][] = [

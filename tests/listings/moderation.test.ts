@@ -6,8 +6,8 @@ import { POST as simulate } from "@/app/api/v1/sandbox/listings/[code]/moderatio
 import { GET as eventsRoute } from "@/app/api/v1/events/route";
 import { database } from "@/db";
 import { listings } from "@/db/schema";
-import { unconfirmStaleListings } from "@/lib/listings/moderation";
-import { resetConfig } from "@/lib/config";
+import { unconfirmStaleListings } from "@/lib/domain/listings/unconfirm";
+import { resetConfig } from "@/lib/platform/config";
 import { accountWithKey, call, operatorCtx } from "../support/fixtures";
 import { activeListing, createListing, moderate } from "../support/listings";
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { GET as catalogListing, DELETE } from "@/app/api/v1/listings/[code]/route";
 import { database } from "@/db";
 import { listingReports, listings } from "@/db/schema";
-import { closeReport, listOpenReports, reportListing } from "@/lib/listings/reports";
+import { closeReport, listOpenReports, reportListing } from "@/lib/domain/listings/reports";
 import { accountWithKey, call, operatorCtx } from "../support/fixtures";
 import { activeListing, createListing, moderate } from "../support/listings";
 

@@ -5,7 +5,7 @@ import { PATCH } from "@/app/api/v1/listings/[code]/route";
 import { PUT as putByRef } from "@/app/api/v1/listings/ref/[ref]/route";
 import { POST as sandboxModeration } from "@/app/api/v1/sandbox/listings/[code]/moderation/route";
 import { POST as validateRoute } from "@/app/api/v1/listings/validate/route";
-import { writeFields } from "@/lib/vocabulary";
+import { writeFields } from "@/lib/domain/vocabulary";
 import { accountWithKey, call } from "../support/fixtures";
 import { createListing, validApartment } from "../support/listings";
 import { valid } from "../validation/fixtures";

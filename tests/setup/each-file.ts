@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, expect } from "vitest";
 import { closeDatabase, database, databaseOpened } from "@/db";
-import { flushApiLog } from "@/lib/http/api-log";
+import { flushApiLog } from "@/lib/platform/http/api-log";
 import { createdKeys } from "../support/fixtures";
 
 /**

@@ -1,9 +1,9 @@
 import { database } from "@/db";
-import { createAccount, type CreateAccountInput } from "@/lib/accounts/create-account";
-import type { ServiceContext } from "@/lib/context";
-import { newId } from "@/lib/ids";
-import { createKey } from "@/lib/keys/create-key";
-import type { Permission } from "@/lib/keys/format";
+import { createAccount, type CreateAccountInput } from "@/lib/domain/accounts/create-account";
+import type { ServiceContext } from "@/lib/platform/context";
+import { newId } from "@/lib/platform/ids";
+import { createKey } from "@/lib/domain/keys/create-key";
+import type { Permission } from "@/lib/domain/keys/format";
 
 export const allPermissions: Permission[] = ["listings:read", "listings:write", "media:write"];
 

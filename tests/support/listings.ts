@@ -1,6 +1,6 @@
 import { POST as createRoute } from "@/app/api/v1/listings/route";
-import { exampleApartment } from "@/lib/listings/examples";
-import { moderateListing, type ModerationDecision } from "@/lib/listings/moderation";
+import { exampleApartment } from "@/lib/domain/listings/examples";
+import { moderateListing, type ModerationDecision } from "@/lib/domain/listings/moderate";
 import { call, operatorCtx } from "./fixtures";
 
 /** A complete, valid apartment for sale (every field an apartment requires), with changes. */

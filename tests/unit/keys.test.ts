@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generateKey, hashSecret, parseKey, secretMatches } from "@/lib/keys/format";
+import { generateKey, hashSecret, parseKey, secretMatches } from "@/lib/domain/keys/format";
 
 describe("API key format", () => {
   it("generates <id>|<prefix><secret> with the environment's prefix", () => {

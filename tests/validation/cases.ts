@@ -1,4 +1,4 @@
-import type { ValidateListingInput } from "@/lib/listings/validation";
+import type { ValidateListingInput } from "@/lib/domain/listings/validation";
 import { rates, valid, variant } from "./fixtures";
 
 export interface Case {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { en } from "@/lib/i18n/en";
-import { ro } from "@/lib/i18n/ro";
-import { format } from "@/lib/i18n";
+import { en } from "@/lib/platform/i18n/en";
+import { ro } from "@/lib/platform/i18n/ro";
+import { format } from "@/lib/platform/i18n";
 import { crossFieldCodes, fieldCodes } from "./cases";
 import { check, valid, variant } from "./fixtures";
 

@@ -1,4 +1,4 @@
-import { validateListing, type CurrencyRates, type ValidateListingInput } from "@/lib/listings/validation";
+import { validateListing, type CurrencyRates, type ValidateListingInput } from "@/lib/domain/listings/validation";
 
 export const now = new Date("2026-11-22T12:00:00Z");
 

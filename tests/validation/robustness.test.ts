@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { writeFieldNames } from "@/lib/vocabulary";
+import { writeFieldNames } from "@/lib/domain/vocabulary";
 import { check, valid, variant, type Fixture } from "./fixtures";
 
 const oddValues: unknown[] = [

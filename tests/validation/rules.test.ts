@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { isMeaningfulText, isValidParcelRing, listingWriteSchema, toEur } from "@/lib/listings/validation";
-import { writeFieldNames } from "@/lib/vocabulary";
+import { isMeaningfulText, isValidParcelRing, listingWriteSchema, toEur } from "@/lib/domain/listings/validation";
+import { writeFieldNames } from "@/lib/domain/vocabulary";
 import { rates } from "./fixtures";
 
 describe("meaningful_text", () => {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { buildSchemaDocument, priceCapEur, writeFieldNames, type CurrencyRates } from "@/lib/vocabulary";
+import { buildSchemaDocument, priceCapEur, writeFieldNames, type CurrencyRates } from "@/lib/domain/vocabulary";
 
 const rates: CurrencyRates = {
   RON: { eurPerUnit: 0.2011, updatedAt: new Date("2026-11-20T09:00:00Z") },

@@ -15,7 +15,7 @@ import {
   writeFields,
   type Enumeration,
   type FieldSpec,
-} from "@/lib/vocabulary";
+} from "@/lib/domain/vocabulary";
 
 const allEnumerations: [string, Enumeration][] = [
   ...Object.entries(enumerations),

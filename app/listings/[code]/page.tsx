@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { database } from "@/db";
-import { AppError } from "@/lib/errors";
-import { getCatalogListing } from "@/lib/listings/queries";
+import { AppError } from "@/lib/platform/errors";
+import { getCatalogListing } from "@/lib/domain/listings/get";
 
 type Props = { params: Promise<{ code: string }> };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { errorStatus, type ErrorCode } from "@/lib/errors";
-import { messages } from "@/lib/i18n";
+import { errorStatus, type ErrorCode } from "@/lib/platform/errors";
+import { messages } from "@/lib/platform/i18n";
 
 type Props = { params: Promise<{ code: string }> };
 

@@ -1,11 +1,12 @@
-import { withIdempotency } from "@/lib/http/idempotency";
-import { keyedEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { json } from "@/lib/http/respond";
-import { collectionBody } from "@/lib/listings/collection";
-import { createListing } from "@/lib/listings/create-listing";
-import { itemOf, listCatalog } from "@/lib/listings/queries";
-import { listingResponse, ownerOf, writtenListing } from "@/lib/listings/respond";
+import { withIdempotency } from "@/lib/platform/http/idempotency";
+import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { json } from "@/lib/platform/http/respond";
+import { collectionBody } from "@/lib/platform/http/collection";
+import { createListing } from "@/lib/domain/listings/create";
+import { itemOf } from "@/lib/domain/listings/internal/queries";
+import { listCatalog } from "@/lib/domain/listings/list";
+import { listingResponse, ownerOf, writtenListing } from "@/lib/platform/http/listing-response";
 
 // GET /listings – the public catalog: active listings, any valid key
 const catalog = keyedEndpoint(null, async ({ ctx, url }) => {

@@ -1,9 +1,9 @@
 // GET /openapi.json – the OpenAPI 3.1 document of this version, generated from the zod schemas
-import { publicEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { rateRules } from "@/lib/http/rate-limit";
-import { json } from "@/lib/http/respond";
-import { openApiDocument } from "@/lib/openapi/document";
+import { publicEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { rateRules } from "@/lib/platform/http/rate-limit";
+import { json } from "@/lib/platform/http/respond";
+import { openApiDocument } from "@/lib/platform/openapi/document";
 
 let cached: ReturnType<typeof openApiDocument> | undefined;
 

@@ -1,9 +1,9 @@
 // GET /ping – check a key and the whole request pipeline end to end
-import { keyedEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { json } from "@/lib/http/respond";
-import { apiRelease } from "@/lib/openapi/info";
-import { config } from "@/lib/config";
+import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { json } from "@/lib/platform/http/respond";
+import { apiRelease } from "@/lib/platform/openapi/info";
+import { config } from "@/lib/platform/config";
 
 const ping = keyedEndpoint(null, async ({ principal, locale }) =>
   json({

@@ -1,9 +1,9 @@
 // GET /schema – the public vocabulary: no key, ETag with If-None-Match → 304, 60 requests a minute per address
-import { publicEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { rateRules } from "@/lib/http/rate-limit";
-import { json } from "@/lib/http/respond";
-import { vocabularyDocument } from "@/lib/vocabulary/current";
+import { publicEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { rateRules } from "@/lib/platform/http/rate-limit";
+import { json } from "@/lib/platform/http/respond";
+import { vocabularyDocument } from "@/lib/domain/vocabulary/current";
 
 const schema = publicEndpoint(rateRules.schema, async ({ ctx, request }) => {
   const { document, etag } = await vocabularyDocument(ctx.database.db);

@@ -1,10 +1,11 @@
 // GET /account/listings – the caller's listings (and colleagues' for agency owners and admins), any state, newest change first
-import { keyedEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { json } from "@/lib/http/respond";
-import { collectionBody, parseFields, pickFields } from "@/lib/listings/collection";
-import { detailOf, itemOf, listAccountListings } from "@/lib/listings/queries";
-import { ownerOf } from "@/lib/listings/respond";
+import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { json } from "@/lib/platform/http/respond";
+import { collectionBody, parseFields, pickFields } from "@/lib/platform/http/collection";
+import { detailOf, itemOf } from "@/lib/domain/listings/internal/queries";
+import { listAccountListings } from "@/lib/domain/listings/list";
+import { ownerOf } from "@/lib/platform/http/listing-response";
 
 const list = keyedEndpoint("listings:read", async ({ ctx, principal, url }) => {
   const fields = parseFields(url.searchParams.get("fields") ?? undefined);

@@ -1,10 +1,11 @@
-import { keyedEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { json, noContent } from "@/lib/http/respond";
-import { editListing } from "@/lib/listings/edit-listing";
-import { detailOf, getCatalogListing } from "@/lib/listings/queries";
-import { listingResponse, ownerOf } from "@/lib/listings/respond";
-import { deleteListing } from "@/lib/listings/transitions";
+import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { json, noContent } from "@/lib/platform/http/respond";
+import { editListing } from "@/lib/domain/listings/edit";
+import { detailOf } from "@/lib/domain/listings/internal/queries";
+import { getCatalogListing } from "@/lib/domain/listings/get";
+import { listingResponse, ownerOf } from "@/lib/platform/http/listing-response";
+import { deleteListing } from "@/lib/domain/listings/delete";
 
 type Params = { code: string };
 

@@ -1,8 +1,8 @@
 // POST /listings/validate – validate a listing body exactly as creation would, writing nothing
-import { keyedEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { json } from "@/lib/http/respond";
-import { validateOrThrow } from "@/lib/listings/validate";
+import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { json } from "@/lib/platform/http/respond";
+import { validateOrThrow } from "@/lib/domain/listings/internal/validate";
 
 const validate = keyedEndpoint("listings:write", async ({ ctx, body }) => {
   const { warnings } = await validateOrThrow(ctx, { document: await body(), mode: "create" });

@@ -1,9 +1,9 @@
 // POST /listings/{code}/sold – mark an active or paused listing sold or rented (listing.sold)
-import { keyedEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { detailOf } from "@/lib/listings/queries";
-import { listingResponse, ownerOf } from "@/lib/listings/respond";
-import { changeListingState } from "@/lib/listings/transitions";
+import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { detailOf } from "@/lib/domain/listings/internal/queries";
+import { listingResponse, ownerOf } from "@/lib/platform/http/listing-response";
+import { changeListingState } from "@/lib/domain/listings/change-state";
 
 const sold = keyedEndpoint<{ code: string }>("listings:write", async ({ ctx, principal, params }) => {
   const listed = await changeListingState({ ctx, input: { owner: ownerOf(principal), code: params.code, action: "sold" } });

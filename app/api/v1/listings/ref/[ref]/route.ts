@@ -1,9 +1,9 @@
 // PUT /listings/ref/{ref} – create (201) or update as merge patch (200/202) by the integrator's own id
-import { keyedEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { detailOf } from "@/lib/listings/queries";
-import { listingResponse, ownerOf } from "@/lib/listings/respond";
-import { upsertListingByRef } from "@/lib/listings/upsert-by-ref";
+import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { detailOf } from "@/lib/domain/listings/internal/queries";
+import { listingResponse, ownerOf } from "@/lib/platform/http/listing-response";
+import { upsertListingByRef } from "@/lib/domain/listings/upsert-by-ref";
 
 const upsert = keyedEndpoint<{ ref: string }>("listings:write", async ({ ctx, principal, params, request, body }) => {
   const outcome = await upsertListingByRef({

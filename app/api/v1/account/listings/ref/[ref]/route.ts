@@ -1,8 +1,8 @@
 // GET /account/listings/ref/{ref} – one of the caller's listings by the integrator's own id
-import { keyedEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { getAccountListingByRef } from "@/lib/listings/queries";
-import { listingResponse, ownerOf } from "@/lib/listings/respond";
+import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { getAccountListingByRef } from "@/lib/domain/listings/get";
+import { listingResponse, ownerOf } from "@/lib/platform/http/listing-response";
 
 const show = keyedEndpoint<{ ref: string }>("listings:read", async ({ ctx, principal, params }) =>
   listingResponse(await getAccountListingByRef({ ctx, input: { owner: ownerOf(principal), ref: params.ref } }), []),

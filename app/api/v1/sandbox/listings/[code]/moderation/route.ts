@@ -1,11 +1,11 @@
 // POST /sandbox/listings/{code}/moderation – simulate a moderator's decision in the sandbox (404 in production)
-import { config } from "@/lib/config";
-import { notFound } from "@/lib/errors";
-import { keyedEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { moderateListing } from "@/lib/listings/moderation";
-import { detailOf } from "@/lib/listings/queries";
-import { listingResponse, ownerOf } from "@/lib/listings/respond";
+import { config } from "@/lib/platform/config";
+import { notFound } from "@/lib/platform/errors";
+import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { moderateListing } from "@/lib/domain/listings/moderate";
+import { detailOf } from "@/lib/domain/listings/internal/queries";
+import { listingResponse, ownerOf } from "@/lib/platform/http/listing-response";
 
 const simulate = keyedEndpoint<{ code: string }>("listings:write", async ({ ctx, principal, params, body }) => {
   if (config().APP_ENV !== "sandbox") throw notFound();

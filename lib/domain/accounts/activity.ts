@@ -1,0 +1,19 @@
+import { activityLog } from "@/db/schema";
+import type { Queryable } from "@/db";
+import { actorLabel, type Actor } from "@/lib/platform/context";
+import { newId } from "@/lib/platform/ids";
+
+/** Appends to the account's activity log; callers pass their transaction so both commit together. */
+export async function recordActivity(
+  db: Queryable,
+  entry: { accountId: string; actor: Actor; action: string; subjectId?: string; details?: string },
+): Promise<void> {
+  await db.insert(activityLog).values({
+    id: newId("activity"),
+    accountId: entry.accountId,
+    actor: actorLabel(entry.actor),
+    action: entry.action,
+    subjectId: entry.subjectId,
+    details: entry.details,
+  });
+}

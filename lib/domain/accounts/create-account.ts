@@ -1,0 +1,80 @@
+import { hash } from "@node-rs/argon2";
+import { eq } from "drizzle-orm";
+import { parsePhoneNumberFromString } from "libphonenumber-js";
+import { z } from "zod";
+import { accounts, agencies, agencyMembers } from "@/db/schema";
+import type { ServiceContext } from "@/lib/platform/context";
+import { ValidationError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
+import { parseOrThrow } from "@/lib/platform/validation/zod";
+import { recordActivity } from "./activity";
+
+export const createAccountInput = z.object({
+  email: z
+    .email()
+    .max(254)
+    .transform((e) => e.toLowerCase()),
+  password: z.string().min(10).max(200),
+  name: z.string().trim().min(1).max(120).optional(),
+  phone: z.string().max(32).optional(),
+  locale: z.enum(["ro", "en"]).default("ro"),
+  agency: z.string().trim().min(1).max(120).optional(),
+  role: z.enum(["owner", "admin", "agent"]).optional(),
+  moderator: z.boolean().default(false),
+  confirmed: z.boolean().default(true),
+});
+
+export type CreateAccountInput = z.input<typeof createAccountInput>;
+
+export interface CreatedAccount {
+  id: string;
+  email: string;
+  name: string;
+  agency?: { id: string; name: string; role: "owner" | "admin" | "agent" };
+}
+
+export async function createAccount({ ctx, input }: { ctx: ServiceContext; input: CreateAccountInput }): Promise<CreatedAccount> {
+  const data = parseOrThrow(createAccountInput, input);
+  const phone = data.phone ? normalizePhone(data.phone) : null;
+  if (data.role && !data.agency) throw new ValidationError([{ pointer: "/agency", code: "required_with", params: { other: "role" } }]);
+  // Argon2id with the library's defaults (OWASP-recommended memory cost); done before the transaction.
+  const passwordHash = await hash(data.password);
+  const id = newId("account");
+  return ctx.database.db.transaction(async (tx) => {
+    const taken = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, data.email));
+    if (taken.length) throw new ValidationError([{ pointer: "/email", code: "invalid_value", params: { reason: "already registered" } }]);
+    await tx.insert(accounts).values({
+      id,
+      email: data.email,
+      name: data.name ?? data.email.split("@")[0],
+      passwordHash,
+      phone,
+      language: data.locale,
+      confirmed: data.confirmed,
+      isModerator: data.moderator,
+    });
+    await recordActivity(tx, { accountId: id, actor: ctx.actor, action: "account.created" });
+    const created: CreatedAccount = { id, email: data.email, name: data.name ?? data.email.split("@")[0] };
+    if (data.agency) {
+      const role = data.role ?? "agent";
+      const [existing] = await tx.select().from(agencies).where(eq(agencies.name, data.agency));
+      const agency =
+        existing ??
+        (
+          await tx
+            .insert(agencies)
+            .values({ id: newId("agency"), name: data.agency })
+            .returning()
+        )[0];
+      await tx.insert(agencyMembers).values({ agencyId: agency.id, accountId: id, role });
+      created.agency = { id: agency.id, name: agency.name, role };
+    }
+    return created;
+  });
+}
+
+function normalizePhone(raw: string): string {
+  const phone = parsePhoneNumberFromString(raw, "RO");
+  if (!phone?.isValid()) throw new ValidationError([{ pointer: "/phone", code: "phone_number_valid" }]);
+  return phone.number;
+}

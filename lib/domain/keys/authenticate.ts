@@ -1,0 +1,110 @@
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "@/db";
+import { accounts, agencyMembers, apiKeys } from "@/db/schema";
+import { config } from "@/lib/platform/config";
+import { AppError } from "@/lib/platform/errors";
+import { parseKey, secretMatches, type Permission } from "./format";
+import { markKeyUsed } from "./last-used";
+
+export interface Principal {
+  key: { id: string; name: string; permissions: Permission[] };
+  account: {
+    id: string;
+    email: string;
+    name: string;
+    phone: string | null;
+    language: "ro" | "en";
+    /** False while a changed e-mail address awaits confirmation: reads go on, writes are refused. */
+    confirmed: boolean;
+    agency: { id: string; role: "owner" | "admin" | "agent" } | null;
+  };
+}
+
+const unauthenticated = () => new AppError("unauthenticated");
+
+/** Bearer value of the Authorization header, or undefined when absent or not a Bearer credential. */
+export function bearerToken(header: string | null): string | undefined {
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1];
+}
+
+/**
+ * Resolves a key to its account in one query. Every failure (missing, malformed, other environment,
+ * wrong secret, expired, revoked, inactive account) is the same 401 so that nothing leaks.
+ */
+export async function authenticate(database: Database, token: string | undefined, now: Date): Promise<Principal> {
+  const parsed = token ? parseKey(token) : undefined;
+  if (!parsed || parsed.environment !== config().APP_ENV) throw unauthenticated();
+  const [row] = await keyLookup(database).execute({ id: parsed.id });
+  if (
+    !row ||
+    !secretMatches(parsed.secret, row.secretHash) ||
+    row.environment !== parsed.environment ||
+    row.revokedAt ||
+    row.expiresAt <= now ||
+    !row.active
+  ) {
+    throw unauthenticated();
+  }
+  markKeyUsed(row.keyId, now);
+  return {
+    key: { id: row.keyId, name: row.keyName, permissions: row.permissions as Permission[] },
+    account: {
+      id: row.accountId,
+      email: row.email,
+      name: row.name,
+      phone: row.phone,
+      language: row.language,
+      confirmed: row.confirmed,
+      agency: row.agencyId && row.agencyRole ? { id: row.agencyId, role: row.agencyRole } : null,
+    },
+  };
+}
+
+/**
+ * The key lookup runs on every request: prepared once per database handle, so each request only
+ * binds the id instead of building the query again.
+ */
+const prepared = new WeakMap<Database["db"], ReturnType<typeof prepareKeyLookup>>();
+
+function prepareKeyLookup(db: Database["db"]) {
+  return db
+    .select({
+      keyId: apiKeys.id,
+      keyName: apiKeys.name,
+      secretHash: apiKeys.secretHash,
+      environment: apiKeys.environment,
+      permissions: apiKeys.permissions,
+      expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
+      accountId: accounts.id,
+      email: accounts.email,
+      name: accounts.name,
+      phone: accounts.phone,
+      language: accounts.language,
+      active: accounts.active,
+      confirmed: accounts.confirmed,
+      agencyId: agencyMembers.agencyId,
+      agencyRole: agencyMembers.role,
+    })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .leftJoin(agencyMembers, eq(agencyMembers.accountId, accounts.id))
+    .where(eq(apiKeys.id, sql.placeholder("id")))
+    .prepare("key_lookup");
+}
+
+function keyLookup(database: Database) {
+  let query = prepared.get(database.db);
+  if (!query) prepared.set(database.db, (query = prepareKeyLookup(database.db)));
+  return query;
+}
+
+/**
+ * The key must hold the endpoint's permission (403 `missing_ability`). Writing also needs a confirmed
+ * account, as creating keys does: any other denial is 403 `forbidden` (spec: Authentication 7).
+ */
+export function requirePermission(principal: Principal, permission: Permission): void {
+  if (!principal.key.permissions.includes(permission)) throw new AppError("missing_ability", { permission });
+  if (permission !== "listings:read" && !principal.account.confirmed) throw new AppError("forbidden");
+}

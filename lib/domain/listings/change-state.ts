@@ -1,0 +1,41 @@
+import type { ListingStatus } from "@/db/schema";
+import type { ServiceContext } from "@/lib/platform/context";
+import { AppError, notFound } from "@/lib/platform/errors";
+import { eventTypes, type EventType } from "@/lib/domain/events";
+import { lockListing } from "./internal/locking";
+import type { ListedRow } from "./internal/queries";
+import type { ListingOwner } from "./internal/scope";
+import { transition } from "./internal/transition";
+
+/**
+ * Owner actions of the state machine (spec: States and transitions). Repeating an action on a
+ * listing already in its target state changes nothing and answers like the first time; a state the
+ * action does not start from is refused: `resume` with 404 as the spec says, the others with 409.
+ */
+const ownerActions = {
+  pause: { from: ["active"], to: "paused", event: eventTypes.paused, refusal: "listing_action_refused" },
+  resume: { from: ["paused"], to: "active", event: eventTypes.reactivated, refusal: "not_found" },
+  sold: { from: ["active", "paused"], to: "sold", event: eventTypes.sold, refusal: "listing_action_refused" },
+} as const satisfies Record<string, { from: readonly ListingStatus[]; to: ListingStatus; event: EventType; refusal: string }>;
+
+export type OwnerAction = keyof typeof ownerActions;
+
+export async function changeListingState({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { owner: ListingOwner; code: string; action: OwnerAction };
+}): Promise<ListedRow> {
+  const action = ownerActions[input.action];
+  return ctx.database.db.transaction(async (tx) => {
+    const listed = await lockListing(tx, input.code, input.owner);
+    const { status } = listed.row;
+    if (status === action.to && action.refusal !== "not_found") return listed;
+    if (!(action.from as readonly string[]).includes(status)) {
+      if (action.refusal === "not_found") throw notFound();
+      throw new AppError("listing_action_refused", { reason: `A listing in state ${status} cannot be marked ${action.to}.` });
+    }
+    return transition(tx, ctx, listed, { status: action.to }, action.event);
+  });
+}

@@ -1,0 +1,68 @@
+import { postgresError, sqlState } from "@/db/errors";
+import { listings } from "@/db/schema";
+import type { ServiceContext } from "@/lib/platform/context";
+import { ValidationError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
+import { newListingCode } from "./internal/codes";
+import type { ListingRow } from "./internal/read-shape";
+import type { ListingOwner } from "./internal/scope";
+import { searchColumns } from "./internal/store";
+import { validateOrThrow } from "./internal/validate";
+import type { ListingWarning } from "@/lib/domain/listings/validation";
+
+export interface CreateListingInput {
+  owner: ListingOwner;
+  body: unknown;
+  source: "api" | "portal";
+  /** A draft is kept out of moderation until submitted; the API creates listings that go to moderation. */
+  draft?: boolean;
+}
+
+/** A new listing goes through moderation: it starts `pending` (or `draft` when saved as one). */
+export async function createListing({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: CreateListingInput;
+}): Promise<{ row: ListingRow; warnings: ListingWarning[] }> {
+  const valid = await validateOrThrow(ctx, { document: input.body, mode: "create" });
+  const externalRef = typeof valid.fields.external_ref === "string" ? valid.fields.external_ref : null;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const [row] = await ctx.database.db
+        .insert(listings)
+        .values({
+          id: newId("listing"),
+          code: newListingCode(),
+          accountId: input.owner.accountId,
+          agencyId: input.owner.agency?.id ?? null,
+          externalRef,
+          type: valid.fields.type as string,
+          transaction: valid.fields.transaction as string,
+          status: input.draft ? "draft" : "pending",
+          fields: valid.fields,
+          source: input.source,
+          ...searchColumns(valid.fields, valid.rates),
+          createdAt: ctx.now,
+          updatedAt: ctx.now,
+        })
+        .returning();
+      return { row, warnings: valid.warnings };
+    } catch (error) {
+      const failure = postgresError(error);
+      const constraint = failure?.code === sqlState.uniqueViolation ? failure.constraint : undefined;
+      if (constraint === "listings_external_ref_idx") {
+        throw new ValidationError([
+          {
+            pointer: "/external_ref",
+            code: "invalid_value",
+            params: { reason: "Another listing of this account already uses this external_ref." },
+          },
+        ]);
+      }
+      // A code collision (1 in 31^8 per listing) is retried with a fresh code.
+      if (constraint !== "listings_code_unique" || attempt >= 3) throw error;
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import { isDeepStrictEqual } from "node:util";
+import type { ServiceContext } from "@/lib/platform/context";
+import { eventTypes, listingEventData, recordEvent } from "@/lib/domain/events";
+import type { ListingWarning } from "@/lib/domain/listings/validation";
+import { AppError } from "@/lib/platform/errors";
+import { lockListing } from "./internal/locking";
+import { mergePatch } from "./internal/merge-patch";
+import { checkIfMatch } from "./internal/preconditions";
+import type { ListedRow } from "./internal/queries";
+import { listingEtag } from "./internal/read-shape";
+import type { ListingOwner } from "./internal/scope";
+import { rewritten, updateListing } from "./internal/store";
+import { validateOrThrow } from "./internal/validate";
+
+/** States whose listing has been public: an edit waits for moderation while the live version stays. */
+const published = new Set(["active", "paused", "unconfirmed"]);
+const frozen = new Set(["sold", "hidden"]);
+
+export interface EditListingInput {
+  owner: ListingOwner | null;
+  code: string;
+  patch: unknown;
+  ifMatch: string | null;
+  source: "api" | "portal";
+}
+
+export interface EditOutcome {
+  listed: ListedRow;
+  warnings: ListingWarning[];
+  /** 202 when the edit waits for moderation, 200 when applied (or nothing changed). */
+  status: 200 | 202;
+  unchanged: boolean;
+}
+
+/**
+ * Edits a listing as a JSON Merge Patch. Unpublished listings change at once (a rejected one goes
+ * back to moderation); published ones keep their live version and hold the edit for moderation.
+ * An unconfirmed listing edited through the API is confirmed again (`listing.published`).
+ */
+export async function editListing({ ctx, input }: { ctx: ServiceContext; input: EditListingInput }): Promise<EditOutcome> {
+  return ctx.database.db.transaction(async (tx) => {
+    const listed = await lockListing(tx, input.code, input.owner);
+    const { row } = listed;
+    checkIfMatch(row, input.ifMatch);
+    if (frozen.has(row.status)) {
+      throw new AppError("listing_action_refused", { reason: `A listing in state ${row.status} cannot be edited.` });
+    }
+    const base = row.pendingFields ?? row.fields;
+    const valid = await validateOrThrow(ctx, { document: mergePatch(base, input.patch), mode: "patch", previous: row.fields }, tx);
+    const isPublished = published.has(row.status);
+    const confirm = row.status === "unconfirmed" && input.source === "api";
+    const unchanged = isDeepStrictEqual(valid.fields, base);
+    if (unchanged && !confirm) return { listed, warnings: valid.warnings, status: 200, unchanged: true };
+
+    const changes = isPublished
+      ? { pendingFields: isDeepStrictEqual(valid.fields, row.fields) ? null : valid.fields }
+      : {
+          fields: valid.fields,
+          ...(row.status === "rejected" ? { status: "pending" as const, rejectionReason: null, rejectionCodes: null } : {}),
+        };
+    const updated = await updateListing(
+      tx,
+      row,
+      { ...changes, ...(confirm ? { status: "active" as const, confirmedAt: ctx.now } : {}) },
+      ctx.now,
+      valid.rates,
+    );
+    if (confirm)
+      await recordEvent(tx, { accountId: row.accountId, type: eventTypes.published, data: listingEventData(updated), now: ctx.now });
+    if (input.source === "portal") {
+      await recordEvent(tx, {
+        accountId: row.accountId,
+        type: eventTypes.editedInPortal,
+        data: listingEventData(updated, { etag: listingEtag(updated) }),
+        now: ctx.now,
+      });
+    }
+    return {
+      listed: rewritten(listed, updated),
+      warnings: valid.warnings,
+      status: isPublished && !unchanged ? 202 : 200,
+      unchanged: false,
+    };
+  });
+}

@@ -1,0 +1,57 @@
+import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import type { Queryable } from "@/db";
+import { listings } from "@/db/schema";
+import type { ServiceContext } from "@/lib/platform/context";
+import { notFound } from "@/lib/platform/errors";
+import { patterns } from "./validation/field-schemas";
+import { isListingCode } from "./internal/codes";
+import { detailOf, findListed, itemOf, listedOf, listedQuery, publicScope, refCondition } from "./internal/queries";
+import type { ListingOwner } from "./internal/scope";
+
+export async function getAccountListing({ ctx, input }: { ctx: ServiceContext; input: { owner: ListingOwner; code: string } }) {
+  if (!isListingCode(input.code)) throw notFound();
+  const { accountId, agency } = input.owner;
+  const manager = agency !== null && agency.role !== "agent";
+  const statements = preparedReads(ctx.database.db);
+  const [found] = manager
+    ? await statements.byCodeForManager.execute({ code: input.code, accountId, agencyId: agency.id })
+    : await statements.byCodeForAccount.execute({ code: input.code, accountId });
+  if (!found) throw notFound();
+  return detailOf(listedOf(found));
+}
+
+/**
+ * The detail read is the busiest listing query: prepared once per database handle, in the two
+ * shapes `visibleTo` takes (own listings; own and the agency's for owners and admins).
+ */
+const prepared = new WeakMap<Queryable, ReturnType<typeof prepareReads>>();
+
+function preparedReads(db: Queryable) {
+  let statements = prepared.get(db);
+  if (!statements) prepared.set(db, (statements = prepareReads(db)));
+  return statements;
+}
+
+function prepareReads(db: Queryable) {
+  const byCode = (scope: SQL, name: string) =>
+    listedQuery(db)
+      .where(and(eq(listings.code, sql.placeholder("code")), scope, isNull(listings.deletedAt)))
+      .prepare(name);
+  const own = eq(listings.accountId, sql.placeholder("accountId"));
+  return {
+    byCodeForAccount: byCode(own, "listing_by_code"),
+    byCodeForManager: byCode(or(own, eq(listings.agencyId, sql.placeholder("agencyId")))!, "listing_by_code_agency"),
+  };
+}
+
+/** By the integrator's own id: `external_ref` is unique per account, so only the caller's own listings. */
+export async function getAccountListingByRef({ ctx, input }: { ctx: ServiceContext; input: { owner: ListingOwner; ref: string } }) {
+  // A ref outside the pattern every stored `external_ref` matches (U+0000 included) names no listing.
+  if (input.ref.length > 100 || !patterns.external_ref.test(input.ref)) throw notFound();
+  return detailOf(await findListed(ctx.database.db, refCondition(input.owner, input.ref)));
+}
+
+export async function getCatalogListing({ ctx, input }: { ctx: ServiceContext; input: { code: string } }) {
+  if (!isListingCode(input.code)) throw notFound();
+  return itemOf(await findListed(ctx.database.db, and(eq(listings.code, input.code), publicScope)!));
+}

@@ -1,0 +1,64 @@
+import { and, asc, desc, eq, gt, isNull, lt, type SQL } from "drizzle-orm";
+import { accounts, agencies, listings } from "@/db/schema";
+import type { Queryable } from "@/db";
+import { notFound } from "@/lib/platform/errors";
+import { toPage, type Cursor, type Page } from "./pagination";
+import { toListingDetail, toListingItem, type ListingRow } from "./read-shape";
+import { visibleTo, type ListingOwner } from "./scope";
+
+export interface ListedRow {
+  row: ListingRow;
+  lister: string;
+  accountPhone: string | null;
+  modSeq: number;
+}
+
+/** Listings with who lists them: the agency's name for agency listings, else the account's name. */
+export const listedQuery = (db: Queryable) =>
+  db
+    .select({ row: listings, accountName: accounts.name, accountPhone: accounts.phone, agencyName: agencies.name })
+    .from(listings)
+    .innerJoin(accounts, eq(accounts.id, listings.accountId))
+    .leftJoin(agencies, eq(agencies.id, listings.agencyId));
+
+type ListedResult = { row: ListingRow; accountName: string; accountPhone: string | null; agencyName: string | null };
+
+export const listedOf = (r: ListedResult): ListedRow => ({
+  row: r.row,
+  lister: r.agencyName ?? r.accountName,
+  accountPhone: r.accountPhone,
+  modSeq: r.row.modSeq,
+});
+
+export async function selectListed(db: Queryable, where: SQL, order: "newest" | "oldest", limit: number): Promise<ListedRow[]> {
+  const rows = await listedQuery(db)
+    .where(where)
+    .orderBy(order === "newest" ? desc(listings.modSeq) : asc(listings.modSeq))
+    .limit(limit);
+  return rows.map(listedOf);
+}
+
+export const detailOf = (listed: ListedRow) => toListingDetail(listed.row, listed.lister, listed.accountPhone);
+export const itemOf = (listed: ListedRow) => toListingItem(listed.row, listed.lister);
+
+export async function findListed(db: Queryable, where: SQL): Promise<ListedRow> {
+  const [found] = await selectListed(db, where, "newest", 1);
+  if (!found) throw notFound();
+  return found;
+}
+
+export const refCondition = (owner: ListingOwner, ref: string) =>
+  and(eq(listings.accountId, owner.accountId), eq(listings.externalRef, ref), visibleTo(owner))!;
+
+/** One page of `scope`, newest change first, from the cursor's place. */
+export async function pageOf(db: Queryable, scope: SQL, size: number, cursor: Cursor | undefined): Promise<Page<ListedRow>> {
+  if (!cursor) return toPage(await selectListed(db, scope, "newest", size + 1), size, cursor);
+  if ("after" in cursor)
+    return toPage(await selectListed(db, and(scope, lt(listings.modSeq, cursor.after))!, "newest", size + 1), size, cursor);
+  if ("before" in cursor)
+    return toPage(await selectListed(db, and(scope, gt(listings.modSeq, cursor.before))!, "oldest", size + 1), size, cursor);
+  return toPage(await selectListed(db, scope, "oldest", size + 1), size, cursor);
+}
+
+/** The public catalog shows active listings only. */
+export const publicScope = and(eq(listings.status, "active"), isNull(listings.deletedAt))!;

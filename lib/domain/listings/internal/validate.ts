@@ -1,0 +1,33 @@
+import type { Queryable } from "@/db";
+import type { ServiceContext } from "@/lib/platform/context";
+import { cachedRates } from "@/lib/domain/currency";
+import { ValidationError } from "@/lib/platform/errors";
+import { validateListing, type CurrencyRates, type ListingWarning } from "@/lib/domain/listings/validation";
+
+export interface ValidListing {
+  fields: Record<string, unknown>;
+  warnings: ListingWarning[];
+  rates: CurrencyRates;
+}
+
+/** Runs the one validator with the current reference rates; invalid input becomes a 422. */
+export async function validateOrThrow(
+  ctx: ServiceContext,
+  input: { document: unknown; mode: "create" | "patch"; previous?: Record<string, unknown> },
+  /** The transaction the caller writes in: on PGlite a query outside it would wait for it forever. */
+  db: Queryable = ctx.database.db,
+): Promise<ValidListing> {
+  if (!input.document || typeof input.document !== "object" || Array.isArray(input.document)) {
+    throw new ValidationError([{ pointer: "", code: "object" }]);
+  }
+  const rates = await cachedRates(ctx.database, db, ctx.now);
+  const result = validateListing({
+    document: input.document as Record<string, unknown>,
+    mode: input.mode,
+    previous: input.previous,
+    rates,
+    now: ctx.now,
+  });
+  if (!result.ok) throw new ValidationError(result.errors);
+  return { fields: result.value as Record<string, unknown>, warnings: result.warnings, rates };
+}

@@ -1,0 +1,62 @@
+import { and, eq, gte, lte } from "drizzle-orm";
+import { z } from "zod";
+import { listings, listingStatuses } from "@/db/schema";
+import type { ServiceContext } from "@/lib/platform/context";
+import { parseOrThrow } from "@/lib/platform/validation/zod";
+import { refineStorable } from "./validation/text";
+import { decodeCursor } from "./internal/pagination";
+import { pageOf, publicScope } from "./internal/queries";
+import { visibleTo, type ListingOwner } from "./internal/scope";
+
+const perPage = z.coerce.number().int().min(1).max(100).default(50);
+
+export const accountListingsQuery = z.object({
+  status: z.enum(listingStatuses).optional(),
+  per_page: perPage,
+  fields: z.string().optional(),
+  cursor: z.string().optional(),
+});
+
+/** A text filter: a control character (U+0000 included, which PostgreSQL cannot compare) is a 422. */
+const textFilter = (maxLength: number) => z.string().max(maxLength).superRefine(refineStorable);
+
+export const catalogQuery = z.object({
+  type: textFilter(40).optional(),
+  transaction: textFilter(40).optional(),
+  city: textFilter(120).optional(),
+  price_min: z.coerce.number().int().min(0).optional(),
+  price_max: z.coerce.number().int().min(0).optional(),
+  rooms: z.coerce.number().int().min(1).max(40).optional(),
+  rooms_min: z.coerce.number().int().min(1).max(40).optional(),
+  rooms_max: z.coerce.number().int().min(1).max(40).optional(),
+  per_page: perPage,
+  cursor: z.string().optional(),
+});
+
+export async function listAccountListings({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { owner: ListingOwner; query: Record<string, string> };
+}) {
+  const query = parseOrThrow(accountListingsQuery, input.query, "query");
+  const scope = and(visibleTo(input.owner), query.status ? eq(listings.status, query.status) : undefined)!;
+  return { query, page: await pageOf(ctx.database.db, scope, query.per_page, decodeCursor(query.cursor)) };
+}
+
+export async function listCatalog({ ctx, input }: { ctx: ServiceContext; input: { query: Record<string, string> } }) {
+  const query = parseOrThrow(catalogQuery, input.query, "query");
+  const scope = and(
+    publicScope,
+    query.type ? eq(listings.type, query.type) : undefined,
+    query.transaction ? eq(listings.transaction, query.transaction) : undefined,
+    query.city ? eq(listings.city, query.city.trim().toLowerCase()) : undefined,
+    query.price_min !== undefined ? gte(listings.priceEur, query.price_min) : undefined,
+    query.price_max !== undefined ? lte(listings.priceEur, query.price_max) : undefined,
+    query.rooms !== undefined ? eq(listings.rooms, query.rooms) : undefined,
+    query.rooms_min !== undefined ? gte(listings.rooms, query.rooms_min) : undefined,
+    query.rooms_max !== undefined ? lte(listings.rooms, query.rooms_max) : undefined,
+  )!;
+  return { query, page: await pageOf(ctx.database.db, scope, query.per_page, decodeCursor(query.cursor)) };
+}

@@ -1,0 +1,94 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { listingReports, listings } from "@/db/schema";
+import type { ServiceContext } from "@/lib/platform/context";
+import { notFound } from "@/lib/platform/errors";
+import { idPattern, newId } from "@/lib/platform/ids";
+import { parseOrThrow } from "@/lib/platform/validation/zod";
+import { isListingCode } from "./internal/codes";
+
+export const reportReason = z.string().trim().min(1).max(1000);
+export const reporterEmail = z
+  .email()
+  .max(254)
+  .transform((email) => email.toLowerCase());
+
+const reportInput = z.object({ code: z.string(), reason: reportReason, reporterEmail: reporterEmail.optional() });
+
+export interface ListingReport {
+  id: string;
+  listingCode: string;
+  reason: string;
+  reporterEmail: string | null;
+  status: "open" | "closed";
+  createdAt: Date;
+  closedAt: Date | null;
+}
+
+const ownColumns = {
+  id: listingReports.id,
+  reason: listingReports.reason,
+  reporterEmail: listingReports.reporterEmail,
+  status: listingReports.status,
+  createdAt: listingReports.createdAt,
+  closedAt: listingReports.closedAt,
+};
+
+const reportColumns = { ...ownColumns, listingCode: listings.code };
+
+/**
+ * Anyone reports a public listing (the portal's "report this listing"); the open report blocks its
+ * deletion until moderation closes it. A listing the public cannot see answers like a missing one.
+ */
+export async function reportListing({ ctx, input }: { ctx: ServiceContext; input: z.input<typeof reportInput> }): Promise<ListingReport> {
+  const data = parseOrThrow(reportInput, input);
+  if (!isListingCode(data.code)) throw notFound();
+  return ctx.database.db.transaction(async (tx) => {
+    // The share lock waits for a write in progress (a deletion, say) and re-reads the row after it,
+    // so a report never lands on a listing that has just left the catalog.
+    const [listing] = await tx
+      .select({ id: listings.id })
+      .from(listings)
+      .where(and(eq(listings.code, data.code), eq(listings.status, "active"), isNull(listings.deletedAt)))
+      .for("share");
+    if (!listing) throw notFound();
+    const [report] = await tx
+      .insert(listingReports)
+      .values({
+        id: newId("report"),
+        listingId: listing.id,
+        reason: data.reason,
+        reporterEmail: data.reporterEmail ?? null,
+        createdAt: ctx.now,
+      })
+      .returning(ownColumns);
+    return { ...report, listingCode: data.code };
+  });
+}
+
+/** A moderator closes a report once dealt with; closing a closed report changes nothing. */
+export async function closeReport({ ctx, input }: { ctx: ServiceContext; input: { id: string } }): Promise<ListingReport> {
+  if (!idPattern("report").test(input.id)) throw notFound();
+  await ctx.database.db
+    .update(listingReports)
+    .set({ status: "closed", closedAt: ctx.now })
+    .where(and(eq(listingReports.id, input.id), eq(listingReports.status, "open")));
+  const [report] = await ctx.database.db
+    .select(reportColumns)
+    .from(listingReports)
+    .innerJoin(listings, eq(listings.id, listingReports.listingId))
+    .where(eq(listingReports.id, input.id));
+  if (!report) throw notFound();
+  return report;
+}
+
+/** Open reports, oldest first (the moderation queue), at most 500, of one listing when `code` is given. */
+export async function listOpenReports({ ctx, input }: { ctx: ServiceContext; input: { code?: string } }): Promise<ListingReport[]> {
+  return ctx.database.db
+    .select(reportColumns)
+    .from(listingReports)
+    .innerJoin(listings, eq(listings.id, listingReports.listingId))
+    .where(and(eq(listingReports.status, "open"), input.code === undefined ? undefined : eq(listings.code, input.code)))
+    .orderBy(asc(listingReports.createdAt), asc(listingReports.id))
+    .limit(500);
+}

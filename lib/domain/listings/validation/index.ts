@@ -1,0 +1,6 @@
+export { toEur } from "@/lib/domain/vocabulary";
+export { listingWriteSchema } from "./field-schemas";
+export { isMeaningfulText } from "./meaningful-text";
+export { isValidParcelRing } from "./parcel";
+export type * from "./types";
+export { validateListing } from "./validate-listing";

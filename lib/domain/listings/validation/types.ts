@@ -1,0 +1,27 @@
+import type { FieldError } from "@/lib/platform/errors";
+import type { CurrencyRates, ListingWriteFields } from "@/lib/domain/vocabulary";
+
+export type { CurrencyRates, ListingWriteFields };
+
+export interface ValidateListingInput {
+  /** For create: the body; for patch: the merge-patched result. */
+  document: Record<string, unknown>;
+  mode: "create" | "patch";
+  /** Patch only: stored write fields before the patch. */
+  previous?: Record<string, unknown>;
+  /** Reference rates to EUR. */
+  rates: CurrencyRates;
+  now: Date;
+}
+
+/**
+ * Something ignored without refusing the request: `field_not_applicable`, `unknown_amenity`,
+ * `unknown_field`, or `retired_code` (a retired code replaced by its successor).
+ */
+export interface ListingWarning {
+  pointer: string;
+  code: string;
+}
+
+export type ValidateListingResult =
+  { ok: true; value: ListingWriteFields; warnings: ListingWarning[] } | { ok: false; errors: FieldError[]; warnings: ListingWarning[] };

@@ -1,0 +1,86 @@
+import { inArray } from "drizzle-orm";
+import { listings, listingStatuses, type ListingStatus } from "@/db/schema";
+import type { CreatedAccount } from "@/lib/domain/accounts/create-account";
+import type { ServiceContext } from "@/lib/platform/context";
+import { createListing } from "@/lib/domain/listings/create";
+import { editListing } from "@/lib/domain/listings/edit";
+import { moderateListing } from "@/lib/domain/listings/moderate";
+import { confirmationDays, unconfirmStaleListings } from "@/lib/domain/listings/unconfirm";
+import { reportListing } from "@/lib/domain/listings/reports";
+import type { ListingOwner } from "@/lib/domain/listings/internal/scope";
+import { changeListingState } from "@/lib/domain/listings/change-state";
+import type { SeededAccounts } from "./accounts";
+import { sandboxListings, type SeedListing } from "./listing-documents";
+
+export interface SeededListings {
+  total: number;
+  by_status: Record<ListingStatus, number>;
+  codes: { seller: string; code: string; status: ListingStatus }[];
+}
+
+const ownerOf = (account: CreatedAccount): ListingOwner => ({
+  accountId: account.id,
+  agency: account.agency ? { id: account.agency.id, role: account.agency.role } : null,
+});
+
+/**
+ * Creates the sandbox listings through the same services the API, the portal and moderation use,
+ * so their rows and events are what real use produces. `unconfirmed` is the one shortcut: the
+ * listing's last confirmation is moved back past the limit, then the `listings.unconfirm` job's rule runs.
+ */
+export async function seedListings({ ctx, accounts }: { ctx: ServiceContext; accounts: SeededAccounts }): Promise<SeededListings> {
+  const seeded: SeededListings["codes"] = [];
+  for (const plan of sandboxListings(ctx.now)) {
+    const code = await bringToState(ctx, ownerOf(accounts[plan.seller]), plan);
+    seeded.push({ seller: accounts[plan.seller].email, code, status: plan.status });
+  }
+  await unconfirmSeeded(
+    ctx,
+    seeded.filter((listing) => listing.status === "unconfirmed").map((listing) => listing.code),
+  );
+  return summarize(ctx, seeded);
+}
+
+async function bringToState(ctx: ServiceContext, owner: ListingOwner, plan: SeedListing): Promise<string> {
+  const { row } = await createListing({ ctx, input: { owner, body: plan.document, source: "api", draft: plan.status === "draft" } });
+  const { code } = row;
+  if (plan.status === "draft" || plan.status === "pending") return code;
+  if (plan.status === "rejected") {
+    await moderateListing({ ctx, input: { code, owner: null, decision: { decision: "reject", ...plan.rejection } } });
+    return code;
+  }
+  await moderateListing({ ctx, input: { code, owner: null, decision: { decision: "approve" } } });
+  if (plan.status === "paused" || plan.status === "sold") {
+    await changeListingState({ ctx, input: { owner, code, action: plan.status === "paused" ? "pause" : "sold" } });
+  }
+  if (plan.status === "hidden") await moderateListing({ ctx, input: { code, owner: null, decision: { decision: "hide" } } });
+  if (plan.pendingEdit) await editListing({ ctx, input: { owner, code, patch: plan.pendingEdit, ifMatch: null, source: "api" } });
+  if (plan.report) await reportListing({ ctx, input: { code, ...plan.report } });
+  return code;
+}
+
+async function unconfirmSeeded(ctx: ServiceContext, codes: string[]): Promise<void> {
+  if (!codes.length) return;
+  const lastConfirmed = new Date(ctx.now.getTime() - (confirmationDays + 1) * 86_400_000);
+  await ctx.database.db.update(listings).set({ confirmedAt: lastConfirmed }).where(inArray(listings.code, codes));
+  await unconfirmStaleListings({ ctx });
+}
+
+/** Counts what the database holds now, so the summary shows the states reached, not the ones planned. */
+async function summarize(ctx: ServiceContext, seeded: SeededListings["codes"]): Promise<SeededListings> {
+  const rows = await ctx.database.db
+    .select({ code: listings.code, status: listings.status })
+    .from(listings)
+    .where(
+      inArray(
+        listings.code,
+        seeded.map((listing) => listing.code),
+      ),
+    );
+  const statusOf = new Map(rows.map((row) => [row.code, row.status]));
+  const codes = seeded.map((listing) => ({ ...listing, status: statusOf.get(listing.code)! }));
+  const byStatus = Object.fromEntries(
+    listingStatuses.map((status) => [status, codes.filter((listing) => listing.status === status).length]),
+  );
+  return { total: codes.length, by_status: byStatus as Record<ListingStatus, number>, codes };
+}

@@ -1,0 +1,46 @@
+import type { MessageParams } from "@/lib/platform/errors";
+import { en, type Messages } from "./en";
+import { ro } from "./ro";
+
+export const locales = ["ro", "en"] as const;
+export type Locale = (typeof locales)[number];
+export const defaultLocale: Locale = "ro";
+
+const catalogues: Record<Locale, Messages> = { ro, en };
+
+export const isLocale = (value: unknown): value is Locale => value === "ro" || value === "en";
+
+export function messages(locale: Locale): Messages {
+  return catalogues[locale];
+}
+
+/** Fills `{name}` placeholders; a placeholder without a value stays visible rather than vanishing. */
+export function format(template: string, params: MessageParams = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+/**
+ * Locale of a request, as the spec orders it: `locale` query > account language > Accept-Language > ro.
+ * The query value is checked by the caller (an invalid one is a 422), so here it is already a Locale.
+ */
+export function resolveLocale(input: { query?: Locale; account?: string | null; acceptLanguage?: string | null }): Locale {
+  if (input.query) return input.query;
+  if (isLocale(input.account)) return input.account;
+  return fromAcceptLanguage(input.acceptLanguage) ?? defaultLocale;
+}
+
+/** The supported language with the highest q-value (RFC 9110 §12.5.4); region subtags ignored. */
+export function fromAcceptLanguage(header: string | null | undefined): Locale | undefined {
+  if (!header) return undefined;
+  let best: { locale: Locale; q: number } | undefined;
+  for (const part of header.split(",")) {
+    const [range, ...paramsPart] = part.trim().split(";");
+    const language = range.trim().toLowerCase().split("-")[0];
+    if (!isLocale(language)) continue;
+    const qParam = paramsPart.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    if (!Number.isFinite(q) || q <= 0) continue;
+    if (!best || q > best.q) best = { locale: language, q };
+  }
+  return best?.locale;
+}

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { unconfirmStaleListings } from "@/lib/domain/listings/unconfirm";
+import { defineJob } from "./define";
+
+// One pass handles a bounded batch; a few passes per run keep a backlog moving while staying well
+// inside the claim lease. Whatever is left waits for the next run.
+const maxPassesPerRun = 20;
+
+/**
+ * Active listings not confirmed for 30 days become `unconfirmed` (DESIGN §4). Hourly rather than
+ * daily, so a listing changes state within the hour its 30 days end.
+ */
+export const unconfirmListingsJob = defineJob({
+  name: "listings.unconfirm",
+  cron: "10 * * * *",
+  payload: z.object({}),
+  retry: { delaysSeconds: [300, 1800] },
+  handler: async (_payload, ctx) => {
+    let unconfirmed = 0;
+    for (let pass = 0; pass < maxPassesPerRun; pass++) {
+      const result = await unconfirmStaleListings({ ctx });
+      unconfirmed += result.unconfirmed;
+      if (result.unconfirmed === 0) break;
+    }
+    return { unconfirmed };
+  },
+});

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { errorStatus } from "@/lib/platform/errors";
+
+export const problemSchema = z
+  .object({
+    type: z.string().meta({ description: "Address of the problem type: `{APP_URL}/problems/{code}`." }),
+    title: z.string().meta({ description: "Human text in the request's language." }),
+    status: z.number().int(),
+    code: z
+      .enum(Object.keys(errorStatus) as [keyof typeof errorStatus, ...(keyof typeof errorStatus)[]])
+      .meta({ description: "Stable, never translated." }),
+    detail: z.string(),
+    errors: z
+      .array(
+        z.object({
+          pointer: z
+            .string()
+            .meta({ description: "JSON Pointer to the field (`/title`, `/features/2`); for a query parameter `/name` with `in`." }),
+          in: z.enum(["query", "path", "header"]).optional().meta({ description: "Present when the field is not in the body." }),
+          code: z.string().meta({ description: "Stable validation code (spec: Validation codes per field, Cross-field codes)." }),
+          detail: z.string(),
+        }),
+      )
+      .optional()
+      .meta({ description: "422 only: one item per field error." }),
+    request_id: z.string().optional().meta({ description: "500 only: the request id to quote." }),
+  })
+  .meta({ id: "Problem", description: "RFC 9457 problem details (`application/problem+json`)." });
+
+const problemContent = { "application/problem+json": { schema: problemSchema } };
+
+const describedStatuses: Record<number, string> = {
+  400: "The body is not JSON (`malformed_json`), not UTF-8 (`invalid_encoding`) or nested deeper than 64 levels (`nesting_too_deep`); a path segment is not percent-encoded UTF-8 (`malformed_path`).",
+  401: "`unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive.",
+  403: "`missing_ability`: the key lacks the permission.",
+  404: "`not_found`: does not exist or is not the caller's.",
+  409: "`listing_busy` (another write in progress, nothing written) or `listing_action_refused`.",
+  412: "`listing_changed_meanwhile`: `If-Match` holds an old version.",
+  413: "`payload_too_large`: body over 1 MiB.",
+  415: "`unsupported_media_type`.",
+  422: "Invalid data, see `errors[]`.",
+  429: "`too_many_requests`: wait `Retry-After` seconds.",
+  503: "`service_unavailable`: the database cannot be reached right now (restarting, connections lost); the request's transaction was rolled back. Retry after `Retry-After` seconds.",
+};
+
+const retryAfter = { "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" as const } } };
+const retriedStatuses = new Set([429, 503]);
+
+export function problemResponses(...statuses: number[]) {
+  return Object.fromEntries(
+    statuses.map((s) => [
+      String(s),
+      { description: describedStatuses[s], ...(retriedStatuses.has(s) ? { headers: retryAfter } : {}), content: problemContent },
+    ]),
+  );
+}
+
+export const rateLimitHeaders = {
+  "X-Request-Id": { description: "Identifies the request (on every response).", schema: { type: "string" as const } },
+  "X-RateLimit-Limit": { description: "Requests allowed per minute.", schema: { type: "integer" as const } },
+  "X-RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" as const } },
+  "X-RateLimit-Reset": { description: "Seconds until the window frees.", schema: { type: "integer" as const } },
+};

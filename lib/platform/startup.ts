@@ -1,0 +1,68 @@
+import { sql } from "drizzle-orm";
+import { database, type Database } from "@/db";
+import { databaseUnavailable, unreachableMessage } from "@/db/errors";
+import { DatabaseInUseError } from "@/db/lock";
+import { startOperatorChannel } from "@/lib/platform/cli/operator-channel";
+import { config } from "@/lib/platform/config";
+import type { ServiceContext } from "@/lib/platform/context";
+import { logger } from "@/lib/platform/logger";
+import { demoEmail, sandboxPassword, seedSandbox } from "@/lib/domain/seed";
+import { issueDevConsoleKey } from "@/lib/domain/seed/dev-console-key";
+
+/**
+ * The server's start-up (instrumentation `register()`): opens the database, which creates and
+ * migrates it; when it is the embedded one, serves operator commands for the CLI; seeds an empty
+ * sandbox; and under `next dev` prints the demo account with a fresh key.
+ */
+export async function prepareServer(): Promise<void> {
+  const c = config();
+  const db = await openOrExplain();
+  if (db.driver === "pglite" && !c.PGLITE_DIR.startsWith("memory://")) await startOperatorChannel({ dataDir: c.dataDir });
+  if (c.APP_ENV !== "sandbox") return;
+  const ctx: ServiceContext = { database: db, actor: { kind: "system" }, now: new Date() };
+  if (await isEmpty(db)) {
+    const seeded = await seedSandbox({ ctx });
+    logger.info("sandbox seeded", { seeded: seeded.seeded });
+  }
+  if (process.env.NODE_ENV === "development") printDevConsole(c.APP_URL, await issueDevConsoleKey({ ctx }));
+}
+
+async function openOrExplain(): Promise<Database> {
+  try {
+    return await database();
+  } catch (error) {
+    if (error instanceof DatabaseInUseError) {
+      logger.error("the embedded database is in use by another process: stop it (another `npm run dev`, or a CLI command) and restart", {
+        pid: error.holder.pid,
+        folder: config().dataDir,
+      });
+    }
+    const unreachable = databaseUnavailable(error);
+    const url = config().DATABASE_URL;
+    if (unreachable && url) {
+      // A server without its database answers nothing useful: one line saying why, then stop, so a
+      // supervisor sees the failure instead of a process serving 503s (or a framework stack trace).
+      logger.error(unreachableMessage(url, unreachable));
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function isEmpty(db: Database): Promise<boolean> {
+  const [row] = await db.rows<{ seeded: boolean }>(sql`select exists (select 1 from accounts) as seeded`);
+  return !row.seeded;
+}
+
+function printDevConsole(appUrl: string, key: { key: string; expiresAt: Date } | undefined): void {
+  const lines = key
+    ? [
+        `Sandbox ready on ${appUrl}`,
+        `  demo account  ${demoEmail} / ${sandboxPassword}`,
+        `  API key       ${key.key}`,
+        `                (all permissions, valid until ${key.expiresAt.toISOString().slice(0, 10)}; a new one on every start)`,
+        `  try           curl -H "Authorization: Bearer ${key.key}" ${appUrl}/api/v1/ping`,
+      ]
+    : [`Sandbox ready on ${appUrl}`, `  ${demoEmail} does not exist in this database: npm run db:seed adds it.`];
+  process.stdout.write(`\n${lines.join("\n")}\n\n`);
+}
