@@ -2,7 +2,7 @@ import postgres, { type Sql } from "postgres";
 import { openDatabase, type Database } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { createThrowawayDatabase } from "@/db/throwaway";
-import type { ServiceContext } from "@/lib/platform/context";
+import { operatorContext } from "@/lib/platform/context";
 
 /**
  * The shell of `npm run bench` and `npm run soak`: runs `main`, then the clean-up steps it
@@ -54,6 +54,6 @@ export async function throwawayDatabase(adminUrl: string, label: string, log: (l
   const pg: Sql = postgres(throwaway.url, { max: 2, onnotice: () => {} });
   cleanup(() => pg.end({ timeout: 5 }));
   await migrateDatabase(database);
-  const ctx: ServiceContext = { database, actor: { kind: "operator" }, now: new Date() };
+  const ctx = operatorContext(database);
   return { throwaway, database, pg, ctx };
 }

@@ -4,7 +4,7 @@ import { databaseUnavailable, unreachableMessage } from "@/db/errors";
 import { DatabaseInUseError } from "@/db/lock";
 import { startOperatorChannel } from "@/lib/platform/cli/operator-channel";
 import { config } from "@/lib/platform/config";
-import type { ServiceContext } from "@/lib/platform/context";
+import { systemContext } from "@/lib/platform/context";
 import { logger } from "@/lib/platform/logger";
 import { demoEmail, sandboxPassword, seedSandbox } from "@/lib/domain/seed";
 import { issueDevConsoleKey } from "@/lib/domain/seed/dev-console-key";
@@ -19,7 +19,7 @@ export async function prepareServer(): Promise<void> {
   const db = await openOrExplain();
   if (db.driver === "pglite" && !c.PGLITE_DIR.startsWith("memory://")) await startOperatorChannel({ dataDir: c.dataDir });
   if (c.APP_ENV !== "sandbox") return;
-  const ctx: ServiceContext = { database: db, actor: { kind: "system" }, now: new Date() };
+  const ctx = systemContext(db);
   if (await isEmpty(db)) {
     const seeded = await seedSandbox({ ctx });
     logger.info("sandbox seeded", { seeded: seeded.seeded });

@@ -3,7 +3,7 @@ import { database, type Database } from "@/db";
 import { openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { executeCommand } from "@/lib/platform/cli/execute";
-import type { ServiceContext } from "@/lib/platform/context";
+import { operatorContext } from "@/lib/platform/context";
 import { listRates, loadRates, setRate, withdrawRate } from "@/lib/domain/currency";
 import { ValidationError } from "@/lib/platform/errors";
 
@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 const dayMs = 86_400_000;
-const ctxAt = (now: Date): ServiceContext => ({ database: own, actor: { kind: "operator" }, now });
+const ctxAt = (now: Date) => operatorContext(own, { now });
 const rateValues = (rates: Awaited<ReturnType<typeof loadRates>>) =>
   Object.fromEntries(Object.entries(rates).map(([currency, rate]) => [currency, rate?.eurPerUnit]));
 

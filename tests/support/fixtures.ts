@@ -1,14 +1,14 @@
 import { database } from "@/db";
 import { createAccount, type CreateAccountInput } from "@/lib/domain/accounts/create-account";
-import type { ServiceContext } from "@/lib/platform/context";
+import { operatorContext } from "@/lib/platform/context";
 import { newId } from "@/lib/platform/ids";
 import { createKey } from "@/lib/domain/keys/create-key";
 import type { Permission } from "@/lib/domain/keys/format";
 
 export const allPermissions: Permission[] = ["listings:read", "listings:write", "media:write"];
 
-export async function operatorCtx(): Promise<ServiceContext> {
-  return { database: await database(), actor: { kind: "operator" }, now: new Date() };
+export async function operatorCtx() {
+  return operatorContext(await database());
 }
 
 /** Every key this test file created, for the audit of the API log after the file (tests/setup). */

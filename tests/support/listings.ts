@@ -15,7 +15,7 @@ export async function createListing(key: string, body: Record<string, unknown> =
 }
 
 export async function moderate(code: string, decision: ModerationDecision) {
-  return moderateListing({ ctx: await operatorCtx(), input: { code, owner: null, decision } });
+  return moderateListing({ ctx: await operatorCtx(), input: { code, decision } });
 }
 
 /** A listing that moderation approved: `active`. */

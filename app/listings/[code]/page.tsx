@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
-import { database } from "@/db";
+import { pageContext } from "@/lib/platform/context";
 import { AppError } from "@/lib/platform/errors";
 import { getCatalogListing } from "@/lib/domain/listings/get";
 
@@ -10,7 +10,7 @@ type Props = { params: Promise<{ code: string }> };
 async function load(code: string) {
   await connection();
   try {
-    return await getCatalogListing({ ctx: { database: await database(), actor: { kind: "system" }, now: new Date() }, input: { code } });
+    return await getCatalogListing({ ctx: await pageContext(), input: { code } });
   } catch (error) {
     if (error instanceof AppError && error.code === "not_found") notFound();
     throw error;

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 import { z } from "zod";
 import { accounts, agencies, agencyMembers } from "@/db/schema";
-import type { ServiceContext } from "@/lib/platform/context";
+import { withTransaction, type ServiceContext } from "@/lib/platform/context";
 import { ValidationError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { parseOrThrow } from "@/lib/platform/validation/zod";
@@ -40,7 +40,7 @@ export async function createAccount({ ctx, input }: { ctx: ServiceContext; input
   // Argon2id with the library's defaults (OWASP-recommended memory cost); done before the transaction.
   const passwordHash = await hash(data.password);
   const id = newId("account");
-  return ctx.database.db.transaction(async (tx) => {
+  return withTransaction(ctx, async ({ db: tx }) => {
     const taken = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, data.email));
     if (taken.length) throw new ValidationError([{ pointer: "/email", code: "invalid_value", params: { reason: "already registered" } }]);
     await tx.insert(accounts).values({

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Database, Queryable } from "@/db";
+import type { Queryable } from "@/db";
 import { currencyRates } from "@/db/schema";
 import type { ServiceContext } from "@/lib/platform/context";
 import { baseCurrency, currencies, type CurrencyRates } from "@/lib/domain/vocabulary/currencies";
@@ -27,11 +27,11 @@ export async function loadRates(db: Queryable, now: Date = new Date()): Promise<
 const rateCacheMs = 5_000;
 const rateCache = new WeakMap<object, { loadedAt: number; rates: CurrencyRates }>();
 
-export async function cachedRates(database: Database, db: Queryable = database.db, now: Date = new Date()): Promise<CurrencyRates> {
-  const hit = rateCache.get(database);
-  if (hit && now.getTime() - hit.loadedAt < rateCacheMs) return hit.rates;
-  const rates = await loadRates(db, now);
-  rateCache.set(database, { loadedAt: now.getTime(), rates });
+export async function cachedRates(ctx: ServiceContext): Promise<CurrencyRates> {
+  const hit = rateCache.get(ctx.database);
+  if (hit && ctx.now.getTime() - hit.loadedAt < rateCacheMs) return hit.rates;
+  const rates = await loadRates(ctx.db, ctx.now);
+  rateCache.set(ctx.database, { loadedAt: ctx.now.getTime(), rates });
   return rates;
 }
 
@@ -46,7 +46,7 @@ export const setRateInput = z.object({ currency: rateCurrency, eurPerUnit: eurPe
 /** Sets the reference rate of a currency (euros per unit) as of now. EUR is fixed at 1. */
 export async function setRate({ ctx, input }: { ctx: ServiceContext; input: z.input<typeof setRateInput> }) {
   const { currency, eurPerUnit } = parseOrThrow(setRateInput, input);
-  const [row] = await ctx.database.db
+  const [row] = await ctx.db
     .insert(currencyRates)
     .values({ currency, eurPerUnit, updatedAt: ctx.now })
     .onConflictDoUpdate({ target: currencyRates.currency, set: { eurPerUnit, updatedAt: ctx.now } })
@@ -58,14 +58,14 @@ export async function setRate({ ctx, input }: { ctx: ServiceContext; input: z.in
 /** Withdraws the reference rate of a currency: its prices are refused until a rate is set again. */
 export async function withdrawRate({ ctx, input }: { ctx: ServiceContext; input: { currency: string } }) {
   const { currency } = parseOrThrow(z.object({ currency: rateCurrency }), input);
-  const removed = await ctx.database.db.delete(currencyRates).where(eq(currencyRates.currency, currency)).returning();
+  const removed = await ctx.db.delete(currencyRates).where(eq(currencyRates.currency, currency)).returning();
   rateCache.delete(ctx.database);
   return { currency, withdrawn: removed.length > 0 };
 }
 
 /** Every offered currency with its stored rate and whether it is available. */
 export async function listRates({ ctx }: { ctx: ServiceContext }) {
-  const stored = new Map((await ctx.database.db.select().from(currencyRates)).map((row) => [row.currency, row]));
+  const stored = new Map((await ctx.db.select().from(currencyRates)).map((row) => [row.currency, row]));
   return currencies.codes.map((currency) => {
     const row = stored.get(currency);
     const available = currency === baseCurrency || row !== undefined;

@@ -24,7 +24,7 @@ export interface EventPage {
  */
 export async function listEvents({ ctx, input }: { ctx: ServiceContext; input: ListEventsInput }): Promise<EventPage> {
   const afterSeq = input.after === undefined ? 0 : parseEventId(input.after);
-  const rows = await ctx.database.db
+  const rows = await ctx.db
     .select()
     .from(events)
     .where(and(eq(events.accountId, input.accountId), gt(events.seq, afterSeq)))

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { accounts, apiKeys } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
 import { config } from "@/lib/platform/config";
-import type { ServiceContext } from "@/lib/platform/context";
+import { withTransaction, type ServiceContext } from "@/lib/platform/context";
 import { AppError, notFound } from "@/lib/platform/errors";
 import { parseOrThrow } from "@/lib/platform/validation/zod";
 import { generateKey, hashSecret, permissions, validityDays, type Permission } from "./format";
@@ -33,7 +33,7 @@ export async function createKey({ ctx, input }: { ctx: ServiceContext; input: z.
   const generated = generateKey(environment);
   const expiresAt = new Date(ctx.now.getTime() + data.days * 86_400_000);
   const granted = [...new Set(data.permissions)];
-  await ctx.database.db.transaction(async (tx) => {
+  await withTransaction(ctx, async ({ db: tx }) => {
     // Lock the account row so that two concurrent creations cannot both pass the limit.
     const [account] = await tx.select().from(accounts).where(eq(accounts.id, data.accountId)).for("update");
     if (!account || !account.active) throw notFound();

@@ -1,10 +1,9 @@
 import type { ListingStatus } from "@/db/schema";
-import type { ServiceContext } from "@/lib/platform/context";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
 import { AppError, notFound } from "@/lib/platform/errors";
 import { eventTypes, type EventType } from "@/lib/domain/events";
 import { lockListing } from "./internal/locking";
 import type { ListedRow } from "./internal/queries";
-import type { ListingOwner } from "./internal/scope";
 import { transition } from "./internal/transition";
 
 /**
@@ -24,18 +23,18 @@ export async function changeListingState({
   ctx,
   input,
 }: {
-  ctx: ServiceContext;
-  input: { owner: ListingOwner; code: string; action: OwnerAction };
+  ctx: ServiceContext<AccountActor>;
+  input: { code: string; action: OwnerAction };
 }): Promise<ListedRow> {
   const action = ownerActions[input.action];
-  return ctx.database.db.transaction(async (tx) => {
-    const listed = await lockListing(tx, input.code, input.owner);
+  return withTransaction(ctx, async (tx) => {
+    const listed = await lockListing(tx, input.code);
     const { status } = listed.row;
     if (status === action.to && action.refusal !== "not_found") return listed;
     if (!(action.from as readonly string[]).includes(status)) {
       if (action.refusal === "not_found") throw notFound();
       throw new AppError("listing_action_refused", { reason: `A listing in state ${status} cannot be marked ${action.to}.` });
     }
-    return transition(tx, ctx, listed, { status: action.to }, action.event);
+    return transition(tx, listed, { status: action.to }, action.event);
   });
 }

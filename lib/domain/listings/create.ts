@@ -1,42 +1,40 @@
 import { postgresError, sqlState } from "@/db/errors";
 import { listings } from "@/db/schema";
-import type { ServiceContext } from "@/lib/platform/context";
+import type { AccountActor, ServiceContext } from "@/lib/platform/context";
 import { ValidationError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { newListingCode } from "./internal/codes";
 import type { ListingRow } from "./internal/read-shape";
-import type { ListingOwner } from "./internal/scope";
 import { searchColumns } from "./internal/store";
 import { validateOrThrow } from "./internal/validate";
 import type { ListingWarning } from "@/lib/domain/listings/validation";
 
 export interface CreateListingInput {
-  owner: ListingOwner;
   body: unknown;
   source: "api" | "portal";
   /** A draft is kept out of moderation until submitted; the API creates listings that go to moderation. */
   draft?: boolean;
 }
 
-/** A new listing goes through moderation: it starts `pending` (or `draft` when saved as one). */
+/** A new listing of the acting account goes through moderation: it starts `pending` (or `draft` when saved as one). */
 export async function createListing({
   ctx,
   input,
 }: {
-  ctx: ServiceContext;
+  ctx: ServiceContext<AccountActor>;
   input: CreateListingInput;
 }): Promise<{ row: ListingRow; warnings: ListingWarning[] }> {
   const valid = await validateOrThrow(ctx, { document: input.body, mode: "create" });
   const externalRef = typeof valid.fields.external_ref === "string" ? valid.fields.external_ref : null;
   for (let attempt = 0; ; attempt++) {
     try {
-      const [row] = await ctx.database.db
+      const [row] = await ctx.db
         .insert(listings)
         .values({
           id: newId("listing"),
           code: newListingCode(),
-          accountId: input.owner.accountId,
-          agencyId: input.owner.agency?.id ?? null,
+          accountId: ctx.actor.accountId,
+          agencyId: ctx.actor.agency?.id ?? null,
           externalRef,
           type: valid.fields.type as string,
           transaction: valid.fields.transaction as string,

@@ -1,17 +1,16 @@
 import { and, eq } from "drizzle-orm";
 import { listingReports } from "@/db/schema";
-import type { ServiceContext } from "@/lib/platform/context";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
 import { AppError } from "@/lib/platform/errors";
 import { eventTypes, listingEventData, recordEvent } from "@/lib/domain/events";
 import { lockListing } from "./internal/locking";
-import type { ListingOwner } from "./internal/scope";
 import { updateListing } from "./internal/store";
 
 /** Deletes a listing (soft: it leaves every read and its external_ref is free again); refused while reports are open. */
-export async function deleteListing({ ctx, input }: { ctx: ServiceContext; input: { owner: ListingOwner; code: string } }): Promise<void> {
-  await ctx.database.db.transaction(async (tx) => {
-    const { row } = await lockListing(tx, input.code, input.owner);
-    const open = await tx
+export async function deleteListing({ ctx, input }: { ctx: ServiceContext<AccountActor>; input: { code: string } }): Promise<void> {
+  await withTransaction(ctx, async (tx) => {
+    const { row } = await lockListing(tx, input.code);
+    const open = await tx.db
       .select({ id: listingReports.id })
       .from(listingReports)
       .where(and(eq(listingReports.listingId, row.id), eq(listingReports.status, "open")))
@@ -20,8 +19,8 @@ export async function deleteListing({ ctx, input }: { ctx: ServiceContext; input
       throw new AppError("listing_action_refused", {
         reason: "The listing has open reports; it can be deleted once moderation has closed them.",
       });
-    await updateListing(tx, row, { deletedAt: ctx.now }, ctx.now);
-    await recordEvent(tx, {
+    await updateListing(tx, row, { deletedAt: ctx.now });
+    await recordEvent(tx.db, {
       accountId: row.accountId,
       type: eventTypes.withdrawn,
       data: listingEventData(row, { by: "owner", deleted: true }),

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import type { ServiceContext } from "@/lib/platform/context";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
 import { eventTypes, listingEventData, recordEvent } from "@/lib/domain/events";
 import type { ListingWarning } from "@/lib/domain/listings/validation";
 import { AppError } from "@/lib/platform/errors";
@@ -8,7 +8,6 @@ import { mergePatch } from "./internal/merge-patch";
 import { checkIfMatch } from "./internal/preconditions";
 import type { ListedRow } from "./internal/queries";
 import { listingEtag } from "./internal/read-shape";
-import type { ListingOwner } from "./internal/scope";
 import { rewritten, updateListing } from "./internal/store";
 import { validateOrThrow } from "./internal/validate";
 
@@ -17,7 +16,6 @@ const published = new Set(["active", "paused", "unconfirmed"]);
 const frozen = new Set(["sold", "hidden"]);
 
 export interface EditListingInput {
-  owner: ListingOwner | null;
   code: string;
   patch: unknown;
   ifMatch: string | null;
@@ -37,16 +35,16 @@ export interface EditOutcome {
  * back to moderation); published ones keep their live version and hold the edit for moderation.
  * An unconfirmed listing edited through the API is confirmed again (`listing.published`).
  */
-export async function editListing({ ctx, input }: { ctx: ServiceContext; input: EditListingInput }): Promise<EditOutcome> {
-  return ctx.database.db.transaction(async (tx) => {
-    const listed = await lockListing(tx, input.code, input.owner);
+export async function editListing({ ctx, input }: { ctx: ServiceContext<AccountActor>; input: EditListingInput }): Promise<EditOutcome> {
+  return withTransaction(ctx, async (tx) => {
+    const listed = await lockListing(tx, input.code);
     const { row } = listed;
     checkIfMatch(row, input.ifMatch);
     if (frozen.has(row.status)) {
       throw new AppError("listing_action_refused", { reason: `A listing in state ${row.status} cannot be edited.` });
     }
     const base = row.pendingFields ?? row.fields;
-    const valid = await validateOrThrow(ctx, { document: mergePatch(base, input.patch), mode: "patch", previous: row.fields }, tx);
+    const valid = await validateOrThrow(tx, { document: mergePatch(base, input.patch), mode: "patch", previous: row.fields });
     const isPublished = published.has(row.status);
     const confirm = row.status === "unconfirmed" && input.source === "api";
     const unchanged = isDeepStrictEqual(valid.fields, base);
@@ -62,13 +60,12 @@ export async function editListing({ ctx, input }: { ctx: ServiceContext; input: 
       tx,
       row,
       { ...changes, ...(confirm ? { status: "active" as const, confirmedAt: ctx.now } : {}) },
-      ctx.now,
       valid.rates,
     );
     if (confirm)
-      await recordEvent(tx, { accountId: row.accountId, type: eventTypes.published, data: listingEventData(updated), now: ctx.now });
+      await recordEvent(tx.db, { accountId: row.accountId, type: eventTypes.published, data: listingEventData(updated), now: ctx.now });
     if (input.source === "portal") {
-      await recordEvent(tx, {
+      await recordEvent(tx.db, {
         accountId: row.accountId,
         type: eventTypes.editedInPortal,
         data: listingEventData(updated, { etag: listingEtag(updated) }),

@@ -1,18 +1,18 @@
 import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "@/db";
 import { listings } from "@/db/schema";
-import type { ServiceContext } from "@/lib/platform/context";
+import type { AccountActor, ServiceContext } from "@/lib/platform/context";
 import { notFound } from "@/lib/platform/errors";
 import { patterns } from "./validation/field-schemas";
 import { isListingCode } from "./internal/codes";
 import { detailOf, findListed, itemOf, listedOf, listedQuery, publicScope, refCondition } from "./internal/queries";
-import type { ListingOwner } from "./internal/scope";
 
-export async function getAccountListing({ ctx, input }: { ctx: ServiceContext; input: { owner: ListingOwner; code: string } }) {
+/** A listing the acting account may see (its own, and its agency's for owners and admins). */
+export async function getAccountListing({ ctx, input }: { ctx: ServiceContext<AccountActor>; input: { code: string } }) {
   if (!isListingCode(input.code)) throw notFound();
-  const { accountId, agency } = input.owner;
+  const { accountId, agency } = ctx.actor;
   const manager = agency !== null && agency.role !== "agent";
-  const statements = preparedReads(ctx.database.db);
+  const statements = preparedReads(ctx.db);
   const [found] = manager
     ? await statements.byCodeForManager.execute({ code: input.code, accountId, agencyId: agency.id })
     : await statements.byCodeForAccount.execute({ code: input.code, accountId });
@@ -45,13 +45,13 @@ function prepareReads(db: Queryable) {
 }
 
 /** By the integrator's own id: `external_ref` is unique per account, so only the caller's own listings. */
-export async function getAccountListingByRef({ ctx, input }: { ctx: ServiceContext; input: { owner: ListingOwner; ref: string } }) {
+export async function getAccountListingByRef({ ctx, input }: { ctx: ServiceContext<AccountActor>; input: { ref: string } }) {
   // A ref outside the pattern every stored `external_ref` matches (U+0000 included) names no listing.
   if (input.ref.length > 100 || !patterns.external_ref.test(input.ref)) throw notFound();
-  return detailOf(await findListed(ctx.database.db, refCondition(input.owner, input.ref)));
+  return detailOf(await findListed(ctx.db, refCondition(ctx.actor, input.ref)));
 }
 
 export async function getCatalogListing({ ctx, input }: { ctx: ServiceContext; input: { code: string } }) {
   if (!isListingCode(input.code)) throw notFound();
-  return itemOf(await findListed(ctx.database.db, and(eq(listings.code, input.code), publicScope)!));
+  return itemOf(await findListed(ctx.db, and(eq(listings.code, input.code), publicScope)!));
 }

@@ -1,12 +1,12 @@
 import { and, eq, gte, lte } from "drizzle-orm";
 import { z } from "zod";
 import { listings, listingStatuses } from "@/db/schema";
-import type { ServiceContext } from "@/lib/platform/context";
+import type { AccountActor, ServiceContext } from "@/lib/platform/context";
 import { parseOrThrow } from "@/lib/platform/validation/zod";
 import { refineStorable } from "./validation/text";
 import { decodeCursor } from "./internal/pagination";
 import { pageOf, publicScope } from "./internal/queries";
-import { visibleTo, type ListingOwner } from "./internal/scope";
+import { visibleTo } from "./internal/scope";
 
 const perPage = z.coerce.number().int().min(1).max(100).default(50);
 
@@ -33,16 +33,10 @@ export const catalogQuery = z.object({
   cursor: z.string().optional(),
 });
 
-export async function listAccountListings({
-  ctx,
-  input,
-}: {
-  ctx: ServiceContext;
-  input: { owner: ListingOwner; query: Record<string, string> };
-}) {
+export async function listAccountListings({ ctx, input }: { ctx: ServiceContext<AccountActor>; input: { query: Record<string, string> } }) {
   const query = parseOrThrow(accountListingsQuery, input.query, "query");
-  const scope = and(visibleTo(input.owner), query.status ? eq(listings.status, query.status) : undefined)!;
-  return { query, page: await pageOf(ctx.database.db, scope, query.per_page, decodeCursor(query.cursor)) };
+  const scope = and(visibleTo(ctx.actor), query.status ? eq(listings.status, query.status) : undefined)!;
+  return { query, page: await pageOf(ctx.db, scope, query.per_page, decodeCursor(query.cursor)) };
 }
 
 export async function listCatalog({ ctx, input }: { ctx: ServiceContext; input: { query: Record<string, string> } }) {
@@ -58,5 +52,5 @@ export async function listCatalog({ ctx, input }: { ctx: ServiceContext; input: 
     query.rooms_min !== undefined ? gte(listings.rooms, query.rooms_min) : undefined,
     query.rooms_max !== undefined ? lte(listings.rooms, query.rooms_max) : undefined,
   )!;
-  return { query, page: await pageOf(ctx.database.db, scope, query.per_page, decodeCursor(query.cursor)) };
+  return { query, page: await pageOf(ctx.db, scope, query.per_page, decodeCursor(query.cursor)) };
 }

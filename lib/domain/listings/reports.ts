@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { listingReports, listings } from "@/db/schema";
-import type { ServiceContext } from "@/lib/platform/context";
+import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/platform/context";
 import { notFound } from "@/lib/platform/errors";
 import { idPattern, newId } from "@/lib/platform/ids";
 import { parseOrThrow } from "@/lib/platform/validation/zod";
@@ -43,16 +43,16 @@ const reportColumns = { ...ownColumns, listingCode: listings.code };
 export async function reportListing({ ctx, input }: { ctx: ServiceContext; input: z.input<typeof reportInput> }): Promise<ListingReport> {
   const data = parseOrThrow(reportInput, input);
   if (!isListingCode(data.code)) throw notFound();
-  return ctx.database.db.transaction(async (tx) => {
+  return withTransaction(ctx, async (tx) => {
     // The share lock waits for a write in progress (a deletion, say) and re-reads the row after it,
     // so a report never lands on a listing that has just left the catalog.
-    const [listing] = await tx
+    const [listing] = await tx.db
       .select({ id: listings.id })
       .from(listings)
       .where(and(eq(listings.code, data.code), eq(listings.status, "active"), isNull(listings.deletedAt)))
       .for("share");
     if (!listing) throw notFound();
-    const [report] = await tx
+    const [report] = await tx.db
       .insert(listingReports)
       .values({
         id: newId("report"),
@@ -67,13 +67,13 @@ export async function reportListing({ ctx, input }: { ctx: ServiceContext; input
 }
 
 /** A moderator closes a report once dealt with; closing a closed report changes nothing. */
-export async function closeReport({ ctx, input }: { ctx: ServiceContext; input: { id: string } }): Promise<ListingReport> {
+export async function closeReport({ ctx, input }: { ctx: ServiceContext<StaffActor>; input: { id: string } }): Promise<ListingReport> {
   if (!idPattern("report").test(input.id)) throw notFound();
-  await ctx.database.db
+  await ctx.db
     .update(listingReports)
     .set({ status: "closed", closedAt: ctx.now })
     .where(and(eq(listingReports.id, input.id), eq(listingReports.status, "open")));
-  const [report] = await ctx.database.db
+  const [report] = await ctx.db
     .select(reportColumns)
     .from(listingReports)
     .innerJoin(listings, eq(listings.id, listingReports.listingId))
@@ -83,8 +83,14 @@ export async function closeReport({ ctx, input }: { ctx: ServiceContext; input: 
 }
 
 /** Open reports, oldest first (the moderation queue), at most 500, of one listing when `code` is given. */
-export async function listOpenReports({ ctx, input }: { ctx: ServiceContext; input: { code?: string } }): Promise<ListingReport[]> {
-  return ctx.database.db
+export async function listOpenReports({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext<StaffActor>;
+  input: { code?: string };
+}): Promise<ListingReport[]> {
+  return ctx.db
     .select(reportColumns)
     .from(listingReports)
     .innerJoin(listings, eq(listings.id, listingReports.listingId))

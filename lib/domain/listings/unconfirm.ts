@@ -1,25 +1,25 @@
 import { and, eq, lt } from "drizzle-orm";
 import { listings } from "@/db/schema";
-import type { ServiceContext } from "@/lib/platform/context";
-import { lockListing } from "./internal/locking";
+import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/platform/context";
+import { lockAnyListing } from "./internal/locking";
 import { updateListing } from "./internal/store";
 
 export const confirmationDays = 30;
 
 /** Active listings not confirmed for 30 days become `unconfirmed` (DESIGN §4); a job runs this hourly. */
-export async function unconfirmStaleListings({ ctx }: { ctx: ServiceContext }): Promise<{ unconfirmed: number }> {
+export async function unconfirmStaleListings({ ctx }: { ctx: ServiceContext<StaffActor> }): Promise<{ unconfirmed: number }> {
   const cutoff = new Date(ctx.now.getTime() - confirmationDays * 86_400_000);
-  const stale = await ctx.database.db
+  const stale = await ctx.db
     .select({ code: listings.code })
     .from(listings)
     .where(and(eq(listings.status, "active"), lt(listings.confirmedAt, cutoff)))
     .limit(500);
   let unconfirmed = 0;
   for (const { code } of stale) {
-    await ctx.database.db.transaction(async (tx) => {
-      const row = (await lockListing(tx, code, null).catch(() => undefined))?.row;
+    await withTransaction(ctx, async (tx) => {
+      const row = (await lockAnyListing(tx, code).catch(() => undefined))?.row;
       if (row?.status !== "active" || !row.confirmedAt || row.confirmedAt >= cutoff) return;
-      await updateListing(tx, row, { status: "unconfirmed" }, ctx.now);
+      await updateListing(tx, row, { status: "unconfirmed" });
       unconfirmed++;
     });
   }

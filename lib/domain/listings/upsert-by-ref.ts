@@ -1,11 +1,10 @@
 import { eq } from "drizzle-orm";
-import type { ServiceContext } from "@/lib/platform/context";
+import type { AccountActor, ServiceContext } from "@/lib/platform/context";
 import { ValidationError } from "@/lib/platform/errors";
 import { listings } from "@/db/schema";
 import { createListing } from "./create";
 import { editListing, type EditOutcome } from "./edit";
 import { findListed, refCondition } from "./internal/queries";
-import type { ListingOwner } from "./internal/scope";
 
 const refPattern = /^[A-Za-z0-9._:/-]{1,100}$/;
 
@@ -21,8 +20,8 @@ export async function upsertListingByRef({
   ctx,
   input,
 }: {
-  ctx: ServiceContext;
-  input: { owner: ListingOwner; ref: string; body: unknown; ifMatch: string | null };
+  ctx: ServiceContext<AccountActor>;
+  input: { ref: string; body: unknown; ifMatch: string | null };
 }): Promise<UpsertOutcome> {
   if (!refPattern.test(input.ref)) {
     throw new ValidationError([{ pointer: "/ref", in: "path", code: "regex" }]);
@@ -40,25 +39,25 @@ export async function upsertListingByRef({
     ]);
   }
   const edit = async (code: string) => ({
-    ...(await editListing({ ctx, input: { owner: input.owner, code, patch: body, ifMatch: input.ifMatch, source: "api" } })),
+    ...(await editListing({ ctx, input: { code, patch: body, ifMatch: input.ifMatch, source: "api" } })),
     created: false,
   });
-  const existing = await findCode(ctx, input.owner, input.ref);
+  const existing = await findCode(ctx, input.ref);
   if (existing) return edit(existing);
   try {
     const document = body && typeof body === "object" && !Array.isArray(body) ? { ...body, external_ref: input.ref } : body;
-    const { row, warnings } = await createListing({ ctx, input: { owner: input.owner, body: document, source: "api" } });
-    return { listed: await findListed(ctx.database.db, eq(listings.id, row.id)), warnings, status: 200, unchanged: false, created: true };
+    const { row, warnings } = await createListing({ ctx, input: { body: document, source: "api" } });
+    return { listed: await findListed(ctx.db, eq(listings.id, row.id)), warnings, status: 200, unchanged: false, created: true };
   } catch (error) {
     // Another request created the same ref meanwhile: this one becomes the update it would have been.
     const raced = error instanceof ValidationError && error.errors.some((e) => e.pointer === "/external_ref");
-    const code = raced ? await findCode(ctx, input.owner, input.ref) : undefined;
+    const code = raced ? await findCode(ctx, input.ref) : undefined;
     if (code) return edit(code);
     throw error;
   }
 }
 
-async function findCode(ctx: ServiceContext, owner: ListingOwner, ref: string): Promise<string | undefined> {
-  const [row] = await ctx.database.db.select({ code: listings.code }).from(listings).where(refCondition(owner, ref)).limit(1);
+async function findCode(ctx: ServiceContext<AccountActor>, ref: string): Promise<string | undefined> {
+  const [row] = await ctx.db.select({ code: listings.code }).from(listings).where(refCondition(ctx.actor, ref)).limit(1);
   return row?.code;
 }

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { accounts } from "@/db/schema";
-import type { ServiceContext } from "@/lib/platform/context";
+import type { ServiceContext, StaffActor } from "@/lib/platform/context";
 import { demoEmail, sandboxPassword, seedAccounts } from "./accounts";
 import { seedListings, type SeededListings } from "./listings";
 
@@ -21,7 +21,7 @@ export type SeedResult =
  * Idempotent: it does nothing once the demo account exists. Further sandbox content is one
  * function `seedX({ ctx, accounts })` called below after the accounts, its summary added to the result.
  */
-export async function seedSandbox({ ctx }: { ctx: ServiceContext }): Promise<SeedResult> {
+export async function seedSandbox({ ctx }: { ctx: ServiceContext<StaffActor> }): Promise<SeedResult> {
   if (await accountExists(ctx, demoEmail)) return { seeded: false, reason: `${demoEmail} exists already` };
   const seeded = await seedAccounts(ctx);
   const listings = await seedListings({ ctx, accounts: seeded });
@@ -39,6 +39,6 @@ export async function seedSandbox({ ctx }: { ctx: ServiceContext }): Promise<See
 }
 
 async function accountExists(ctx: ServiceContext, email: string): Promise<boolean> {
-  const rows = await ctx.database.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, email));
+  const rows = await ctx.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, email));
   return rows.length > 0;
 }

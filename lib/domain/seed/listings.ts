@@ -1,13 +1,12 @@
 import { inArray } from "drizzle-orm";
 import { listings, listingStatuses, type ListingStatus } from "@/db/schema";
 import type { CreatedAccount } from "@/lib/domain/accounts/create-account";
-import type { ServiceContext } from "@/lib/platform/context";
+import { asAccount, type AccountActor, type ServiceContext, type StaffActor } from "@/lib/platform/context";
 import { createListing } from "@/lib/domain/listings/create";
 import { editListing } from "@/lib/domain/listings/edit";
 import { moderateListing } from "@/lib/domain/listings/moderate";
 import { confirmationDays, unconfirmStaleListings } from "@/lib/domain/listings/unconfirm";
 import { reportListing } from "@/lib/domain/listings/reports";
-import type { ListingOwner } from "@/lib/domain/listings/internal/scope";
 import { changeListingState } from "@/lib/domain/listings/change-state";
 import type { SeededAccounts } from "./accounts";
 import { sandboxListings, type SeedListing } from "./listing-documents";
@@ -18,20 +17,24 @@ export interface SeededListings {
   codes: { seller: string; code: string; status: ListingStatus }[];
 }
 
-const ownerOf = (account: CreatedAccount): ListingOwner => ({
-  accountId: account.id,
-  agency: account.agency ? { id: account.agency.id, role: account.agency.role } : null,
-});
+const sellerOf = (ctx: ServiceContext<StaffActor>, account: CreatedAccount): ServiceContext<AccountActor> =>
+  asAccount(ctx, { accountId: account.id, agency: account.agency ? { id: account.agency.id, role: account.agency.role } : null });
 
 /**
  * Creates the sandbox listings through the same services the API, the portal and moderation use,
  * so their rows and events are what real use produces. `unconfirmed` is the one shortcut: the
  * listing's last confirmation is moved back past the limit, then the `listings.unconfirm` job's rule runs.
  */
-export async function seedListings({ ctx, accounts }: { ctx: ServiceContext; accounts: SeededAccounts }): Promise<SeededListings> {
+export async function seedListings({
+  ctx,
+  accounts,
+}: {
+  ctx: ServiceContext<StaffActor>;
+  accounts: SeededAccounts;
+}): Promise<SeededListings> {
   const seeded: SeededListings["codes"] = [];
   for (const plan of sandboxListings(ctx.now)) {
-    const code = await bringToState(ctx, ownerOf(accounts[plan.seller]), plan);
+    const code = await bringToState(ctx, sellerOf(ctx, accounts[plan.seller]), plan);
     seeded.push({ seller: accounts[plan.seller].email, code, status: plan.status });
   }
   await unconfirmSeeded(
@@ -41,34 +44,34 @@ export async function seedListings({ ctx, accounts }: { ctx: ServiceContext; acc
   return summarize(ctx, seeded);
 }
 
-async function bringToState(ctx: ServiceContext, owner: ListingOwner, plan: SeedListing): Promise<string> {
-  const { row } = await createListing({ ctx, input: { owner, body: plan.document, source: "api", draft: plan.status === "draft" } });
+async function bringToState(ctx: ServiceContext<StaffActor>, seller: ServiceContext<AccountActor>, plan: SeedListing): Promise<string> {
+  const { row } = await createListing({ ctx: seller, input: { body: plan.document, source: "api", draft: plan.status === "draft" } });
   const { code } = row;
   if (plan.status === "draft" || plan.status === "pending") return code;
   if (plan.status === "rejected") {
-    await moderateListing({ ctx, input: { code, owner: null, decision: { decision: "reject", ...plan.rejection } } });
+    await moderateListing({ ctx, input: { code, decision: { decision: "reject", ...plan.rejection } } });
     return code;
   }
-  await moderateListing({ ctx, input: { code, owner: null, decision: { decision: "approve" } } });
+  await moderateListing({ ctx, input: { code, decision: { decision: "approve" } } });
   if (plan.status === "paused" || plan.status === "sold") {
-    await changeListingState({ ctx, input: { owner, code, action: plan.status === "paused" ? "pause" : "sold" } });
+    await changeListingState({ ctx: seller, input: { code, action: plan.status === "paused" ? "pause" : "sold" } });
   }
-  if (plan.status === "hidden") await moderateListing({ ctx, input: { code, owner: null, decision: { decision: "hide" } } });
-  if (plan.pendingEdit) await editListing({ ctx, input: { owner, code, patch: plan.pendingEdit, ifMatch: null, source: "api" } });
+  if (plan.status === "hidden") await moderateListing({ ctx, input: { code, decision: { decision: "hide" } } });
+  if (plan.pendingEdit) await editListing({ ctx: seller, input: { code, patch: plan.pendingEdit, ifMatch: null, source: "api" } });
   if (plan.report) await reportListing({ ctx, input: { code, ...plan.report } });
   return code;
 }
 
-async function unconfirmSeeded(ctx: ServiceContext, codes: string[]): Promise<void> {
+async function unconfirmSeeded(ctx: ServiceContext<StaffActor>, codes: string[]): Promise<void> {
   if (!codes.length) return;
   const lastConfirmed = new Date(ctx.now.getTime() - (confirmationDays + 1) * 86_400_000);
-  await ctx.database.db.update(listings).set({ confirmedAt: lastConfirmed }).where(inArray(listings.code, codes));
+  await ctx.db.update(listings).set({ confirmedAt: lastConfirmed }).where(inArray(listings.code, codes));
   await unconfirmStaleListings({ ctx });
 }
 
 /** Counts what the database holds now, so the summary shows the states reached, not the ones planned. */
 async function summarize(ctx: ServiceContext, seeded: SeededListings["codes"]): Promise<SeededListings> {
-  const rows = await ctx.database.db
+  const rows = await ctx.db
     .select({ code: listings.code, status: listings.status })
     .from(listings)
     .where(

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ServiceContext } from "@/lib/platform/context";
+import type { OperatorActor, ServiceContext } from "@/lib/platform/context";
 import { ValidationError } from "@/lib/platform/errors";
 import { parseOrThrow } from "@/lib/platform/validation/zod";
 
@@ -18,7 +18,7 @@ export interface Command {
   positional: readonly string[];
   /** Flags that take no value (`--moderator`). */
   switches: ReadonlySet<string>;
-  execute(ctx: ServiceContext, raw: RawArgs): Promise<JsonObject>;
+  execute(ctx: ServiceContext<OperatorActor>, raw: RawArgs): Promise<JsonObject>;
 }
 
 export interface CommandOptions<S extends z.ZodObject> {
@@ -31,7 +31,7 @@ export interface CommandOptions<S extends z.ZodObject> {
    * the flag. Values arrive as strings, `true` for switches (`z.boolean()`).
    */
   args: S;
-  run(ctx: ServiceContext, args: z.output<S>): Promise<JsonObject>;
+  run(ctx: ServiceContext<OperatorActor>, args: z.output<S>): Promise<JsonObject>;
 }
 
 export function defineCommand<S extends z.ZodObject>(options: CommandOptions<S>): Command {

@@ -1,4 +1,5 @@
 import type { Database } from "@/db";
+import { operatorContext } from "@/lib/platform/context";
 import type { RawArgs } from "./command";
 import { findCommand } from "./registry";
 import { failureReply, type Reply } from "./reply";
@@ -12,7 +13,7 @@ export interface CommandRequest {
 export async function executeCommand(database: Database, request: CommandRequest): Promise<Reply> {
   try {
     const command = findCommand(request.command);
-    const result = await command.execute({ database, actor: { kind: "operator" }, now: new Date(), locale: "en" }, request.args);
+    const result = await command.execute(operatorContext(database, { locale: "en" }), request.args);
     return { exit_code: 0, result };
   } catch (error) {
     return failureReply(error);

@@ -4,7 +4,7 @@ import { accounts } from "@/db/schema";
 import { ValidationError } from "@/lib/platform/errors";
 import { createKey } from "@/lib/domain/keys/create-key";
 import { permissions, validityDays } from "@/lib/domain/keys/format";
-import { revokeKey } from "@/lib/domain/keys/revoke-key";
+import { revokeAnyKey } from "@/lib/domain/keys/revoke-key";
 import { commaList, defineCommand } from "./command";
 
 export const keyCommands = [
@@ -18,7 +18,7 @@ export const keyCommands = [
       days: z.enum(validityDays.map(String) as [string, ...string[]]).transform(Number),
     }),
     run: async (ctx, args) => {
-      const [account] = await ctx.database.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, args.email));
+      const [account] = await ctx.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, args.email));
       if (!account) {
         throw new ValidationError([
           { pointer: "/email", code: "invalid_value", params: { reason: "No account has this e-mail address." } },
@@ -43,7 +43,7 @@ export const keyCommands = [
     summary: "Revokes an API key at once: its next request gets 401.",
     args: z.object({ id: z.string().min(1) }),
     run: async (ctx, args) => {
-      const revoked = await revokeKey({ ctx, input: { id: args.id } });
+      const revoked = await revokeAnyKey({ ctx, input: { id: args.id } });
       return { id: revoked.id, revoked_at: revoked.revokedAt?.toISOString() ?? null };
     },
   }),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { moderateListing, moderationDecision, rejectionCodes, type ModerationDecision } from "@/lib/domain/listings/moderate";
 import { detailOf } from "@/lib/domain/listings/internal/queries";
-import type { ServiceContext } from "@/lib/platform/context";
+import type { OperatorActor, ServiceContext } from "@/lib/platform/context";
 import { commaList, defineCommand, type JsonObject } from "./command";
 
 const code = z.string().min(1);
@@ -12,8 +12,8 @@ const rejectReason = moderationDecision.options[1].shape.reason;
  * A moderator's decision on any account's listing. Prints the listing's code, status, title, url
  * and `moderation` exactly as the API's detail read shows them.
  */
-async function decide(ctx: ServiceContext, listingCode: string, decision: ModerationDecision): Promise<JsonObject> {
-  const detail = detailOf(await moderateListing({ ctx, input: { code: listingCode, owner: null, decision } }));
+async function decide(ctx: ServiceContext<OperatorActor>, listingCode: string, decision: ModerationDecision): Promise<JsonObject> {
+  const detail = detailOf(await moderateListing({ ctx, input: { code: listingCode, decision } }));
   return { code: detail.code, status: detail.status, title: detail.title, url: detail.url, moderation: detail.moderation };
 }
 

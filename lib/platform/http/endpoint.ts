@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { isIP } from "node:net";
 import { database, type Database } from "@/db";
 import { config } from "@/lib/platform/config";
-import type { ServiceContext } from "@/lib/platform/context";
+import { apiContext, publicContext, type Actor, type ApiActor, type PublicActor, type ServiceContext } from "@/lib/platform/context";
 import { AppError } from "@/lib/platform/errors";
 import { resolveLocale, type Locale } from "@/lib/platform/i18n";
 import { authenticate, bearerToken, requirePermission, type Principal } from "@/lib/domain/keys/authenticate";
@@ -16,18 +16,18 @@ import { rateLimiter, rateRules, type RateLimitDecision, type RateRule } from ".
 import { json, payloadOf } from "./respond";
 import { v1VersionHeaders } from "./versions";
 
-export interface ApiRequest<P> {
+export interface ApiRequest<P, A extends Actor = PublicActor> {
   request: Request;
   url: URL;
   params: P;
   requestId: string;
   locale: Locale;
-  ctx: ServiceContext;
+  ctx: ServiceContext<A>;
   /** The JSON body, media type and size checked; read at most once. */
   body(accepted?: readonly string[]): Promise<unknown>;
 }
 
-export interface KeyedRequest<P> extends ApiRequest<P> {
+export interface KeyedRequest<P> extends ApiRequest<P, ApiActor> {
   principal: Principal;
 }
 
@@ -65,12 +65,8 @@ export function keyedEndpoint<P = Record<string, never>>(
     await limit(exchange, principal.key.id, rateRules.key);
     exchange.locale = requestLocale(exchange, request, principal.account.language);
     if (permission) requirePermission(principal, permission);
-    const ctx: ServiceContext = {
-      database: db,
-      actor: { kind: "api", accountId: principal.account.id, keyId: principal.key.id },
-      now: new Date(),
-      locale: exchange.locale,
-    };
+    const caller = { accountId: principal.account.id, keyId: principal.key.id, agency: principal.account.agency };
+    const ctx = apiContext(db, caller, { locale: exchange.locale });
     return (req) => handler({ ...req, ctx, principal });
   });
 }
@@ -83,7 +79,7 @@ export function publicEndpoint<P = Record<string, never>>(
   return pipeline<P>(async (exchange, request, db) => {
     await limit(exchange, `ip:${exchange.ip}`, rule);
     exchange.locale = requestLocale(exchange, request, null);
-    return (req) => handler({ ...req, ctx: { database: db, actor: { kind: "system" }, now: new Date(), locale: exchange.locale } });
+    return (req) => handler({ ...req, ctx: publicContext(db, { locale: exchange.locale }) });
   });
 }
 

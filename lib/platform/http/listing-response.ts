@@ -1,14 +1,10 @@
 import { json } from "@/lib/platform/http/respond";
-import type { Principal } from "@/lib/domain/keys/authenticate";
 import type { ListingWarning } from "@/lib/domain/listings/validation";
 import { detailOf, findListed } from "@/lib/domain/listings/internal/queries";
 import type { ListingRow } from "@/lib/domain/listings/internal/read-shape";
-import type { ListingOwner } from "@/lib/domain/listings/internal/scope";
 import type { Queryable } from "@/db";
 import { eq } from "drizzle-orm";
 import { listings } from "@/db/schema";
-
-export const ownerOf = (principal: Principal): ListingOwner => ({ accountId: principal.account.id, agency: principal.account.agency });
 
 /**
  * The body of every listing write and of the detail read (DESIGN §4): `{ data: <detail>, warnings }`

@@ -1,11 +1,9 @@
 import { CronExpressionParser } from "cron-parser";
 import type { z } from "zod";
-import type { Db } from "@/db";
-import type { ServiceContext } from "@/lib/platform/context";
+import type { ServiceContext, SystemActor } from "@/lib/platform/context";
 
 /** What a handler receives besides its payload; it can call services `verb({ ctx, input })` directly. */
-export interface JobContext extends ServiceContext {
-  db: Db;
+export interface JobContext extends ServiceContext<SystemActor> {
   job: { id: string; name: string; attempt: number };
 }
 

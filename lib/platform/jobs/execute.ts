@@ -1,4 +1,5 @@
 import type { Database } from "@/db";
+import { systemContext } from "@/lib/platform/context";
 import { logger } from "@/lib/platform/logger";
 import type { JobDefinition } from "./define";
 import { markDone, markFailed, markRetry, type JobRow } from "./store";
@@ -44,10 +45,7 @@ export async function executeJob(input: { database: Database; job: JobDefinition
 
   try {
     const result = await job.handler(payload.data, {
-      database,
-      db: database.db,
-      actor: { kind: "system" },
-      now,
+      ...systemContext(database, { now }),
       job: { id: row.id, name: row.name, attempt: row.attempts },
     });
     await markDone(database.db, row, now);

@@ -6,7 +6,7 @@ import { collectionBody } from "@/lib/platform/http/collection";
 import { createListing } from "@/lib/domain/listings/create";
 import { itemOf } from "@/lib/domain/listings/internal/queries";
 import { listCatalog } from "@/lib/domain/listings/list";
-import { listingResponse, ownerOf, writtenListing } from "@/lib/platform/http/listing-response";
+import { listingResponse, writtenListing } from "@/lib/platform/http/listing-response";
 
 // GET /listings – the public catalog: active listings, any valid key
 const catalog = keyedEndpoint(null, async ({ ctx, url }) => {
@@ -28,8 +28,8 @@ const create = keyedEndpoint("listings:write", async ({ ctx, principal, request,
       now: ctx.now,
     },
     async () => {
-      const { row, warnings } = await createListing({ ctx, input: { owner: ownerOf(principal), body: payload, source: "api" } });
-      const detail = await writtenListing(ctx.database.db, row);
+      const { row, warnings } = await createListing({ ctx, input: { body: payload, source: "api" } });
+      const detail = await writtenListing(ctx.db, row);
       return listingResponse(detail, warnings, { status: 201, headers: { Location: `/api/v1/account/listings/${row.code}` } });
     },
   );

@@ -1,10 +1,11 @@
 import { and, eq, isNull, or, type SQL } from "drizzle-orm";
 import { listings } from "@/db/schema";
+import type { AgencyMembership } from "@/lib/platform/context";
 
-/** Who acts on listings: an account, with its agency membership when it has one. */
+/** Who acts on listings: an account, with its agency membership when it has one (an `AccountActor` is one). */
 export interface ListingOwner {
   accountId: string;
-  agency: { id: string; role: "owner" | "admin" | "agent" } | null;
+  agency: AgencyMembership | null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
-import type { Tx } from "@/db";
 import { listings, type ListingStatus } from "@/db/schema";
 import { toEur, type CurrencyRates } from "@/lib/domain/vocabulary";
+import type { TransactionContext } from "@/lib/platform/context";
 import type { ListedRow } from "./queries";
 import type { ListingRow } from "./read-shape";
 
@@ -29,29 +29,28 @@ export interface ListingChanges {
   externalRef?: string | null;
 }
 
-/**
- * Writes a change to a locked listing: a new version (its ETag changes) and a new place in the
- * "last modified" order.
- */
 /** The same listing after a write: the row changes, who lists it does not. */
 export const rewritten = (listed: ListedRow, row: ListingRow): ListedRow => ({ ...listed, row, modSeq: row.modSeq });
 
+/**
+ * Writes a change to a listing locked in `ctx`'s transaction: a new version (its ETag changes) and
+ * a new place in the "last modified" order.
+ */
 export async function updateListing(
-  tx: Tx,
+  ctx: TransactionContext,
   row: ListingRow,
   changes: ListingChanges,
-  now: Date,
   rates?: CurrencyRates,
 ): Promise<ListingRow> {
   const derived = changes.fields && rates ? searchColumns(changes.fields, rates) : {};
-  const [updated] = await tx
+  const [updated] = await ctx.db
     .update(listings)
     .set({
       ...changes,
       ...derived,
       version: row.version + 1,
       modSeq: sql`nextval(pg_get_serial_sequence('listings', 'mod_seq'))`,
-      updatedAt: now,
+      updatedAt: ctx.now,
     })
     .where(eq(listings.id, row.id))
     .returning();

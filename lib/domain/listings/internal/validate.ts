@@ -1,4 +1,3 @@
-import type { Queryable } from "@/db";
 import type { ServiceContext } from "@/lib/platform/context";
 import { cachedRates } from "@/lib/domain/currency";
 import { ValidationError } from "@/lib/platform/errors";
@@ -14,13 +13,11 @@ export interface ValidListing {
 export async function validateOrThrow(
   ctx: ServiceContext,
   input: { document: unknown; mode: "create" | "patch"; previous?: Record<string, unknown> },
-  /** The transaction the caller writes in: on PGlite a query outside it would wait for it forever. */
-  db: Queryable = ctx.database.db,
 ): Promise<ValidListing> {
   if (!input.document || typeof input.document !== "object" || Array.isArray(input.document)) {
     throw new ValidationError([{ pointer: "", code: "object" }]);
   }
-  const rates = await cachedRates(ctx.database, db, ctx.now);
+  const rates = await cachedRates(ctx);
   const result = validateListing({
     document: input.document as Record<string, unknown>,
     mode: input.mode,

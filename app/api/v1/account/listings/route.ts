@@ -5,13 +5,12 @@ import { json } from "@/lib/platform/http/respond";
 import { collectionBody, parseFields, pickFields } from "@/lib/platform/http/collection";
 import { detailOf, itemOf } from "@/lib/domain/listings/internal/queries";
 import { listAccountListings } from "@/lib/domain/listings/list";
-import { ownerOf } from "@/lib/platform/http/listing-response";
 
-const list = keyedEndpoint("listings:read", async ({ ctx, principal, url }) => {
+const list = keyedEndpoint("listings:read", async ({ ctx, url }) => {
   const fields = parseFields(url.searchParams.get("fields") ?? undefined);
   const { query, page } = await listAccountListings({
     ctx,
-    input: { owner: ownerOf(principal), query: Object.fromEntries(url.searchParams) },
+    input: { query: Object.fromEntries(url.searchParams) },
   });
   const data = page.items.map((listed) => (fields ? pickFields(detailOf(listed), fields) : itemOf(listed)));
   return json(collectionBody(url, page, query.per_page, data));

@@ -4,7 +4,7 @@ import { json, noContent } from "@/lib/platform/http/respond";
 import { editListing } from "@/lib/domain/listings/edit";
 import { detailOf } from "@/lib/domain/listings/internal/queries";
 import { getCatalogListing } from "@/lib/domain/listings/get";
-import { listingResponse, ownerOf } from "@/lib/platform/http/listing-response";
+import { listingResponse } from "@/lib/platform/http/listing-response";
 import { deleteListing } from "@/lib/domain/listings/delete";
 
 type Params = { code: string };
@@ -15,11 +15,11 @@ const show = keyedEndpoint<Params>(null, async ({ ctx, params }) =>
 );
 
 // PATCH /listings/{code} – edit as a JSON Merge Patch: 200 applied, 202 held for moderation
-const edit = keyedEndpoint<Params>("listings:write", async ({ ctx, principal, params, request, body }) => {
+const edit = keyedEndpoint<Params>("listings:write", async ({ ctx, params, request, body }) => {
   const patch = await body(["application/merge-patch+json", "application/json"]);
   const outcome = await editListing({
     ctx,
-    input: { owner: ownerOf(principal), code: params.code, patch, ifMatch: request.headers.get("if-match"), source: "api" },
+    input: { code: params.code, patch, ifMatch: request.headers.get("if-match"), source: "api" },
   });
   return listingResponse(detailOf(outcome.listed), outcome.warnings, {
     status: outcome.status,
@@ -28,8 +28,8 @@ const edit = keyedEndpoint<Params>("listings:write", async ({ ctx, principal, pa
 });
 
 // DELETE /listings/{code} – delete a listing (204); refused while reports are open
-const remove = keyedEndpoint<Params>("listings:write", async ({ ctx, principal, params }) => {
-  await deleteListing({ ctx, input: { owner: ownerOf(principal), code: params.code } });
+const remove = keyedEndpoint<Params>("listings:write", async ({ ctx, params }) => {
+  await deleteListing({ ctx, input: { code: params.code } });
   return noContent();
 });
 

@@ -2,11 +2,11 @@
 import { keyedEndpoint } from "@/lib/platform/http/endpoint";
 import { methods } from "@/lib/platform/http/methods";
 import { detailOf } from "@/lib/domain/listings/internal/queries";
-import { listingResponse, ownerOf } from "@/lib/platform/http/listing-response";
+import { listingResponse } from "@/lib/platform/http/listing-response";
 import { changeListingState } from "@/lib/domain/listings/change-state";
 
-const resume = keyedEndpoint<{ code: string }>("listings:write", async ({ ctx, principal, params }) => {
-  const listed = await changeListingState({ ctx, input: { owner: ownerOf(principal), code: params.code, action: "resume" } });
+const resume = keyedEndpoint<{ code: string }>("listings:write", async ({ ctx, params }) => {
+  const listed = await changeListingState({ ctx, input: { code: params.code, action: "resume" } });
   return listingResponse(detailOf(listed), []);
 });
 

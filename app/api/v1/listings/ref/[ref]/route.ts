@@ -2,14 +2,13 @@
 import { keyedEndpoint } from "@/lib/platform/http/endpoint";
 import { methods } from "@/lib/platform/http/methods";
 import { detailOf } from "@/lib/domain/listings/internal/queries";
-import { listingResponse, ownerOf } from "@/lib/platform/http/listing-response";
+import { listingResponse } from "@/lib/platform/http/listing-response";
 import { upsertListingByRef } from "@/lib/domain/listings/upsert-by-ref";
 
-const upsert = keyedEndpoint<{ ref: string }>("listings:write", async ({ ctx, principal, params, request, body }) => {
+const upsert = keyedEndpoint<{ ref: string }>("listings:write", async ({ ctx, params, request, body }) => {
   const outcome = await upsertListingByRef({
     ctx,
     input: {
-      owner: ownerOf(principal),
       ref: params.ref,
       body: await body(["application/json", "application/merge-patch+json"]),
       ifMatch: request.headers.get("if-match"),

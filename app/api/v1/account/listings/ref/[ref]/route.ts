@@ -2,10 +2,10 @@
 import { keyedEndpoint } from "@/lib/platform/http/endpoint";
 import { methods } from "@/lib/platform/http/methods";
 import { getAccountListingByRef } from "@/lib/domain/listings/get";
-import { listingResponse, ownerOf } from "@/lib/platform/http/listing-response";
+import { listingResponse } from "@/lib/platform/http/listing-response";
 
-const show = keyedEndpoint<{ ref: string }>("listings:read", async ({ ctx, principal, params }) =>
-  listingResponse(await getAccountListingByRef({ ctx, input: { owner: ownerOf(principal), ref: params.ref } }), []),
+const show = keyedEndpoint<{ ref: string }>("listings:read", async ({ ctx, params }) =>
+  listingResponse(await getAccountListingByRef({ ctx, input: { ref: params.ref } }), []),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: show });

@@ -3,13 +3,13 @@ import { config } from "@/lib/platform/config";
 import { notFound } from "@/lib/platform/errors";
 import { keyedEndpoint } from "@/lib/platform/http/endpoint";
 import { methods } from "@/lib/platform/http/methods";
-import { moderateListing } from "@/lib/domain/listings/moderate";
+import { simulateModeration } from "@/lib/domain/listings/moderate";
 import { detailOf } from "@/lib/domain/listings/internal/queries";
-import { listingResponse, ownerOf } from "@/lib/platform/http/listing-response";
+import { listingResponse } from "@/lib/platform/http/listing-response";
 
-const simulate = keyedEndpoint<{ code: string }>("listings:write", async ({ ctx, principal, params, body }) => {
+const simulate = keyedEndpoint<{ code: string }>("listings:write", async ({ ctx, params, body }) => {
   if (config().APP_ENV !== "sandbox") throw notFound();
-  const listed = await moderateListing({ ctx, input: { code: params.code, owner: ownerOf(principal), decision: await body() } });
+  const listed = await simulateModeration({ ctx, input: { code: params.code, decision: await body() } });
   return listingResponse(detailOf(listed), []);
 });
 
