@@ -6,7 +6,7 @@ const config = [
   ...nextTs,
   // Tests read response bodies member by member; typing each body would only restate the assertions.
   { files: ["tests/**/*.ts", "e2e/**/*.ts"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
-  { ignores: [".next/**", ".next-*/**", ".data/**", "db/migrations/**", "next-env.d.ts"] },
+  { ignores: [".next/**", "**/.next/**", ".next-*/**", ".data/**", "db/migrations/**", "next-env.d.ts"] },
 ];
 
 export default config;

@@ -1,200 +1,28 @@
 /**
- * The baselines of the benchmark: `node:http` + postgres.js doing the same database work as the
- * product and nothing else: no framework, no rate limit, no API log, no validation. Started by
- * `bench/run.ts` as a child process with `DATABASE_URL`; it prints `{"port":N}` once listening.
- *
- * - `GET /api/v1/ping`: the product's key lookup (key joined with its account and agency
- *   membership, by id), the secret's SHA-256 compared in constant time.
- * - `GET /api/v1/account/listings/{code}`: the key lookup, then the listing by code with its lister.
- * - `PATCH /api/v1/listings/{code}`: the transaction of `editListing` (lib/domain/listings/edit.ts)
- *   statement for statement: the key lookup and permission check, then in one transaction
- *   `SELECT … FOR UPDATE OF listings NOWAIT` of the listing with its lister (409 when locked),
- *   `If-Match`, the merge patch, `UPDATE listings … RETURNING *` (new version and `mod_seq`,
- *   search columns), and the outbox write of `recordEvent` (lib/domain/events/record-event.ts: advisory
- *   lock, keyed-account check, `INSERT INTO events`) wherever the product records an event, i.e.
- *   when an unconfirmed listing is confirmed by an API edit. The product also runs its whole
- *   validator on the patched document; the baseline does not.
+ * The baseline server of the benchmark: `node:http` around `bench/bare-work.ts` (the product's
+ * database work with plain postgres.js and nothing else). Started by `bench/run.ts` as a child
+ * process with `DATABASE_URL`; it prints `{"port":N}` once listening.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { isDeepStrictEqual } from "node:util";
-import { apply } from "json-merge-patch";
-import postgres from "postgres";
+import { createServer, type IncomingMessage } from "node:http";
+import { closeBare, handleBare } from "./bare-work";
 
-// The same pool size as the product's postgres.js client (db/client.ts).
-const sql = postgres(process.env.DATABASE_URL!, { max: 10, prepare: true, onnotice: () => {} });
-const appUrl = process.env.APP_URL ?? "http://127.0.0.1";
-
-interface KeyRow {
-  key_id: string;
-  secret_hash: string;
-  environment: string;
-  permissions: string[];
-  expires_at: Date;
-  revoked_at: Date | null;
-  account_id: string;
-  active: boolean;
-  confirmed: boolean;
-  agency_id: string | null;
-  agency_role: string | null;
+async function readText(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
-/** `lib/domain/keys/authenticate.ts`: the same lookup and the same checks, sandbox keys only. */
-async function authenticate(header: string | undefined): Promise<KeyRow | undefined> {
-  const token = header?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-  const bar = token?.indexOf("|") ?? -1;
-  if (!token || bar < 0 || !token.startsWith("svc_test_", bar + 1)) return undefined;
-  const [row] = await sql<KeyRow[]>`
-    select k.id as key_id, k.name, k.secret_hash, k.environment, k.permissions, k.expires_at, k.revoked_at,
-           a.id as account_id, a.email, a.name as account_name, a.phone, a.language, a.active, a.confirmed,
-           m.agency_id, m.role as agency_role
-    from api_keys k
-    join accounts a on a.id = k.account_id
-    left join agency_members m on m.account_id = a.id
-    where k.id = ${token.slice(0, bar)}`;
-  if (!row || row.environment !== "sandbox" || row.revoked_at || row.expires_at <= new Date() || !row.active) return undefined;
-  const given = createHash("sha256")
-    .update(token.slice(bar + 1))
-    .digest();
-  const stored = Buffer.from(row.secret_hash, "hex");
-  return given.length === stored.length && timingSafeEqual(given, stored) ? row : undefined;
-}
-
-/** `visibleTo` of lib/domain/listings/internal/scope.ts: own listings, and the agency's for its owners and admins. */
-const visible = (key: KeyRow) =>
-  key.agency_id && key.agency_role !== "agent"
-    ? sql`(l.account_id = ${key.account_id} or l.agency_id = ${key.agency_id}) and l.deleted_at is null`
-    : sql`l.account_id = ${key.account_id} and l.deleted_at is null`;
-
-async function readListing(key: KeyRow, code: string) {
-  const [row] = await sql`
-    select l.*, coalesce(g.name, a.name) as lister, a.phone as account_phone
-    from listings l
-    join accounts a on a.id = l.account_id
-    left join agencies g on g.id = l.agency_id
-    where l.code = ${code} and ${visible(key)}`;
-  return row;
-}
-
-const etagOf = (row: { id: string; version: number }) =>
-  `"${createHash("sha256").update(`${row.id}:${row.version}`).digest("base64url").slice(0, 22)}"`;
-const published = new Set(["active", "paused", "unconfirmed"]);
-const frozen = new Set(["sold", "hidden"]);
-// First key of the product's per-account event lock (lib/domain/events/record-event.ts).
-const accountEventsLock = 0x65767473;
-
-class Refusal {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-  ) {}
-}
-
-/** `editListing` without the validator: the patched document is stored as it comes out of the merge. */
-async function editListing(key: KeyRow, code: string, patch: unknown, ifMatch: string | undefined) {
-  if (!key.permissions.includes("listings:write")) throw new Refusal(403, "missing_ability");
-  if (!key.confirmed) throw new Refusal(403, "forbidden");
-  return sql.begin(async (tx) => {
-    let found;
-    try {
-      [found] = await tx`
-        select l.*, a.name as account_name, a.phone as account_phone, g.name as agency_name
-        from listings l
-        join accounts a on a.id = l.account_id
-        left join agencies g on g.id = l.agency_id
-        where l.code = ${code} and ${visible(key)}
-        for update of l nowait`;
-    } catch (error) {
-      if ((error as { code?: string }).code === "55P03") throw new Refusal(409, "listing_busy");
-      throw error;
-    }
-    if (!found) throw new Refusal(404, "not_found");
-    if (ifMatch !== undefined && !ifMatch.split(",").some((tag) => tag.trim() === "*" || tag.trim() === etagOf(found as never))) {
-      throw new Refusal(412, "listing_changed_meanwhile");
-    }
-    if (frozen.has(found.status)) throw new Refusal(409, "listing_action_refused");
-    const base = found.pending_fields ?? found.fields;
-    const fields = apply(structuredClone(base), structuredClone(patch)) as Record<string, unknown>;
-    const isPublished = published.has(found.status);
-    const confirm = found.status === "unconfirmed";
-    if (isDeepStrictEqual(fields, base) && !confirm) return { status: 200, row: found };
-    const now = new Date();
-    const price = typeof fields.price === "number" && (fields.price_currency ?? "EUR") === "EUR" ? Math.round(fields.price) : null;
-    const [updated] = isPublished
-      ? await tx`
-          update listings set pending_fields = ${isDeepStrictEqual(fields, found.fields) ? null : sql.json(fields as postgres.JSONValue)},
-            status = ${confirm ? "active" : found.status}, confirmed_at = ${confirm ? now : found.confirmed_at},
-            version = ${found.version + 1}, mod_seq = nextval(pg_get_serial_sequence('listings', 'mod_seq')), updated_at = ${now}
-          where id = ${found.id} returning *`
-      : await tx`
-          update listings set fields = ${sql.json(fields as postgres.JSONValue)},
-            status = ${found.status === "rejected" ? "pending" : found.status},
-            rejection_reason = ${found.status === "rejected" ? null : found.rejection_reason},
-            rejection_codes = ${found.status === "rejected" ? null : found.rejection_codes},
-            city = ${typeof fields.city === "string" ? fields.city.trim().toLowerCase() : null},
-            rooms = ${typeof fields.rooms === "number" ? fields.rooms : null}, price_eur = ${price},
-            version = ${found.version + 1}, mod_seq = nextval(pg_get_serial_sequence('listings', 'mod_seq')), updated_at = ${now}
-          where id = ${found.id} returning *`;
-    if (confirm) {
-      const [keyed] = await tx`
-        select pg_advisory_xact_lock(${accountEventsLock}, hashtext(${found.account_id})) as locked
-        from api_keys where account_id = ${found.account_id} and revoked_at is null limit 1`;
-      if (keyed) {
-        const data = {
-          code: updated.code,
-          external_ref: updated.external_ref,
-          status: updated.status,
-          url: `${appUrl}/listings/${updated.code}`,
-        };
-        await tx`insert into events (account_id, type, data, created_at) values (${found.account_id}, 'listing.published', ${sql.json(data)}, ${now}) returning *`;
-      }
-    }
-    return {
-      status: isPublished ? 202 : 200,
-      row: { ...updated, lister: found.agency_name ?? found.account_name, account_phone: found.account_phone },
-    };
+const server = createServer(async (req, res) => {
+  const { status, body, headers } = await handleBare({
+    method: req.method ?? "GET",
+    url: req.url ?? "/",
+    authorization: req.headers.authorization,
+    ifMatch: req.headers["if-match"],
+    text: () => readText(req),
   });
-}
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
-}
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
-}
-
-const listingPath = /^\/api\/v1\/account\/listings\/([A-Z0-9]{8})$/;
-const editPath = /^\/api\/v1\/listings\/([A-Z0-9]{8})$/;
-
-const server = createServer(async (req, res) => {
-  try {
-    const key = await authenticate(req.headers.authorization);
-    if (!key) return send(res, 401, { code: "unauthenticated" });
-    if (req.url === "/api/v1/ping")
-      return send(res, 200, {
-        data: { pong: true, key: { id: key.key_id, permissions: key.permissions }, account: { id: key.account_id } },
-      });
-    const editCode = req.method === "PATCH" ? req.url?.match(editPath)?.[1] : undefined;
-    if (editCode) {
-      const patch = await readBody(req);
-      const { status, row } = await editListing(key, editCode, patch, req.headers["if-match"]);
-      return send(res, status, { data: row, warnings: [] }, { etag: etagOf(row as never) });
-    }
-    const code = req.url?.match(listingPath)?.[1];
-    const listing = code ? await readListing(key, code) : undefined;
-    return listing
-      ? send(res, 200, { data: listing, warnings: [] }, { etag: etagOf(listing as never) })
-      : send(res, 404, { code: "not_found" });
-  } catch (error) {
-    if (error instanceof Refusal) return send(res, error.status, { code: error.code });
-    console.error(error);
-    send(res, 500, { code: "internal_error" });
-  }
 });
 
 server.listen(0, "127.0.0.1", () => {
@@ -203,6 +31,6 @@ server.listen(0, "127.0.0.1", () => {
 });
 
 process.on("SIGTERM", () => {
-  server.close(() => void sql.end({ timeout: 2 }).then(() => process.exit(0)));
+  server.close(() => void closeBare().then(() => process.exit(0)));
   server.closeAllConnections();
 });

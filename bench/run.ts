@@ -18,7 +18,7 @@ import { bearer, cycle, keysInTurn, patchRequestAt, readRequests } from "./reque
 import { measurementLine, successes, summaryTable, valid, writeResults, type Check, type Measurement } from "./report";
 import { createAccounts, listingsOf, listingTemplate, seedListings } from "./seed";
 import { currentRuntime, node24, type Runtime } from "./runtimes";
-import { ensureBuild, startBare, startNext, type RunningServer } from "./servers";
+import { ensureBuild, ensureCeilingBuild, startBare, startCeiling, startNext, type RunningServer } from "./servers";
 
 const settings = {
   adminUrl: process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
@@ -42,6 +42,7 @@ process.env.APP_ENV = "sandbox";
 
 async function main(cleanup: (step: () => Promise<void>) => void): Promise<number> {
   await ensureBuild(log);
+  await ensureCeilingBuild(log);
   const { throwaway, pg, ctx } = await throwawayDatabase(settings.adminUrl, "bench", log, cleanup);
 
   const timed = { duration: settings.duration, warmup: settings.warmup };
@@ -76,7 +77,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     if ("unavailable" in found) log(`Node 24 skipped: ${found.unavailable}`);
     else if (found.node !== runtimes[0].node) runtimes.push(found);
   } else log("Node 24 skipped: BENCH_NODE24=0");
-  const servers = new Map<Runtime, { next: RunningServer; bare: RunningServer }>();
+  const servers = new Map<Runtime, { next: RunningServer; bare: RunningServer; ceiling: RunningServer }>();
   for (const runtime of runtimes) {
     const next = await startNext(
       { DATABASE_URL: throwaway.url, APP_ENV: "sandbox", JOBS_RUNNER: "off", LOG_LEVEL: "error", API_LOG: "on" },
@@ -85,8 +86,12 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     cleanup(next.stop);
     const bare = await startBare(throwaway.url, runtime);
     cleanup(bare.stop);
-    servers.set(runtime, { next, bare });
-    log(`${runtime.name} (${runtime.version}, ${runtime.node}): Next.js on ${next.url}, bare server on ${bare.url}`);
+    const ceiling = await startCeiling(throwaway.url, runtime);
+    cleanup(ceiling.stop);
+    servers.set(runtime, { next, bare, ceiling });
+    log(
+      `${runtime.name} (${runtime.version}, ${runtime.node}): Next.js on ${next.url}, bare server on ${bare.url}, ceiling app on ${ceiling.url}`,
+    );
   }
 
   const measurements: Measurement[] = [];
@@ -144,6 +149,16 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     const bare = await run("PATCH /api/v1/listings/{code} (bare node:http)", servers.get(r)!.bare, undefined, patchAt(), [200, 409]);
     patches.set(r, { next, bare });
   }
+  // The ceiling: the bare servers' work in one Next.js route handler (bench/ceiling-app), no limit, no pool.
+  const ceilings = new Map<Runtime, { ping: Figure; read: Figure; patch: Figure }>();
+  for (const r of runtimes) {
+    const { ceiling } = servers.get(r)!;
+    ceilings.set(r, {
+      ping: await run("GET /api/v1/ping (ceiling: bare work in Next.js)", ceiling, undefined, pingAt, [200]),
+      read: await run("GET /api/v1/account/listings/{code} (ceiling)", ceiling, undefined, reads, [200]),
+      patch: await run("PATCH /api/v1/listings/{code} (ceiling)", ceiling, undefined, patchAt(), [200, 409]),
+    });
+  }
   const [{ writes }] = await pg<
     { writes: number }[]
   >`select coalesce(sum(version - 1), 0)::int as writes from listings where account_id = any(${patchAccounts.map((a) => a.id)})`;
@@ -192,6 +207,33 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
         "transaction (key lookup, SELECT … FOR UPDATE NOWAIT, UPDATE, the outbox insert where the product makes one; no validator) on the same runtime; 409 listing_busy not counted",
     },
   ]);
+  for (const r of runtimes) {
+    const c = ceilings.get(r)!;
+    const bound = (name: string, value: number, how: string): Check => ({
+      name: `${r.name} ceiling: ${name}`,
+      value,
+      unit: "",
+      kind: "info",
+      how,
+    });
+    checks.push(
+      bound(
+        "ping ÷ floor",
+        ratio(c.ping.requestsPerSecond, floors.get(r)!.requestsPerSecond),
+        "req/s of the ceiling app's ping (the bare key lookup in a Next.js route handler) ÷ the floor: the most any Next.js ping with one database round trip reaches",
+      ),
+      bound(
+        "read ÷ floor",
+        ratio(c.read.requestsPerSecond, floors.get(r)!.requestsPerSecond),
+        "req/s of the ceiling app's listing read (key lookup and read, no pipeline) ÷ the floor",
+      ),
+      bound(
+        "PATCH ÷ bare PATCH",
+        ratio(perSecond(c.patch), perSecond(patches.get(r)!.bare)),
+        "2xx/s of the ceiling app's PATCH (the bare transaction, no validator, in a Next.js route handler) ÷ the bare server's: the most any Next.js PATCH reaches",
+      ),
+    );
+  }
   const [first, second] = runtimes;
   if (second) {
     const factor = (name: string, of: (r: Runtime) => number, how: string): Check => ({

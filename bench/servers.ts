@@ -8,7 +8,8 @@ const root = process.cwd();
 const nextBin = path.join(root, "node_modules/.bin/next");
 /** The script behind `next`, run with an explicit Node binary so that the server is that process itself. */
 const nextCli = path.join(root, "node_modules/next/dist/bin/next");
-const buildId = path.join(root, ".next/BUILD_ID");
+/** A Next.js app with one route handler doing the bare servers' work: the ceiling of any handler. */
+const ceilingApp = path.join(root, "bench/ceiling-app");
 /** What a production build is made from: when any of it is newer than the build, it is rebuilt. */
 const buildInputs = [
   "app",
@@ -32,6 +33,8 @@ export interface RunningServer {
 }
 
 export interface StartOptions {
+  /** The app to serve: the product (the repository) by default, or the ceiling app. */
+  dir?: string;
   /** The Node.js binary; the one running the benchmark by default. */
   runtime?: Runtime;
   /** `NODE_OPTIONS` of the server process, e.g. `--import` of a probe. */
@@ -54,16 +57,30 @@ function newestChange(entry: string): number {
 
 /** `next build` into `.next` unless its build is newer than every source it is made from. */
 export async function ensureBuild(log: (line: string) => void): Promise<void> {
-  const sources = Math.max(...buildInputs.map((entry) => newestChange(path.join(root, entry))));
-  if (existsSync(buildId) && statSync(buildId).mtimeMs > sources) {
-    log("production build in .next is up to date");
+  await buildWhenStale(log, { dir: root, what: "production build", inputs: buildInputs });
+}
+
+/** The ceiling app (`bench/ceiling-app`), built the same way into its own `.next`. */
+export async function ensureCeilingBuild(log: (line: string) => void): Promise<void> {
+  await buildWhenStale(log, { dir: ceilingApp, what: "ceiling app build", inputs: ["app", "next.config.ts", "../bare-work.ts"] });
+}
+
+async function buildWhenStale(log: (line: string) => void, target: { dir: string; what: string; inputs: string[] }): Promise<void> {
+  const built = path.join(target.dir, ".next/BUILD_ID");
+  const sources = Math.max(...[...target.inputs, "../package-lock.json"].map((entry) => newestChange(path.resolve(target.dir, entry))));
+  if (existsSync(built) && statSync(built).mtimeMs > sources) {
+    log(`${target.what} in ${path.relative(root, path.join(target.dir, ".next")) || ".next"} is up to date`);
     return;
   }
-  log("building for production (next build)…");
-  const child = spawn(nextBin, ["build"], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+  log(`building the ${target.what} (next build)…`);
+  const child = spawn(nextBin, ["build"], {
+    cwd: target.dir,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const output = capture(child, 200);
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  if (code !== 0) throw new Error(`next build failed (exit ${code}):\n${output()}`);
+  if (code !== 0) throw new Error(`next build of ${target.dir} failed (exit ${code}):\n${output()}`);
 }
 
 export function freePort(): Promise<number> {
@@ -85,7 +102,7 @@ export async function startNext(env: Record<string, string>, options: StartOptio
   const runtime = options.runtime ?? currentRuntime();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(runtime.node, [nextCli, "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child = spawn(runtime.node, [nextCli, "start", options.dir ?? root, "-p", String(port), "-H", "127.0.0.1"], {
     env: runtimeEnv(
       { ...withoutScaleOutServices(process.env), ...env, APP_URL: url, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
       runtime,
@@ -106,6 +123,10 @@ export async function startNext(env: Record<string, string>, options: StartOptio
   );
   return { url, pid: child.pid!, runtime, stop: () => stop(child) };
 }
+
+/** The ceiling app on `runtime` over `databaseUrl` (it answers `/api/v1/ping` without a key with 401 too). */
+export const startCeiling = (databaseUrl: string, runtime: Runtime) =>
+  startNext({ DATABASE_URL: databaseUrl }, { runtime, dir: ceilingApp });
 
 /** The baseline server (`bench/bare-server.ts`) in its own process, so it has an event loop of its own as Next.js has. */
 export async function startBare(databaseUrl: string, runtime: Runtime = currentRuntime()): Promise<RunningServer> {
