@@ -4,7 +4,7 @@ import { openDatabase } from "@/db/client";
 import { databaseUnavailable, unreachableMessage } from "@/db/errors";
 import { keyedEndpoint } from "@/lib/platform/http/endpoint";
 import { databaseRetryAfterSeconds, renderProblem } from "@/lib/platform/http/problem";
-import { openApiDocument } from "@/lib/platform/openapi/document";
+import { apiDocument } from "@/app/api/v1/routes";
 import { accountWithKey, call } from "../support/fixtures";
 
 /** What postgres.js and drizzle throw, reduced to the members the classification reads. */
@@ -86,7 +86,7 @@ describe("database unavailable: the API's answer", () => {
   });
 
   it("is documented on every operation of the OpenAPI document, with Retry-After", () => {
-    const paths = openApiDocument().paths ?? {};
+    const paths = apiDocument().paths ?? {};
     const operations = Object.values(paths).flatMap((item) =>
       Object.entries(item ?? {})
         .filter(([method]) => ["get", "post", "put", "patch", "delete"].includes(method))

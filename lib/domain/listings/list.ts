@@ -2,20 +2,27 @@ import { and, eq, gte, lte } from "drizzle-orm";
 import { z } from "zod";
 import { listings, listingStatuses } from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
 import { refineStorable } from "./validation/text";
 import { decodeCursor } from "./internal/pagination";
 import { pageOf, publicScope } from "./internal/queries";
 import { visibleTo } from "./internal/scope";
 
-const perPage = z.coerce.number().int().min(1).max(100).default(50);
+const perPage = z.coerce.number().int().min(1).max(100).default(50).meta({ description: "1–100, default 50." });
+const cursor = z
+  .string()
+  .optional()
+  .meta({ description: "Opaque cursor from `meta.next_cursor` / `meta.prev_cursor` or a `links` member." });
 
+/**
+ * Queries of the two lists, parsed by the endpoint wrapper with the route declarations that name
+ * them (app/api/v1/…/declaration.ts), so the services receive them typed.
+ */
 export const accountListingsQuery = z.object({
   status: z.enum(listingStatuses).optional(),
   per_page: perPage,
-  fields: z.string().optional(),
-  cursor: z.string().optional(),
+  cursor,
 });
+export type AccountListingsQuery = z.output<typeof accountListingsQuery>;
 
 /** A text filter: a control character (U+0000 included, which PostgreSQL cannot compare) is a 422. */
 const textFilter = (maxLength: number) => z.string().max(maxLength).superRefine(refineStorable);
@@ -23,24 +30,25 @@ const textFilter = (maxLength: number) => z.string().max(maxLength).superRefine(
 export const catalogQuery = z.object({
   type: textFilter(40).optional(),
   transaction: textFilter(40).optional(),
-  city: textFilter(120).optional(),
-  price_min: z.coerce.number().int().min(0).optional(),
-  price_max: z.coerce.number().int().min(0).optional(),
+  city: textFilter(120).optional().meta({ description: "Exact city name, case-insensitive." }),
+  price_min: z.coerce.number().int().min(0).optional().meta({ description: "In euros." }),
+  price_max: z.coerce.number().int().min(0).optional().meta({ description: "In euros." }),
   rooms: z.coerce.number().int().min(1).max(40).optional(),
   rooms_min: z.coerce.number().int().min(1).max(40).optional(),
   rooms_max: z.coerce.number().int().min(1).max(40).optional(),
   per_page: perPage,
-  cursor: z.string().optional(),
+  cursor,
 });
+export type CatalogQuery = z.output<typeof catalogQuery>;
 
-export async function listAccountListings({ ctx, input }: { ctx: ServiceContext<AccountActor>; input: { query: Record<string, string> } }) {
-  const query = parseOrThrow(accountListingsQuery, input.query, "query");
+export async function listAccountListings({ ctx, input }: { ctx: ServiceContext<AccountActor>; input: { query: AccountListingsQuery } }) {
+  const { query } = input;
   const scope = and(visibleTo(ctx.actor), query.status ? eq(listings.status, query.status) : undefined)!;
   return { query, page: await pageOf(ctx.db, scope, query.per_page, decodeCursor(query.cursor)) };
 }
 
-export async function listCatalog({ ctx, input }: { ctx: ServiceContext; input: { query: Record<string, string> } }) {
-  const query = parseOrThrow(catalogQuery, input.query, "query");
+export async function listCatalog({ ctx, input }: { ctx: ServiceContext; input: { query: CatalogQuery } }) {
+  const { query } = input;
   const scope = and(
     publicScope,
     query.type ? eq(listings.type, query.type) : undefined,

@@ -1,50 +1,31 @@
-import { ValidationError } from "@/lib/platform/errors";
+import { z } from "zod";
+import { listingDetailSchema } from "@/lib/domain/listings/schemas";
 import { encodeCursor, type Page } from "@/lib/domain/listings/internal/pagination";
 import type { ListedRow } from "@/lib/domain/listings/internal/queries";
 
-const detailFields = [
-  "code",
-  "url",
-  "type",
-  "subtype",
-  "transaction",
-  "title",
-  "description",
-  "content_locale",
-  "price",
-  "currency",
-  "price_period",
-  "price_declared",
-  "reserved",
-  "negotiable",
-  "location",
-  "facts",
-  "features",
-  "images",
-  "published_at",
-  "updated_at",
-  "attribution",
-  "contact_phone",
-  "external_ref",
-  "status",
-  "moderation",
-  "media",
-  "etag",
-];
+/** Members `fields` may name: those of the detail shape, in its order. */
+const detailFields = Object.keys(listingDetailSchema.shape);
 
-/** `fields=a,b`: only these members of the detail shape; an unknown name is a 422 naming it. */
-export function parseFields(value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  const names = value
+const fieldNames = (value: string) =>
+  value
     .split(",")
     .map((n) => n.trim())
     .filter(Boolean);
-  const unknown = names.filter((n) => !detailFields.includes(n));
-  if (!names.length || unknown.length) {
-    throw new ValidationError([{ pointer: "/fields", in: "query", code: "in", params: { values: detailFields.join(", ") } }]);
-  }
-  return names;
-}
+
+/**
+ * `fields=a,b`: only these members of the detail shape, as a list of names. Empty or naming an
+ * unknown member: a 422 `in` listing the names allowed.
+ */
+export const fieldsParameter = z
+  .string()
+  .superRefine((value, ctx) => {
+    const names = fieldNames(value);
+    if (!names.length || names.some((n) => !detailFields.includes(n)))
+      ctx.addIssue({ code: "invalid_value", values: detailFields, input: value });
+  })
+  .transform(fieldNames)
+  .optional()
+  .meta({ description: "Comma-separated names of members of the detail shape, e.g. `code,external_ref,etag,updated_at`." });
 
 export function pickFields(shape: Record<string, unknown>, fields: string[]): Record<string, unknown> {
   return Object.fromEntries(fields.map((name) => [name, shape[name]]));

@@ -1,19 +1,27 @@
 import { AppError } from "@/lib/platform/errors";
 import { publicEndpoint, type RouteHandler } from "./endpoint";
 import { rateRules } from "./rate-limit";
+import { declarationOf, httpMethods, type HttpMethod } from "./route";
 
-export const httpMethods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-type Method = (typeof httpMethods)[number];
+export { httpMethods };
 
 /**
- * Every method of a path: the implemented ones, and for the others a 405 problem with `Allow`
- * that still carries the request id and goes through the pipeline (Next's own 405 would not).
+ * Every method of a path from its declared handlers (each handler's method is its declaration's):
+ * the implemented ones, and for the others a 405 problem with `Allow` that still carries the request
+ * id and goes through the pipeline (Next's own 405 would not).
  */
-export function methods<P>(implemented: Partial<Record<Method, RouteHandler<P>>>): Record<Method, RouteHandler<P>> {
-  const allow = httpMethods.filter((m) => implemented[m]).join(", ");
-  const refuse = (method: Method): RouteHandler<P> =>
+export function methods<P>(...implemented: RouteHandler<P>[]): Record<HttpMethod, RouteHandler<P>> {
+  const byMethod = new Map<HttpMethod, RouteHandler<P>>();
+  for (const handler of implemented) {
+    const declaration = declarationOf(handler);
+    if (!declaration) throw new Error("methods() takes handlers made by endpoint(declaration, handler)");
+    if (byMethod.has(declaration.method)) throw new Error(`${declaration.method} ${declaration.path} is declared twice`);
+    byMethod.set(declaration.method, handler);
+  }
+  const allow = httpMethods.filter((m) => byMethod.has(m)).join(", ");
+  const refuse = (method: HttpMethod): RouteHandler<P> =>
     publicEndpoint<P>(rateRules.ip, async () => {
       throw new AppError("method_not_allowed", { method, allow }, {}, { Allow: allow });
     });
-  return Object.fromEntries(httpMethods.map((m) => [m, implemented[m] ?? refuse(m)])) as Record<Method, RouteHandler<P>>;
+  return Object.fromEntries(httpMethods.map((m) => [m, byMethod.get(m) ?? refuse(m)])) as Record<HttpMethod, RouteHandler<P>>;
 }

@@ -1,55 +1,51 @@
 import { z } from "zod";
 import type { ZodOpenApiOperationObject } from "zod-openapi";
-import type { Permission } from "@/lib/domain/keys/format";
+import type { RouteDeclaration } from "@/lib/platform/http/route";
 import { problemResponses, rateLimitHeaders } from "./components";
 
 type Responses = ZodOpenApiOperationObject["responses"];
 
-/** One operation of the document: the security, the common refusals and the rate-limit headers added once here. */
-export function operation(spec: {
-  summary: string;
-  description?: string;
-  tags: string[];
-  permission: Permission | "any key" | "public";
-  params?: ZodOpenApiOperationObject["requestParams"];
-  body?: { schema: z.ZodType; types?: string[]; description?: string; example?: unknown };
-  responses: Record<string, { description: string; schema?: z.ZodType; headers?: Record<string, unknown> }>;
-  errors?: number[];
-}): ZodOpenApiOperationObject {
-  const keyed = spec.permission !== "public";
+const localeParameter = z.object({
+  locale: z.enum(["ro", "en"]).optional().meta({ description: "Language of titles, details and labels." }),
+});
+
+/**
+ * The operation of one route declaration: its security, the refusals every operation can give and
+ * the rate-limit headers are added here once, so a declaration states only what is its own.
+ */
+export function operationOf(route: RouteDeclaration): ZodOpenApiOperationObject {
+  const keyed = route.permission !== "public";
   // Every operation goes through the pipeline, which needs the database: any of them can answer 503.
-  const refusals = [...(keyed ? [401, 403] : []), 429, ...(spec.errors ?? []), 503];
+  const refusals = [...new Set([...(keyed ? [401, 403] : []), 429, ...(route.errors ?? []), 503])].sort((a, b) => a - b);
   const responses: Record<string, unknown> = {};
-  for (const [status, r] of Object.entries(spec.responses)) {
+  for (const [status, r] of Object.entries(route.responses)) {
     responses[status] = {
       description: r.description,
-      headers: { ...rateLimitHeaders, ...r.headers } as never,
+      headers: { ...rateLimitHeaders, ...r.headers },
       ...(r.schema ? { content: { "application/json": { schema: r.schema } } } : {}),
     };
   }
   Object.assign(responses, problemResponses(...refusals));
-  const permissionNote = keyed ? `\n\nPermission: \`${spec.permission}\`.` : "\n\nNo key needed.";
+  const permissionNote = keyed ? `\n\nPermission: \`${route.permission}\`.` : "\n\nNo key needed.";
+  const body = route.body;
   return {
-    summary: spec.summary,
-    description: `${spec.description ?? ""}${permissionNote}`.trim(),
-    tags: spec.tags,
+    operationId: route.operationId,
+    summary: route.summary,
+    description: `${route.description ?? ""}${permissionNote}`.trim(),
+    tags: [...route.tags],
     security: keyed ? [{ apiKey: [] }] : [],
     requestParams: {
-      ...spec.params,
-      query: z
-        .object({ locale: z.enum(["ro", "en"]).optional().meta({ description: "Language of titles, details and labels." }) })
-        .extend(spec.params?.query instanceof z.ZodObject ? spec.params.query.shape : {}),
+      ...(route.params ? { path: route.params } : {}),
+      ...(route.headers ? { header: route.headers } : {}),
+      query: route.query ? localeParameter.extend(route.query.shape) : localeParameter,
     },
-    ...(spec.body
+    ...(body
       ? {
           requestBody: {
             required: true,
-            description: spec.body.description,
+            description: body.description,
             content: Object.fromEntries(
-              (spec.body.types ?? ["application/json"]).map((t) => [
-                t,
-                { schema: spec.body!.schema, ...(spec.body!.example ? { example: spec.body!.example } : {}) },
-              ]),
+              (body.types ?? ["application/json"]).map((type) => [type, { schema: body.schema, example: body.example }]),
             ),
           },
         }

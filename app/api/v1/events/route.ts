@@ -1,13 +1,12 @@
 // GET /events – the caller's events, oldest first, paged with `after` (= `meta.next`)
-import { listEvents, listEventsQuery } from "@/lib/domain/events";
-import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { eventsRoute } from "./declaration";
+import { listEvents } from "@/lib/domain/events";
 import { methods } from "@/lib/platform/http/methods";
 import { json } from "@/lib/platform/http/respond";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
 
-const list = keyedEndpoint("listings:read", async ({ url, ctx, principal }) => {
-  const query = parseOrThrow(listEventsQuery, Object.fromEntries(url.searchParams), "query");
+const list = endpoint(eventsRoute, async ({ ctx, principal, query }) => {
   return json(await listEvents({ ctx, input: { accountId: principal.account.id, ...query } }));
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: list });
+export const { GET, POST, PUT, PATCH, DELETE } = methods(list);

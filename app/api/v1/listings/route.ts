@@ -1,5 +1,6 @@
+import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { catalogRoute, createListingRoute } from "./declaration";
 import { withIdempotency } from "@/lib/platform/http/idempotency";
-import { keyedEndpoint } from "@/lib/platform/http/endpoint";
 import { methods } from "@/lib/platform/http/methods";
 import { json } from "@/lib/platform/http/respond";
 import { collectionBody } from "@/lib/platform/http/collection";
@@ -9,13 +10,13 @@ import { listCatalog } from "@/lib/domain/listings/list";
 import { listingResponse, writtenListing } from "@/lib/platform/http/listing-response";
 
 // GET /listings – the public catalog: active listings, any valid key
-const catalog = keyedEndpoint(null, async ({ ctx, url }) => {
-  const { query, page } = await listCatalog({ ctx, input: { query: Object.fromEntries(url.searchParams) } });
+const catalog = endpoint(catalogRoute, async ({ ctx, url, query }) => {
+  const { page } = await listCatalog({ ctx, input: { query } });
   return json(collectionBody(url, page, query.per_page, page.items.map(itemOf)));
 });
 
 // POST /listings – create a listing; it goes to moderation (201, Location, ETag, Idempotency-Key)
-const create = keyedEndpoint("listings:write", async ({ ctx, principal, request, body }) => {
+const create = endpoint(createListingRoute, async ({ ctx, principal, request, body }) => {
   const payload = await body();
   return withIdempotency(
     {
@@ -35,4 +36,4 @@ const create = keyedEndpoint("listings:write", async ({ ctx, principal, request,
   );
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: catalog, POST: create });
+export const { GET, POST, PUT, PATCH, DELETE } = methods(catalog, create);

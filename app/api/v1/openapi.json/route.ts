@@ -1,12 +1,12 @@
 // GET /openapi.json – the OpenAPI 3.1 document of this version, generated from the zod schemas
-import { publicEndpoint } from "@/lib/platform/http/endpoint";
+import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { openApiRoute } from "./declaration";
 import { methods } from "@/lib/platform/http/methods";
-import { rateRules } from "@/lib/platform/http/rate-limit";
 import { json } from "@/lib/platform/http/respond";
-import { openApiDocument } from "@/lib/platform/openapi/document";
+import { apiDocument } from "../routes";
 
-let cached: ReturnType<typeof openApiDocument> | undefined;
+let cached: ReturnType<typeof apiDocument> | undefined;
 
-const document = publicEndpoint(rateRules.schema, async () => json((cached ??= openApiDocument())));
+const document = endpoint(openApiRoute, async () => json((cached ??= apiDocument())));
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: document });
+export const { GET, POST, PUT, PATCH, DELETE } = methods(document);

@@ -1,11 +1,12 @@
 // GET /ping – check a key and the whole request pipeline end to end
-import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { pingRoute } from "./declaration";
 import { methods } from "@/lib/platform/http/methods";
 import { json } from "@/lib/platform/http/respond";
 import { apiRelease } from "@/lib/platform/openapi/info";
 import { config } from "@/lib/platform/config";
 
-const ping = keyedEndpoint(null, async ({ principal, locale }) =>
+const ping = endpoint(pingRoute, async ({ principal, locale }) =>
   json({
     data: {
       pong: true,
@@ -18,4 +19,4 @@ const ping = keyedEndpoint(null, async ({ principal, locale }) =>
   }),
 );
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: ping });
+export const { GET, POST, PUT, PATCH, DELETE } = methods(ping);

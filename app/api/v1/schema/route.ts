@@ -1,11 +1,11 @@
 // GET /schema – the public vocabulary: no key, ETag with If-None-Match → 304, 60 requests a minute per address
-import { publicEndpoint } from "@/lib/platform/http/endpoint";
+import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { vocabularyRoute } from "./declaration";
 import { methods } from "@/lib/platform/http/methods";
-import { rateRules } from "@/lib/platform/http/rate-limit";
 import { json } from "@/lib/platform/http/respond";
 import { vocabularyDocument } from "@/lib/domain/vocabulary/current";
 
-const schema = publicEndpoint(rateRules.schema, async ({ ctx, request }) => {
+const schema = endpoint(vocabularyRoute, async ({ ctx, request }) => {
   const { document, etag } = await vocabularyDocument(ctx.database.db);
   const headers = { ETag: etag, "Cache-Control": "public, max-age=300, must-revalidate" };
   if (matchesNoneMatch(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
@@ -21,4 +21,4 @@ function matchesNoneMatch(header: string | null, etag: string): boolean {
   });
 }
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: schema });
+export const { GET, POST, PUT, PATCH, DELETE } = methods(schema);

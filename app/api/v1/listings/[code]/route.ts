@@ -1,4 +1,5 @@
-import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { catalogListingRoute, deleteListingRoute, editListingRoute } from "./declaration";
 import { methods } from "@/lib/platform/http/methods";
 import { json, noContent } from "@/lib/platform/http/respond";
 import { editListing } from "@/lib/domain/listings/edit";
@@ -7,16 +8,14 @@ import { getCatalogListing } from "@/lib/domain/listings/get";
 import { listingResponse } from "@/lib/platform/http/listing-response";
 import { deleteListing } from "@/lib/domain/listings/delete";
 
-type Params = { code: string };
-
 // GET /listings/{code} – one active listing of the public catalog
-const show = keyedEndpoint<Params>(null, async ({ ctx, params }) =>
+const show = endpoint(catalogListingRoute, async ({ ctx, params }) =>
   json({ data: await getCatalogListing({ ctx, input: { code: params.code } }) }),
 );
 
 // PATCH /listings/{code} – edit as a JSON Merge Patch: 200 applied, 202 held for moderation
-const edit = keyedEndpoint<Params>("listings:write", async ({ ctx, params, request, body }) => {
-  const patch = await body(["application/merge-patch+json", "application/json"]);
+const edit = endpoint(editListingRoute, async ({ ctx, params, request, body }) => {
+  const patch = await body();
   const outcome = await editListing({
     ctx,
     input: { code: params.code, patch, ifMatch: request.headers.get("if-match"), source: "api" },
@@ -28,9 +27,9 @@ const edit = keyedEndpoint<Params>("listings:write", async ({ ctx, params, reque
 });
 
 // DELETE /listings/{code} – delete a listing (204); refused while reports are open
-const remove = keyedEndpoint<Params>("listings:write", async ({ ctx, params }) => {
+const remove = endpoint(deleteListingRoute, async ({ ctx, params }) => {
   await deleteListing({ ctx, input: { code: params.code } });
   return noContent();
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: show, PATCH: edit, DELETE: remove });
+export const { GET, POST, PUT, PATCH, DELETE } = methods(show, edit, remove);

@@ -1,12 +1,13 @@
 // POST /listings/validate – validate a listing body exactly as creation would, writing nothing
-import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { validateListingRoute } from "./declaration";
 import { methods } from "@/lib/platform/http/methods";
 import { json } from "@/lib/platform/http/respond";
 import { validateOrThrow } from "@/lib/domain/listings/internal/validate";
 
-const validate = keyedEndpoint("listings:write", async ({ ctx, body }) => {
+const validate = endpoint(validateListingRoute, async ({ ctx, body }) => {
   const { warnings } = await validateOrThrow(ctx, { document: await body(), mode: "create" });
   return json({ data: { valid: true }, warnings });
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: validate });
+export const { GET, POST, PUT, PATCH, DELETE } = methods(validate);

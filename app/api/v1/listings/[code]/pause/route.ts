@@ -1,13 +1,14 @@
 // POST /listings/{code}/pause – pause an active listing (listing.paused)
-import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { pauseListingRoute } from "./declaration";
 import { methods } from "@/lib/platform/http/methods";
 import { detailOf } from "@/lib/domain/listings/internal/queries";
 import { listingResponse } from "@/lib/platform/http/listing-response";
 import { changeListingState } from "@/lib/domain/listings/change-state";
 
-const pause = keyedEndpoint<{ code: string }>("listings:write", async ({ ctx, params }) => {
+const pause = endpoint(pauseListingRoute, async ({ ctx, params }) => {
   const listed = await changeListingState({ ctx, input: { code: params.code, action: "pause" } });
   return listingResponse(detailOf(listed), []);
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: pause });
+export const { GET, POST, PUT, PATCH, DELETE } = methods(pause);

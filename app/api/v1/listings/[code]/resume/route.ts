@@ -1,13 +1,14 @@
 // POST /listings/{code}/resume – a paused listing becomes active again without moderation (listing.reactivated); 404 when not paused
-import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { resumeListingRoute } from "./declaration";
 import { methods } from "@/lib/platform/http/methods";
 import { detailOf } from "@/lib/domain/listings/internal/queries";
 import { listingResponse } from "@/lib/platform/http/listing-response";
 import { changeListingState } from "@/lib/domain/listings/change-state";
 
-const resume = keyedEndpoint<{ code: string }>("listings:write", async ({ ctx, params }) => {
+const resume = endpoint(resumeListingRoute, async ({ ctx, params }) => {
   const listed = await changeListingState({ ctx, input: { code: params.code, action: "resume" } });
   return listingResponse(detailOf(listed), []);
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: resume });
+export const { GET, POST, PUT, PATCH, DELETE } = methods(resume);

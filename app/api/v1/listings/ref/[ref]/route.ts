@@ -1,16 +1,17 @@
 // PUT /listings/ref/{ref} – create (201) or update as merge patch (200/202) by the integrator's own id
-import { keyedEndpoint } from "@/lib/platform/http/endpoint";
+import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { upsertListingByRefRoute } from "./declaration";
 import { methods } from "@/lib/platform/http/methods";
 import { detailOf } from "@/lib/domain/listings/internal/queries";
 import { listingResponse } from "@/lib/platform/http/listing-response";
 import { upsertListingByRef } from "@/lib/domain/listings/upsert-by-ref";
 
-const upsert = keyedEndpoint<{ ref: string }>("listings:write", async ({ ctx, params, request, body }) => {
+const upsert = endpoint(upsertListingByRefRoute, async ({ ctx, params, request, body }) => {
   const outcome = await upsertListingByRef({
     ctx,
     input: {
       ref: params.ref,
-      body: await body(["application/json", "application/merge-patch+json"]),
+      body: await body(),
       ifMatch: request.headers.get("if-match"),
     },
   });
@@ -19,4 +20,4 @@ const upsert = keyedEndpoint<{ ref: string }>("listings:write", async ({ ctx, pa
   return listingResponse(detailOf(outcome.listed), outcome.warnings, { status: outcome.created ? 201 : outcome.status, headers });
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({ PUT: upsert });
+export const { GET, POST, PUT, PATCH, DELETE } = methods(upsert);

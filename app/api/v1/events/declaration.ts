@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { listEventsQuery } from "@/lib/domain/events";
+import { defineRoute } from "@/lib/platform/http/route";
+
+const eventSchema = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    created_at: z.string().meta({ format: "date-time" }),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: "Event" });
+
+export const eventsRoute = defineRoute({
+  method: "GET",
+  path: "/events",
+  operationId: "listEvents",
+  summary: "Events",
+  description: "Events of the last 35 days, oldest first. While `meta.next` is not null, request the next page with `after` = `meta.next`.",
+  tags: ["Events"],
+  permission: "listings:read",
+  query: listEventsQuery,
+  responses: {
+    200: {
+      description: "A page of events.",
+      schema: z.object({ data: z.array(eventSchema), meta: z.object({ next: z.string().nullable() }) }),
+    },
+  },
+  errors: [422],
+});

@@ -1,0 +1,36 @@
+import { exampleApartment } from "@/lib/domain/listings/examples";
+import { listingEnvelopeSchema } from "@/lib/domain/listings/schemas";
+import { listingWriteSchema } from "@/lib/domain/listings/validation";
+import { defineRoute } from "@/lib/platform/http/route";
+import { etagHeader, ifMatchHeaders, listingsTag, refParams } from "../../../parameters";
+
+export const upsertListingByRefRoute = defineRoute({
+  method: "PUT",
+  path: "/listings/ref/{ref}",
+  operationId: "upsertListingByRef",
+  summary: "Create or update by your own id",
+  description:
+    "New `ref`: created as by `POST /listings` (201). Known `ref`: the body applies as a merge patch (200, or 202 for a published listing). The same body twice writes nothing and answers `X-Service-Unchanged: true`. `external_ref` in the body, when sent, must equal `ref`.",
+  tags: listingsTag,
+  permission: "listings:write",
+  params: refParams,
+  // The ref names the listing being created: a malformed one is refused (422 in the path), not missing.
+  invalidPath: "invalid",
+  headers: ifMatchHeaders,
+  body: {
+    schema: listingWriteSchema.partial(),
+    types: ["application/json", "application/merge-patch+json"],
+    example: exampleApartment,
+    checkedBy: "validateListing",
+  },
+  responses: {
+    200: { description: "Updated (or unchanged).", schema: listingEnvelopeSchema, headers: etagHeader },
+    201: {
+      description: "Created.",
+      schema: listingEnvelopeSchema,
+      headers: { ...etagHeader, Location: { description: "`/api/v1/account/listings/{code}`", schema: { type: "string" } } },
+    },
+    202: { description: "Edit held for moderation.", schema: listingEnvelopeSchema, headers: etagHeader },
+  },
+  errors: [400, 409, 412, 413, 415, 422],
+});

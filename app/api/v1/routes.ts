@@ -1,0 +1,46 @@
+import { openApiDocument } from "@/lib/platform/openapi/document";
+import type { RouteDeclaration } from "@/lib/platform/http/route";
+import { accountListingRoute } from "./account/listings/[code]/declaration";
+import { accountListingsRoute } from "./account/listings/declaration";
+import { accountListingByRefRoute } from "./account/listings/ref/[ref]/declaration";
+import { eventsRoute } from "./events/declaration";
+import { catalogListingRoute, deleteListingRoute, editListingRoute } from "./listings/[code]/declaration";
+import { pauseListingRoute } from "./listings/[code]/pause/declaration";
+import { resumeListingRoute } from "./listings/[code]/resume/declaration";
+import { markListingSoldRoute } from "./listings/[code]/sold/declaration";
+import { catalogRoute, createListingRoute } from "./listings/declaration";
+import { upsertListingByRefRoute } from "./listings/ref/[ref]/declaration";
+import { validateListingRoute } from "./listings/validate/declaration";
+import { openApiRoute } from "./openapi.json/declaration";
+import { pingRoute } from "./ping/declaration";
+import { vocabularyRoute } from "./schema/declaration";
+import { simulateModerationRoute } from "./sandbox/listings/[code]/moderation/declaration";
+
+/**
+ * Every operation of v1, in the document's order. Each is declared beside its route file; this list
+ * only gathers them for the document (lib never imports app). tests/api/route-declarations.test.ts
+ * fails when a route file under app/api/v1 serves a handler whose declaration is missing here.
+ */
+export const routes: readonly RouteDeclaration[] = [
+  pingRoute,
+  vocabularyRoute,
+  catalogRoute,
+  createListingRoute,
+  validateListingRoute,
+  catalogListingRoute,
+  editListingRoute,
+  deleteListingRoute,
+  pauseListingRoute,
+  resumeListingRoute,
+  markListingSoldRoute,
+  upsertListingByRefRoute,
+  accountListingsRoute,
+  accountListingRoute,
+  accountListingByRefRoute,
+  eventsRoute,
+  simulateModerationRoute,
+  openApiRoute,
+];
+
+/** The OpenAPI document of v1 (served at `/api/v1/openapi.json`). */
+export const apiDocument = () => openApiDocument(routes);
