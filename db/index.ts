@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import { config } from "@/lib/platform/config";
 import { openDatabase, type Database } from "./client";
 import { acquireLock } from "./lock";
 import { migrateDatabase } from "./migrate";
@@ -8,7 +7,26 @@ export type { Database, Db, Tx, Queryable } from "./client";
 
 // Route handlers and instrumentation are separate bundles in one process: the handle lives on
 // globalThis so that they all share one database (one PGlite instance per folder).
-const holder = globalThis as typeof globalThis & { __listingsDb?: Promise<Database> };
+const holder = globalThis as typeof globalThis & { __listingsDb?: Promise<Database>; __listingsDbSettings?: () => DatabaseSettings };
+
+/** Where the process-wide database is. db/ reads no configuration: the process's entry point gives it this. */
+export interface DatabaseSettings {
+  /** PostgreSQL connection string; the embedded PGlite when absent. */
+  url?: string;
+  /** Without `url`: the PGlite folder (locked while open), or a `memory://` name. */
+  dataDir: string;
+  /** A PGlite dump to start from instead of an empty folder (tests load a migrated template). */
+  template?: string;
+}
+
+/**
+ * Called by each entry point (server start-up, the CLI, the test setup) before the first `database()`.
+ * A function, read when the database opens, so a process that closes it and changes its
+ * environment (tests) opens the next one where the environment now says.
+ */
+export function configureDatabase(settings: () => DatabaseSettings): void {
+  holder.__listingsDbSettings = settings;
+}
 
 /** The process-wide database, opened and migrated on first use. */
 export function database(): Promise<Database> {
@@ -20,18 +38,17 @@ export function database(): Promise<Database> {
 }
 
 async function open(): Promise<Database> {
-  const c = config();
-  if (c.DATABASE_URL) {
-    const db = await openDatabase({ url: c.DATABASE_URL });
+  const settings = holder.__listingsDbSettings?.();
+  if (!settings) throw new Error("database() before configureDatabase(): the process's entry point says where the database is");
+  if (settings.url) {
+    const db = await openDatabase({ url: settings.url });
     await migrateDatabase(db);
     return db;
   }
-  const inMemory = c.PGLITE_DIR.startsWith("memory://");
-  if (!inMemory) acquireLock(c.dataDir);
-  const template = process.env.PGLITE_TEMPLATE;
+  if (!settings.dataDir.startsWith("memory://")) acquireLock(settings.dataDir);
   const db = await openDatabase({
-    dataDir: inMemory ? c.PGLITE_DIR : c.dataDir,
-    loadFrom: template ? new Blob([await readFile(template)]) : undefined,
+    dataDir: settings.dataDir,
+    loadFrom: settings.template ? new Blob([await readFile(settings.template)]) : undefined,
   });
   await migrateDatabase(db);
   return db;

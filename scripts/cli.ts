@@ -1,7 +1,12 @@
-import { closeDatabase } from "@/db";
+import { closeDatabase, configureDatabase } from "@/db";
+import { registerInngestDispatcher } from "@/inngest/dispatch";
 import { runCli } from "@/lib/platform/cli/main";
+import { databaseSettings } from "@/lib/platform/config";
 
 const write = (stream: NodeJS.WriteStream) => (text: string) => stream.write(text);
+configureDatabase(databaseSettings);
+// A command run here rather than in the server enqueues like the server does.
+registerInngestDispatcher();
 const exitCode = await runCli(process.argv.slice(2), { stdout: write(process.stdout), stderr: write(process.stderr) });
 await closeDatabase();
 // Flushed before exiting: on some systems writes to a pipe complete asynchronously.

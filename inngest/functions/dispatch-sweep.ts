@@ -1,7 +1,8 @@
 import { database as processDatabase, type Database } from "@/db";
-import { overdueJobEvents } from "@/lib/platform/jobs/dispatch";
+import { overdueJobs } from "@/lib/platform/jobs/dispatch";
 import { jobNames } from "@/lib/platform/jobs/registry";
 import { inngest } from "../client";
+import { jobEvent } from "../dispatch";
 
 /**
  * Every minute, sends the events of rows that should have run by now: an event lost between the
@@ -16,9 +17,10 @@ export function createDispatchSweep(
   return inngest.createFunction(
     { id: "jobs-dispatch-sweep", name: "Jobs dispatch sweep", triggers: [{ cron: "* * * * *" }] },
     async ({ step }) => {
-      const events = await step.run("find-overdue", async () =>
-        overdueJobEvents({ database: await deps.database(), names: (deps.names ?? jobNames)(), now: deps.now() }),
-      );
+      const events = await step.run("find-overdue", async () => {
+        const overdue = await overdueJobs({ database: await deps.database(), names: (deps.names ?? jobNames)(), now: deps.now() });
+        return overdue.map(jobEvent);
+      });
       if (events.length > 0) await step.sendEvent("dispatch-overdue", events);
       return { dispatched: events.length };
     },

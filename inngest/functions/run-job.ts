@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { database as processDatabase, type Database } from "@/db";
 import type { JobDefinition } from "@/lib/platform/jobs/define";
-import { jobEventName } from "@/lib/platform/jobs/dispatch";
 import { enqueueCronOccurrence, runJobById, type RunByIdResult } from "@/lib/platform/jobs/runner";
 import { inngest } from "../client";
+import { jobEventName } from "../dispatch";
 
 const jobEventData = z.object({ jobId: z.string().min(1) });
 

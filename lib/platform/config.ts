@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import type { DatabaseSettings } from "@/db";
 
 /**
  * Every environment variable the application reads, parsed once. The README lists the same set;
@@ -41,7 +42,11 @@ export function resetConfig(): void {
   cached = undefined;
 }
 
-export const keyPrefix = (): "svc_test_" | "svc_live_" => (config().APP_ENV === "production" ? "svc_live_" : "svc_test_");
+/** The process-wide database's settings, for `configureDatabase` (db/ reads no environment of its own). */
+export function databaseSettings(): DatabaseSettings {
+  const c = config();
+  return { url: c.DATABASE_URL, dataDir: c.PGLITE_DIR.startsWith("memory://") ? c.PGLITE_DIR : c.dataDir };
+}
 
 export const inngestConfigured = (): boolean => {
   const c = config();

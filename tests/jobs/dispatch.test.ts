@@ -3,8 +3,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { database } from "@/db";
 import { resetConfig } from "@/lib/platform/config";
-import { newId } from "@/lib/platform/ids";
-import { at, jobRow, recordingJob } from "./fixtures";
+import { dispatchJobs, registerJobDispatcher } from "@/lib/platform/jobs/dispatch";
+import { enqueue, transactionWithJobs } from "@/lib/platform/jobs/enqueue";
+import { at, jobRow, recordingJob, rowsNamed } from "./fixtures";
 
 interface SentEvent {
   name: string;
@@ -35,23 +36,18 @@ function fakeInngest() {
 }
 
 const fake = fakeInngest();
-let modules: {
-  enqueue: typeof import("@/lib/platform/jobs/enqueue").enqueue;
-  sendAfterCommit: typeof import("@/lib/platform/jobs/dispatch").sendAfterCommit;
-};
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => fake.server.listen(0, "127.0.0.1", resolve));
   vi.stubEnv("INNGEST_DEV", `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`);
   resetConfig();
   // The Inngest client reads the environment when it is created, so it is loaded only now.
-  modules = {
-    enqueue: (await import("@/lib/platform/jobs/enqueue")).enqueue,
-    sendAfterCommit: (await import("@/lib/platform/jobs/dispatch")).sendAfterCommit,
-  };
+  const { registerInngestDispatcher } = await import("@/inngest/dispatch");
+  expect(registerInngestDispatcher()).toBe(true);
 });
 
 afterAll(async () => {
+  registerJobDispatcher(undefined);
   vi.unstubAllEnvs();
   resetConfig();
   await new Promise((resolve) => fake.server.close(resolve));
@@ -63,40 +59,58 @@ const eventsFor = (jobId: string) => fake.received.filter((event) => event.data.
 describe("enqueue with Inngest configured", () => {
   it("sends jobs/<name> with the row's id right after writing it", async () => {
     const { job } = recordingJob("dispatch-now");
-    const { id } = await modules.enqueue(job, { value: "now" });
+    const { id } = await enqueue(job, { value: "now" });
     expect(eventsFor(id)).toEqual([{ name: `jobs/${job.name}`, data: { jobId: id } }]);
   });
 
   it("asks Inngest to start a future job at its time", async () => {
     const { job } = recordingJob("dispatch-later");
     const runAt = at("2099-01-01T00:00:00Z");
-    const { id } = await modules.enqueue(job, {}, { runAt });
+    const { id } = await enqueue(job, {}, { runAt });
     expect(fake.received.filter((event) => event.data.jobId === id).map((event) => event.ts)).toEqual([runAt.getTime()]);
   });
 
-  it("sends a row written in a transaction only once the transaction has committed", async () => {
+  it("sends a row written in a transaction right after that transaction has committed, not before", async () => {
     const { db } = await database();
     const { job } = recordingJob("dispatch-tx");
-    const id = await db.transaction(async (tx) => {
-      const enqueued = await modules.enqueue(job, {}, { tx });
+    const id = await transactionWithJobs(db, async (_tx, enqueueHere) => {
+      const enqueued = await enqueueHere(job, {});
       expect(eventsFor(enqueued.id)).toEqual([]);
       return enqueued.id;
     });
-    await vi.waitFor(() => expect(eventsFor(id)).toEqual([{ name: `jobs/${job.name}`, data: { jobId: id } }]), { timeout: 15_000 });
+    expect(eventsFor(id)).toEqual([{ name: `jobs/${job.name}`, data: { jobId: id } }]);
+    expect(await jobRow(id)).toMatchObject({ status: "queued" });
   });
 
   it("never sends the event of a row whose transaction rolled back", async () => {
+    const { db } = await database();
     const { job } = recordingJob("dispatch-rollback");
-    const neverCommitted = { id: newId("job"), name: job.name, runAt: new Date() };
-    expect(await modules.sendAfterCommit(neverCommitted, [1, 1])).toBe(false);
-    expect(eventsFor(neverCommitted.id)).toEqual([]);
+    let rolledBack: string | undefined;
+    await expect(
+      transactionWithJobs(db, async (_tx, enqueueHere) => {
+        rolledBack = (await enqueueHere(job, {})).id;
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(rolledBack).toBeDefined();
+    expect(await rowsNamed(job.name)).toEqual([]);
+    expect(fake.received.filter((event) => event.name === `jobs/${job.name}`)).toEqual([]);
+  });
+
+  it("leaves a row enqueued in the caller's own transaction to the caller, who dispatches it after the commit", async () => {
+    const { db } = await database();
+    const { job } = recordingJob("dispatch-caller");
+    const enqueued = await db.transaction((tx) => enqueue(job, {}, { tx }));
+    expect(eventsFor(enqueued.id)).toEqual([]);
+    expect(await dispatchJobs([enqueued])).toBe(true);
+    expect(eventsFor(enqueued.id)).toEqual([{ name: `jobs/${job.name}`, data: { jobId: enqueued.id } }]);
   });
 
   it("keeps the row when Inngest cannot be reached, for the dispatch sweep to send later", async () => {
     const { job } = recordingJob("dispatch-refused");
     fake.refuse(true);
     try {
-      const { id } = await modules.enqueue(job, {});
+      const { id } = await enqueue(job, {});
       expect(await jobRow(id)).toMatchObject({ status: "queued", name: job.name });
       expect(eventsFor(id)).toEqual([]);
     } finally {

@@ -142,7 +142,7 @@ describe("enqueue", () => {
     const dedupeKey = `dedupe-${job.name}`;
     const first = await enqueue(job, { value: "a" }, { dedupeKey, runAt: t0 });
     const second = await enqueue(job, { value: "b" }, { dedupeKey, runAt: t0 });
-    expect(second).toEqual({ id: first.id, created: false });
+    expect(second).toEqual({ id: first.id, name: job.name, runAt: t0, created: false });
 
     await runDueJobs({ database: handle, now: t0, jobs: [job] });
     const third = await enqueue(job, { value: "c" }, { dedupeKey, runAt: t0 });

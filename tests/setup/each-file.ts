@@ -1,8 +1,13 @@
 import { sql } from "drizzle-orm";
 import { afterAll, expect } from "vitest";
-import { closeDatabase, database, databaseOpened } from "@/db";
+import { closeDatabase, configureDatabase, database, databaseOpened } from "@/db";
+import { databaseSettings } from "@/lib/platform/config";
 import { flushApiLog } from "@/lib/platform/http/api-log";
 import { createdKeys } from "../support/fixtures";
+
+// The application's settings; embedded, loaded from the migrated template global.ts wrote (a
+// test-only variable, read here rather than by the application).
+configureDatabase(() => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE }));
 
 /**
  * After every test file, the API log is audited as an attacker with a copy of it would read it:

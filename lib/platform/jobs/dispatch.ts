@@ -1,75 +1,63 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { eq } from "drizzle-orm";
-import { inngest } from "@/inngest/client";
-import { database, type Database } from "@/db";
-import { jobs } from "@/db/schema";
+import type { Database } from "@/db";
 import { logger } from "@/lib/platform/logger";
 import { findOverdueJobs } from "./store";
 
-/** The Inngest event that runs one jobs row: `jobs/<name>` with the row's id. */
-export const jobEventName = (name: string): `jobs/${string}` => `jobs/${name}`;
+/** A committed jobs row, as a dispatcher needs it to start its run. */
+export interface DispatchedJob {
+  id: string;
+  name: string;
+  /** Not before this time; due already when absent. */
+  runAt?: Date;
+}
 
 /**
- * How long a due row may wait for its own event before the sweep sends another. Shorter would race
+ * Starts the runs of committed rows on a runner that is told about work (Inngest) rather than one
+ * that polls the table (the embedded runner). Registered by whoever knows that runner, so this
+ * folder never depends on it.
+ */
+export interface JobDispatcher {
+  dispatch(jobs: readonly DispatchedJob[]): Promise<void>;
+}
+
+/**
+ * How long a due row may wait for its dispatch before the sweep sends it again. Shorter would race
  * the normal path and start needless duplicate runs (harmless: the claim lets only one through).
  */
 export const dispatchGraceSeconds = 60;
 
-export interface JobEvent {
-  name: `jobs/${string}`;
-  data: { jobId: string };
-  ts?: number;
-}
+// Instrumentation and route handlers are separate bundles in one process: the dispatcher one
+// registers is on globalThis so that the others' enqueues use it too.
+const holder = globalThis as typeof globalThis & { __listingsJobDispatcher?: JobDispatcher };
 
-export function jobEvent(job: { id: string; name: string; runAt?: Date }): JobEvent {
-  const event: JobEvent = { name: jobEventName(job.name), data: { jobId: job.id } };
-  // A future `ts` makes Inngest start the run at that time.
-  if (job.runAt && job.runAt.getTime() > Date.now()) event.ts = job.runAt.getTime();
-  return event;
+/** Sets (or, with undefined, removes) the process's dispatcher. Without one, only the table holds the work. */
+export function registerJobDispatcher(dispatcher: JobDispatcher | undefined): void {
+  holder.__listingsJobDispatcher = dispatcher;
 }
 
 /**
- * Tells Inngest about committed rows. A failed send loses nothing: the row is in the table and
- * the dispatch sweep sends it again once it is overdue.
+ * Tells the registered dispatcher about committed rows; rows written inside a transaction are
+ * passed here by the caller once that transaction has returned. A failed dispatch loses nothing:
+ * the row is in the table and the sweep sends it again once it is overdue. Resolves false then.
  */
-export async function sendJobEvents(events: JobEvent[]): Promise<boolean> {
-  if (events.length === 0) return true;
+export async function dispatchJobs(jobs: readonly DispatchedJob[]): Promise<boolean> {
+  const dispatcher = holder.__listingsJobDispatcher;
+  if (!dispatcher || jobs.length === 0) return true;
   try {
-    await inngest.send(events);
+    await dispatcher.dispatch(jobs);
     return true;
   } catch (error) {
-    logger.warn("job events not sent; the dispatch sweep will send them", { error, count: events.length });
+    logger.warn("jobs not dispatched; the dispatch sweep will send them", { error, count: jobs.length });
     return false;
   }
 }
 
-// Checks after a caller's transaction: the row becomes visible once it commits; a rolled-back
-// row never does. Past the last check the sweep takes over.
-const commitChecksMs = [50, 500, 5000];
-
-/**
- * Sends the event of a row enqueued inside a transaction once that transaction has committed.
- * Resolves true when sent, false when the row never showed up or was no longer queued.
- */
-export async function sendAfterCommit(
-  job: { id: string; name: string; runAt: Date },
-  checksMs: readonly number[] = commitChecksMs,
-): Promise<boolean> {
-  for (const waitMs of checksMs) {
-    await sleep(waitMs, undefined, { ref: false });
-    const [row] = await (await database()).db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job.id));
-    if (row) return row.status === "queued" && sendJobEvents([jobEvent(job)]);
-  }
-  return false;
-}
-
-/** Events for rows the Inngest path should have run by now (lost sends, runs that died). */
-export async function overdueJobEvents(options: { database: Database; names: string[]; now?: Date; limit?: number }): Promise<JobEvent[]> {
+/** Rows a dispatched runner should have run by now (lost dispatches, runs that died): the sweep's work. */
+export async function overdueJobs(options: { database: Database; names: string[]; now?: Date; limit?: number }): Promise<DispatchedJob[]> {
   const rows = await findOverdueJobs(options.database.db, {
     names: options.names,
     now: options.now ?? new Date(),
     graceSeconds: dispatchGraceSeconds,
     limit: options.limit ?? 500,
   });
-  return rows.map((row) => jobEvent(row));
+  return rows.map((row) => ({ id: row.id, name: row.name }));
 }

@@ -1,15 +1,14 @@
 import type { z } from "zod";
-import { database, type Queryable } from "@/db";
-import { inngestConfigured } from "@/lib/platform/config";
-import { logger } from "@/lib/platform/logger";
+import { database, type Db, type Queryable, type Tx } from "@/db";
 import type { JobDefinition } from "./define";
-import { jobEvent, sendAfterCommit, sendJobEvents } from "./dispatch";
+import { dispatchJobs, type DispatchedJob } from "./dispatch";
 import { insertJob } from "./store";
 
 export interface EnqueueOptions {
   /**
    * The caller's transaction: the row commits or rolls back with the caller's own writes (outbox),
-   * so work is never lost nor done for a change that did not happen.
+   * so work is never lost nor done for a change that did not happen. Only the caller knows when it
+   * commits, so it dispatches the row then (`dispatchJobs`, or `transactionWithJobs` does it).
    */
   tx?: Queryable;
   /** Not before this time; now when absent. */
@@ -18,13 +17,16 @@ export interface EnqueueOptions {
   dedupeKey?: string;
 }
 
-export interface EnqueuedJob {
-  id: string;
-  /** False when `dedupeKey` matched a pending row, whose id is returned. */
+export interface EnqueuedJob extends Required<DispatchedJob> {
+  /** False when `dedupeKey` matched a pending row, whose id is returned (and which was dispatched already). */
   created: boolean;
 }
 
-/** Records work for a job. The payload is checked against the job's schema before anything is written. */
+/**
+ * Records work for a job. The payload is checked against the job's schema before anything is
+ * written. Without `tx` the row is committed at once and dispatched; with `tx` it is dispatched by
+ * the caller after its transaction (until then, or if that never happens, the sweep covers it).
+ */
 export async function enqueue<P extends z.ZodType>(
   job: JobDefinition<P>,
   payload: z.input<P>,
@@ -33,14 +35,35 @@ export async function enqueue<P extends z.ZodType>(
   const parsed = job.payload.parse(payload);
   const runAt = options.runAt ?? new Date();
   const q = options.tx ?? (await database()).db;
-  const enqueued = await insertJob(q, { name: job.name, payload: parsed, runAt, dedupeKey: options.dedupeKey });
-  if (enqueued.created && inngestConfigured()) {
-    const row = { id: enqueued.id, name: job.name, runAt };
-    if (options.tx) {
-      sendAfterCommit(row).catch((error) => logger.warn("job dispatch after commit failed", { error, jobId: row.id }));
-    } else {
-      await sendJobEvents([jobEvent(row)]);
-    }
-  }
+  const row = await insertJob(q, { name: job.name, payload: parsed, runAt, dedupeKey: options.dedupeKey });
+  const enqueued = { ...row, name: job.name };
+  if (!options.tx) await dispatchJobs(newRows([enqueued]));
   return enqueued;
 }
+
+/** `enqueue` bound to one transaction. */
+export type EnqueueInTransaction = <P extends z.ZodType>(
+  job: JobDefinition<P>,
+  payload: z.input<P>,
+  options?: Omit<EnqueueOptions, "tx">,
+) => Promise<EnqueuedJob>;
+
+/**
+ * Runs `work` in one transaction and dispatches the jobs it enqueued once that transaction has
+ * committed. When `work` throws, the rows roll back with everything else and nothing is dispatched.
+ */
+export async function transactionWithJobs<T>(db: Db, work: (tx: Tx, enqueue: EnqueueInTransaction) => Promise<T>): Promise<T> {
+  const written: EnqueuedJob[] = [];
+  const result = await db.transaction((tx) =>
+    work(tx, async (job, payload, options = {}) => {
+      const enqueued = await enqueue(job, payload, { ...options, tx });
+      written.push(enqueued);
+      return enqueued;
+    }),
+  );
+  await dispatchJobs(newRows(written));
+  return result;
+}
+
+const newRows = (jobs: readonly EnqueuedJob[]): DispatchedJob[] =>
+  jobs.filter((job) => job.created).map(({ id, name, runAt }) => ({ id, name, runAt }));

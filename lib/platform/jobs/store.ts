@@ -31,23 +31,23 @@ export interface NewJob {
 
 /**
  * Inserts a job row; with a dedupe key already pending (queued or running) it inserts nothing and
- * returns the pending row's id instead.
+ * returns the pending row's id and time instead.
  */
-export async function insertJob(q: Queryable, job: NewJob): Promise<{ id: string; created: boolean }> {
+export async function insertJob(q: Queryable, job: NewJob): Promise<{ id: string; runAt: Date; created: boolean }> {
   // Twice at most: the pending duplicate may finish between the refused insert and the look-up.
   for (let round = 0; round < 2; round++) {
     const [inserted] = await q
       .insert(jobs)
       .values({ id: newId("job"), name: job.name, payload: job.payload, runAt: job.runAt, dedupeKey: job.dedupeKey })
       .onConflictDoNothing()
-      .returning({ id: jobs.id });
-    if (inserted) return { id: inserted.id, created: true };
+      .returning({ id: jobs.id, runAt: jobs.runAt });
+    if (inserted) return { ...inserted, created: true };
     if (!job.dedupeKey) break;
     const [existing] = await q
-      .select({ id: jobs.id })
+      .select({ id: jobs.id, runAt: jobs.runAt })
       .from(jobs)
       .where(and(eq(jobs.dedupeKey, job.dedupeKey), pending));
-    if (existing) return { id: existing.id, created: false };
+    if (existing) return { ...existing, created: false };
   }
   throw new Error(`Could not enqueue job "${job.name}"`);
 }

@@ -1,0 +1,36 @@
+import { inngestConfigured } from "@/lib/platform/config";
+import { registerJobDispatcher, type DispatchedJob, type JobDispatcher } from "@/lib/platform/jobs/dispatch";
+import { inngest } from "./client";
+
+/** The Inngest event that runs one jobs row: `jobs/<name>` with the row's id. */
+export const jobEventName = (name: string): `jobs/${string}` => `jobs/${name}`;
+
+export interface JobEvent {
+  name: `jobs/${string}`;
+  data: { jobId: string };
+  ts?: number;
+}
+
+export function jobEvent(job: DispatchedJob): JobEvent {
+  const event: JobEvent = { name: jobEventName(job.name), data: { jobId: job.id } };
+  // A future `ts` makes Inngest start the run at that time.
+  if (job.runAt && job.runAt.getTime() > Date.now()) event.ts = job.runAt.getTime();
+  return event;
+}
+
+/** Sends one event per committed row; the job's function (run-job.ts) runs it. */
+export const inngestDispatcher: JobDispatcher = {
+  async dispatch(jobs) {
+    await inngest.send(jobs.map(jobEvent));
+  },
+};
+
+/**
+ * Called where the process starts (instrumentation, the CLI): when Inngest runs the jobs, every
+ * enqueue of this process sends its event through it. Returns whether Inngest is configured.
+ */
+export function registerInngestDispatcher(): boolean {
+  const configured = inngestConfigured();
+  registerJobDispatcher(configured ? inngestDispatcher : undefined);
+  return configured;
+}
