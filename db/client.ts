@@ -4,16 +4,19 @@ import type { ExtractTablesWithRelations } from "drizzle-orm";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
-export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-/** A handle usable both outside and inside a transaction. */
-export type Queryable = Db | Tx;
+/** The drizzle handle on the whole database (a pool for PostgreSQL, the instance when embedded): where transactions start. */
+export type Connection = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** The handle of one open transaction. */
+export type Transaction = Parameters<Parameters<Connection["transaction"]>[0]>[0];
+/** Where a query goes: the connection, or an open transaction. */
+export type Handle = Connection | Transaction;
 
+/** An opened database: its connection, driver and lifecycle. */
 export interface Database {
-  db: Db;
+  connection: Connection;
   driver: "pglite" | "postgres";
   /** Rows of a raw `sql` query, whichever driver ran it. */
-  rows<T>(query: Parameters<Db["execute"]>[0], on?: Queryable): Promise<T[]>;
+  rows<T>(query: Parameters<Connection["execute"]>[0], on?: Handle): Promise<T[]>;
   close(): Promise<void>;
   /** The PGlite instance when embedded (the operator channel and tests need it). */
   pglite?: import("@electric-sql/pglite").PGlite;
@@ -58,11 +61,11 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     connect_timeout: connectTimeoutSeconds,
     backoff: reconnectBackoff,
   });
-  const db = drizzle({ client, schema }) as unknown as Db;
+  const connection = drizzle({ client, schema }) as unknown as Connection;
   return {
-    db,
+    connection,
     driver: "postgres",
-    rows: async <T>(query: Parameters<Db["execute"]>[0], on: Queryable = db) => (await on.execute(query)) as unknown as T[],
+    rows: async <T>(query: Parameters<Connection["execute"]>[0], on: Handle = connection) => (await on.execute(query)) as unknown as T[],
     close: () => client.end({ timeout: 5 }),
   };
 }
@@ -73,12 +76,12 @@ async function openPglite(options: OpenOptions): Promise<Database> {
   const dataDir = options.dataDir ?? "memory://";
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir, options.loadFrom ? { loadDataDir: options.loadFrom } : {});
-  const db = drizzle({ client: pglite, schema }) as unknown as Db;
+  const connection = drizzle({ client: pglite, schema }) as unknown as Connection;
   return {
-    db,
+    connection,
     driver: "pglite",
     pglite,
-    rows: async <T>(query: Parameters<Db["execute"]>[0], on: Queryable = db) =>
+    rows: async <T>(query: Parameters<Connection["execute"]>[0], on: Handle = connection) =>
       ((await on.execute(query)) as unknown as { rows: T[] }).rows,
     close: () => pglite.close(),
   };

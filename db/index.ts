@@ -3,7 +3,7 @@ import { openDatabase, type Database } from "./client";
 import { acquireLock } from "./lock";
 import { migrateDatabase } from "./migrate";
 
-export type { Database, Db, Tx, Queryable } from "./client";
+export type { Database, Connection, Transaction, Handle } from "./client";
 
 // Route handlers and instrumentation are separate bundles in one process: the handle lives on
 // globalThis so that they all share one database (one PGlite instance per folder).

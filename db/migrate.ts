@@ -7,9 +7,9 @@ export const migrationsFolder = path.resolve(process.cwd(), "db/migrations");
 export async function migrateDatabase(database: Database): Promise<void> {
   if (database.driver === "pglite") {
     const { migrate } = await import("drizzle-orm/pglite/migrator");
-    await migrate(database.db as never, { migrationsFolder });
+    await migrate(database.connection as never, { migrationsFolder });
   } else {
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    await migrate(database.db as never, { migrationsFolder });
+    await migrate(database.connection as never, { migrationsFolder });
   }
 }

@@ -6,7 +6,7 @@ import { newId } from "@/lib/platform/ids";
 
 describe("database handle", () => {
   it("runs the migrations and the same queries on the configured driver", async () => {
-    const { db, driver, rows } = await database();
+    const { connection: db, driver, rows } = await database();
     expect(driver).toBe(process.env.DATABASE_URL ? "postgres" : "pglite");
     const id = newId("account");
     await db.insert(accounts).values({ id, email: `${id}@example.test`, name: "T", passwordHash: "x" });
@@ -15,7 +15,7 @@ describe("database handle", () => {
   });
 
   it("rolls a failed transaction back on the configured driver", async () => {
-    const { db } = await database();
+    const { connection: db } = await database();
     const id = newId("account");
     await expect(
       db.transaction(async (tx) => {

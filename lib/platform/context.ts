@@ -1,6 +1,6 @@
 import { is } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
-import { database as processDatabase, type Database, type Queryable, type Tx } from "@/db";
+import { database as processDatabase, type Database, type Handle, type Transaction } from "@/db";
 import type { Locale } from "@/lib/platform/i18n";
 
 /** An account's place in an agency: owners and admins also manage their colleagues' listings. */
@@ -37,14 +37,14 @@ export type Actor = AccountActor | StaffActor | PublicActor;
 export interface ServiceContext<A extends Actor = Actor> {
   database: Database;
   /** Where queries go: the connection, or the transaction this context runs in (`withTransaction`). */
-  db: Queryable;
+  db: Handle;
   actor: A;
   now: Date;
   locale?: Locale;
 }
 
 /** A context whose queries run in one open transaction. */
-export type TransactionContext<A extends Actor = Actor> = ServiceContext<A> & { db: Tx };
+export type TransactionContext<A extends Actor = Actor> = ServiceContext<A> & { db: Transaction };
 
 /**
  * Runs `fn` in a transaction: a new one, or the one `ctx` already runs in, so a service called by
@@ -56,7 +56,7 @@ export async function withTransaction<A extends Actor, T>(
   fn: (ctx: TransactionContext<A>) => Promise<T>,
 ): Promise<T> {
   if (inTransaction(ctx)) return fn(ctx);
-  return ctx.database.db.transaction((tx) => fn({ ...ctx, db: tx }));
+  return ctx.database.connection.transaction((tx) => fn({ ...ctx, db: tx }));
 }
 
 export const inTransaction = <A extends Actor>(ctx: ServiceContext<A>): ctx is TransactionContext<A> => is(ctx.db, PgTransaction);
@@ -68,7 +68,7 @@ interface ContextOptions {
 
 const contextOf = <A extends Actor>(database: Database, actor: A, options: ContextOptions): ServiceContext<A> => ({
   database,
-  db: database.db,
+  db: database.connection,
   actor,
   now: options.now ?? new Date(),
   ...(options.locale ? { locale: options.locale } : {}),

@@ -16,7 +16,7 @@ describe("API log", () => {
     const { key, keyId } = await accountWithKey();
     const res = await call(ping, { path: "/ping?locale=en", key });
     await flushApiLog();
-    const { db } = await database();
+    const { connection: db } = await database();
     const [row] = await db
       .select()
       .from(apiLog)
@@ -36,7 +36,7 @@ describe("API log", () => {
     });
     expect(res.status).toBe(200);
     await flushApiLog();
-    const { db } = await database();
+    const { connection: db } = await database();
     const [row] = await db
       .select()
       .from(apiLog)
@@ -51,7 +51,7 @@ describe("API log", () => {
 
   it("does not fail the request when the log write fails", async () => {
     const { key } = await accountWithKey();
-    const { db } = await database();
+    const { connection: db } = await database();
     await db.execute("alter table api_log rename to api_log_away");
     try {
       const res = await call(ping, { path: "/ping", key });

@@ -29,7 +29,7 @@ async function listingCount(accountId: string): Promise<number> {
 
 async function logRow(requestId: string) {
   await flushApiLog();
-  const { db } = await database();
+  const { connection: db } = await database();
   const [row] = await db.select().from(apiLog).where(eq(apiLog.requestId, requestId));
   return row;
 }

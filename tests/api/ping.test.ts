@@ -45,7 +45,7 @@ describe("GET /ping – authentication", () => {
       "expired",
       async () => {
         const { key, keyId } = await accountWithKey();
-        const { db } = await database();
+        const { connection: db } = await database();
         await db
           .update(apiKeys)
           .set({ expiresAt: new Date(Date.now() - 1000) })
@@ -65,7 +65,7 @@ describe("GET /ping – authentication", () => {
       "of an inactive account",
       async () => {
         const { key, account } = await accountWithKey();
-        const { db } = await database();
+        const { connection: db } = await database();
         await db.update(accounts).set({ active: false }).where(eq(accounts.id, account.id));
         return key;
       },
@@ -92,7 +92,7 @@ describe("GET /ping – authentication", () => {
 describe("last use of a key", () => {
   it("is kept without a write per request: collected in memory and written in one statement", async () => {
     const { key, keyId } = await accountWithKey();
-    const { db } = await database();
+    const { connection: db } = await database();
     await ping(key);
     await ping(key);
     const [before] = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId));

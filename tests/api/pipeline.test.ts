@@ -73,7 +73,7 @@ describe("API pipeline", () => {
 describe("forbidden", () => {
   it("refuses writes of an account whose e-mail awaits confirmation with 403 forbidden, reads still work", async () => {
     const { key, account } = await accountWithKey();
-    const { db } = await database();
+    const { connection: db } = await database();
     await db.update(accounts).set({ confirmed: false }).where(eq(accounts.id, account.id));
     const write = await call(create, { path: "/listings", method: "POST", key, body: {} });
     expect(write.status).toBe(403);

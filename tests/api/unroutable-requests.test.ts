@@ -12,7 +12,7 @@ import { config as proxyConfig, proxy } from "@/proxy";
 
 async function logRow(requestId: string) {
   await flushApiLog();
-  const { db } = await database();
+  const { connection: db } = await database();
   const [row] = await db.select().from(apiLog).where(eq(apiLog.requestId, requestId));
   return row;
 }

@@ -35,7 +35,7 @@ describe("account:create", () => {
     expect(run.result).toEqual({ id: expect.stringMatching(/^acct_/), email: address, name: "Ana", moderator: false });
     const [row] = await (
       await database()
-    ).db
+    ).connection
       .select()
       .from(accounts)
       .where(eq(accounts.id, text(run.result, "id")));
@@ -48,7 +48,7 @@ describe("account:create", () => {
     expect(owner.result.agency).toMatchObject({ name: agency, role: "owner" });
     const moderator = await accountByCli(["--moderator"]);
     expect(moderator.result.moderator).toBe(true);
-    const { db } = await database();
+    const { connection: db } = await database();
     const [member] = await db.select().from(agencyMembers).where(eq(agencyMembers.accountId, owner.id));
     expect(member.role).toBe("owner");
     const [row] = await db.select().from(accounts).where(eq(accounts.id, moderator.id));
@@ -111,7 +111,7 @@ describe("key:create and key:revoke", () => {
     });
     const log = await (
       await database()
-    ).db
+    ).connection
       .select()
       .from(activityLog)
       .where(eq(activityLog.subjectId, text(run.result, "id")));

@@ -22,7 +22,7 @@ describe("seedSandbox", () => {
     const again = await cli("db:seed");
     expect(again).toMatchObject({ exitCode: 0, result: { seeded: false } });
 
-    const { db } = await database();
+    const { connection: db } = await database();
     const [demo] = await db.select().from(accounts).where(eq(accounts.email, demoEmail));
     expect(demo).toMatchObject({ confirmed: true, language: "ro", phone: expect.stringMatching(/^\+40/), active: true });
     const members = await db
@@ -43,7 +43,7 @@ describe("seedSandbox", () => {
     expect(Object.keys(seeded.by_status).sort()).toEqual([...listingStatuses].sort());
     for (const status of listingStatuses) expect(seeded.by_status[status], status).toBeGreaterThanOrEqual(1);
 
-    const { db } = await database();
+    const { connection: db } = await database();
     const rows = await db
       .select()
       .from(listings)
@@ -104,7 +104,7 @@ describe("seedSandbox", () => {
     await seedOnce();
     const first = await issueDevConsoleKey({ ctx });
     const second = await issueDevConsoleKey({ ctx });
-    const { db } = await database();
+    const { connection: db } = await database();
     await expect(authenticate(await database(), second!.key, new Date())).resolves.toMatchObject({
       key: { name: devConsoleKeyName, permissions: ["listings:read", "listings:write", "media:write"] },
     });

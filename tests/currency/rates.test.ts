@@ -31,19 +31,19 @@ const fieldErrors = async (promise: Promise<unknown>) => {
 
 describe("reference rates", () => {
   it("are seeded for every offered currency by the migrations", async () => {
-    expect(rateValues(await loadRates(own.db))).toEqual({ EUR: 1, RON: 0.201, USD: 0.92, GBP: 1.17 });
+    expect(rateValues(await loadRates(own.connection))).toEqual({ EUR: 1, RON: 0.201, USD: 0.92, GBP: 1.17 });
   });
 
   it("stay in force until withdrawn, and a withdrawn rate comes back with setRate", async () => {
     const later = new Date(Date.now() + 400 * dayMs);
-    expect((await loadRates(own.db, later)).RON?.eurPerUnit).toBe(0.201);
+    expect((await loadRates(own.connection, later)).RON?.eurPerUnit).toBe(0.201);
     expect(await withdrawRate({ ctx: ctxAt(later), input: { currency: "RON" } })).toEqual({ currency: "RON", withdrawn: true });
-    expect((await loadRates(own.db, later)).RON).toBeUndefined();
+    expect((await loadRates(own.connection, later)).RON).toBeUndefined();
     expect((await listRates({ ctx: ctxAt(later) })).find((rate) => rate.currency === "RON")?.available).toBe(false);
     const row = await setRate({ ctx: ctxAt(later), input: { currency: "RON", eurPerUnit: 0.20104567 } });
     expect(row).toEqual({ currency: "RON", eurPerUnit: 0.20104567, updatedAt: later });
-    expect((await loadRates(own.db, later)).RON).toEqual({ eurPerUnit: 0.20104567, updatedAt: later });
-    expect((await loadRates(own.db, later)).EUR).toEqual({ eurPerUnit: 1, updatedAt: later });
+    expect((await loadRates(own.connection, later)).RON).toEqual({ eurPerUnit: 0.20104567, updatedAt: later });
+    expect((await loadRates(own.connection, later)).EUR).toEqual({ eurPerUnit: 1, updatedAt: later });
   });
 
   it("refuses EUR, currencies not offered and rates out of bounds", async () => {
@@ -59,7 +59,7 @@ describe("reference rates", () => {
   });
 
   it("are read as numbers on the configured driver", async () => {
-    const rates = await loadRates((await database()).db);
+    const rates = await loadRates((await database()).connection);
     expect(rates.EUR?.eurPerUnit).toBe(1);
     for (const currency of ["RON", "USD", "GBP"]) expect(typeof rates[currency]?.eurPerUnit).toBe("number");
   });

@@ -9,12 +9,12 @@ import { revokeAnyKey } from "@/lib/domain/keys/revoke-key";
 import { accountWithKey, operatorCtx } from "../support/fixtures";
 
 const record = async (accountId: string) => {
-  const { db } = await database();
+  const { connection: db } = await database();
   return db.transaction((tx) => recordEvent(tx, { accountId, type: eventTypes.sold, data: { code: "X" }, now: new Date() }));
 };
 
 const storedFor = async (accountId: string) => {
-  const { db } = await database();
+  const { connection: db } = await database();
   return db.select().from(events).where(eq(events.accountId, accountId));
 };
 
@@ -35,7 +35,7 @@ describe("recordEvent", () => {
 
   it("still records for an account whose key has expired, so a renewed key finds the events in between", async () => {
     const { account, keyId } = await accountWithKey();
-    const { db } = await database();
+    const { connection: db } = await database();
     await db
       .update(apiKeys)
       .set({ expiresAt: new Date(Date.now() - 1000) })
@@ -46,7 +46,7 @@ describe("recordEvent", () => {
   it("returns the stored event in the webhook body form", async () => {
     const { account } = await accountWithKey();
     const now = new Date("2026-11-21T08:30:00.000Z");
-    const { db } = await database();
+    const { connection: db } = await database();
     const event = await db.transaction((tx) => recordEvent(tx, { accountId: account.id, type: eventTypes.paused, data: { a: 1 }, now }));
     const [row] = await storedFor(account.id);
     expect(event).toEqual({ id: eventId(row.seq), type: "listing.paused", created_at: "2026-11-21T08:30:00.000Z", data: { a: 1 } });
@@ -54,7 +54,7 @@ describe("recordEvent", () => {
 
   it("leaves no event when the transaction of the state change fails", async () => {
     const { account } = await accountWithKey();
-    const { db } = await database();
+    const { connection: db } = await database();
     await expect(
       db.transaction(async (tx) => {
         await recordEvent(tx, { accountId: account.id, type: eventTypes.sold, data: {}, now: new Date() });
@@ -67,7 +67,7 @@ describe("recordEvent", () => {
   it("commits one account's events in seq order: a later writer waits for the earlier one's commit", async () => {
     const { account } = await accountWithKey();
     const database_ = await database();
-    const { db, driver } = database_;
+    const { connection: db, driver } = database_;
     let recordedA!: () => void;
     const aRecorded = new Promise<void>((resolve) => (recordedA = resolve));
     let commitA!: () => void;

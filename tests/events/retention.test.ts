@@ -11,7 +11,7 @@ const dayMs = 86_400_000;
 describe("events retention", () => {
   it("deletes exactly the events older than 35 days", async () => {
     const { account } = await accountWithKey();
-    const { db } = await database();
+    const { connection: db } = await database();
     // Real time: on PostgreSQL other test files share the table, and their events are all recent.
     const now = new Date();
     const ages = { justExpired: 35 * dayMs + 1000, justKept: 35 * dayMs - 1000, old: 90 * dayMs, fresh: 0 };

@@ -3,7 +3,7 @@ import { eventTypes, recordEvent, type EventBody } from "@/lib/domain/events";
 
 /** Records `count` events for the account, each in its own transaction like real state changes. */
 export async function recordEvents(accountId: string, count: number, now = new Date()): Promise<EventBody[]> {
-  const { db } = await database();
+  const { connection: db } = await database();
   const recorded: EventBody[] = [];
   for (let i = 0; i < count; i++) {
     const event = await db.transaction((tx) => recordEvent(tx, { accountId, type: eventTypes.paused, data: { n: i }, now }));

@@ -62,7 +62,7 @@ export class FuzzAccount {
 
   /** Listings, events and idempotency records of the account: what a write leaves behind. */
   async writes(): Promise<{ listings: number; events: number; idempotency: number }> {
-    const { db } = await database();
+    const { connection: db } = await database();
     const keyIds = db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.accountId, this.accountId));
     const counted = (query: { getSQL(): SQL }) => sql<number>`(${query})`.mapWith(Number);
     const [row] = await db
@@ -76,7 +76,7 @@ export class FuzzAccount {
   }
 
   async hasRef(ref: string): Promise<boolean> {
-    const { db } = await database();
+    const { connection: db } = await database();
     const [row] = await db
       .select({ id: listings.id })
       .from(listings)

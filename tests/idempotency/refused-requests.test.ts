@@ -9,7 +9,8 @@ import { validApartment } from "../support/listings";
 const create = (key: string, body: unknown, idempotencyKey: string) =>
   call(createRoute, { path: "/listings", method: "POST", key, body, headers: { "idempotency-key": idempotencyKey } });
 
-const recordsOf = async (keyId: string) => (await database()).db.select().from(idempotencyKeys).where(eq(idempotencyKeys.keyId, keyId));
+const recordsOf = async (keyId: string) =>
+  (await database()).connection.select().from(idempotencyKeys).where(eq(idempotencyKeys.keyId, keyId));
 
 describe("POST /listings with an Idempotency-Key refused with a 4xx", () => {
   it("keeps no record, so the corrected body runs with the same key; the 201 is then replayed", async () => {

@@ -8,7 +8,7 @@ import { retentionRules } from "@/lib/platform/jobs/retention-rules";
 
 describe("idempotency keys retention", () => {
   it("deletes rows expired more than a day ago and keeps the rest", async () => {
-    const { db } = await database();
+    const { connection: db } = await database();
     const keyId = newId("apiKey");
     const now = new Date();
     const expiredAgo = { longGone: 86_400_000 + 1000, recentlyExpired: 60_000, live: -60_000 };

@@ -40,7 +40,7 @@ const codeOf = (promise: Promise<unknown>) =>
   );
 
 const rowOf = async (req: IdempotentRequest) => {
-  const [row] = await req.database.db
+  const [row] = await req.database.connection
     .select()
     .from(idempotencyKeys)
     .where(and(eq(idempotencyKeys.keyId, req.keyId), eq(idempotencyKeys.idempotencyKey, req.header!)));

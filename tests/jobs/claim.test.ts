@@ -9,7 +9,7 @@ import { at, recordingJob } from "./fixtures";
 const t0 = at("2031-04-01T08:00:00Z");
 
 async function queueRows(name: string, count: number): Promise<string[]> {
-  const { db } = await database();
+  const { connection: db } = await database();
   const ids = Array.from({ length: count }, () => newId("job"));
   await db.insert(jobs).values(ids.map((id) => ({ id, name, payload: {}, runAt: t0 })));
   return ids;
@@ -19,7 +19,7 @@ async function queueRows(name: string, count: number): Promise<string[]> {
 // that sequential claims never overlap; on PostgreSQL (DATABASE_URL) they truly run concurrently.
 describe(`claiming due jobs (${process.env.DATABASE_URL ? "concurrent sessions on PostgreSQL" : "one PGlite session, sequential"})`, () => {
   it("skips rows another open transaction has claimed instead of waiting for it or taking them too", async () => {
-    const { db, driver } = await database();
+    const { connection: db, driver } = await database();
     const { job } = recordingJob("claim");
     const ids = await queueRows(job.name, 40);
     const claim = (limit: number) => claimDueJobs(db, { names: [job.name], now: t0, limit });

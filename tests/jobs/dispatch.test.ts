@@ -71,7 +71,7 @@ describe("enqueue with Inngest configured", () => {
   });
 
   it("sends a row written in a transaction right after that transaction has committed, not before", async () => {
-    const { db } = await database();
+    const { connection: db } = await database();
     const { job } = recordingJob("dispatch-tx");
     const id = await transactionWithJobs(db, async (_tx, enqueueHere) => {
       const enqueued = await enqueueHere(job, {});
@@ -83,7 +83,7 @@ describe("enqueue with Inngest configured", () => {
   });
 
   it("never sends the event of a row whose transaction rolled back", async () => {
-    const { db } = await database();
+    const { connection: db } = await database();
     const { job } = recordingJob("dispatch-rollback");
     let rolledBack: string | undefined;
     await expect(
@@ -98,7 +98,7 @@ describe("enqueue with Inngest configured", () => {
   });
 
   it("leaves a row enqueued in the caller's own transaction to the caller, who dispatches it after the commit", async () => {
-    const { db } = await database();
+    const { connection: db } = await database();
     const { job } = recordingJob("dispatch-caller");
     const enqueued = await db.transaction((tx) => enqueue(job, {}, { tx }));
     expect(eventsFor(enqueued.id)).toEqual([]);

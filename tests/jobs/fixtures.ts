@@ -30,13 +30,13 @@ export function recordingJob(
 }
 
 export async function jobRow(id: string) {
-  const { db } = await database();
+  const { connection: db } = await database();
   const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
   return row;
 }
 
 export async function rowsNamed(name: string) {
-  const { db } = await database();
+  const { connection: db } = await database();
   return db.select().from(jobs).where(eq(jobs.name, name));
 }
 

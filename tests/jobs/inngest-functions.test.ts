@@ -73,7 +73,7 @@ describe("Inngest job functions", () => {
   });
 
   it("wait while another run holds the row, then take it over once its lease expired", async () => {
-    const { db } = await database();
+    const { connection: db } = await database();
     const { job, calls } = recordingJob("inngest-held", { delaysSeconds: [60] });
     const id = newId("job");
     const lockedUntil = plusSeconds(t0, 600);
@@ -114,7 +114,7 @@ describe("Inngest job functions", () => {
 
 describe("Inngest dispatch sweep", () => {
   it("sends the events of overdue queued rows and of rows whose run died, not of fresh or future ones", async () => {
-    const { db } = await database();
+    const { connection: db } = await database();
     const { job } = recordingJob("sweep");
     const row = (status: "queued" | "running", runAt: Date, lockedUntil: Date | null = null) => ({
       id: newId("job"),

@@ -17,7 +17,7 @@ const daysAgo = (days: number) => plusSeconds(now, -days * 86_400);
 const body = { secretless: true };
 
 async function logRows(tag: string, ages: Record<string, number>) {
-  const { db } = await database();
+  const { connection: db } = await database();
   await db.insert(apiLog).values(
     Object.entries(ages).map(([label, days]) => ({
       requestId: `${tag}-${label}`,
@@ -33,7 +33,7 @@ async function logRows(tag: string, ages: Record<string, number>) {
 }
 
 async function logState(tag: string) {
-  const { db } = await database();
+  const { connection: db } = await database();
   const rows = await db
     .select({ requestId: apiLog.requestId, requestBody: apiLog.requestBody, responseBody: apiLog.responseBody })
     .from(apiLog)
@@ -59,7 +59,7 @@ describe("retention clean-ups", () => {
   });
 
   it("delete finished job rows after their retention and leave pending ones alone", async () => {
-    const { db } = await database();
+    const { connection: db } = await database();
     const name = `test.retention.${randomToken(8)}`;
     const rows = {
       doneRecent: { status: "done", finishedAt: daysAgo(6) },

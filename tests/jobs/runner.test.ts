@@ -66,7 +66,7 @@ describe("embedded job runner", () => {
     const { job, calls } = recordingJob("stuck", { delaysSeconds: [30] });
     const insertRunning = async (lockedUntil: Date) => {
       const id = newId("job");
-      await handle.db
+      await handle.connection
         .insert(jobs)
         .values({ id, name: job.name, payload: { value: "v" }, status: "running", attempts: 1, runAt: t0, lockedUntil });
       return id;
@@ -84,7 +84,9 @@ describe("embedded job runner", () => {
     const handle = await database();
     const { job, calls } = recordingJob("spent", { delaysSeconds: [30] });
     const id = newId("job");
-    await handle.db.insert(jobs).values({ id, name: job.name, payload: {}, status: "running", attempts: 2, runAt: t0, lockedUntil: t0 });
+    await handle.connection
+      .insert(jobs)
+      .values({ id, name: job.name, payload: {}, status: "running", attempts: 2, runAt: t0, lockedUntil: t0 });
 
     const summary = await runDueJobs({ database: handle, now: t0, jobs: [job] });
     expect(summary).toMatchObject({ ran: 1, failed: 1 });
@@ -96,7 +98,7 @@ describe("embedded job runner", () => {
     const handle = await database();
     const { job, calls } = recordingJob("invalid", { delaysSeconds: [30, 60] });
     const id = newId("job");
-    await handle.db.insert(jobs).values({ id, name: job.name, payload: { value: 42 }, runAt: t0 });
+    await handle.connection.insert(jobs).values({ id, name: job.name, payload: { value: 42 }, runAt: t0 });
 
     const summary = await runDueJobs({ database: handle, now: t0, jobs: [job] });
     expect(summary).toMatchObject({ ran: 1, failed: 1 });
@@ -122,7 +124,7 @@ describe("embedded job runner", () => {
 
 describe("enqueue", () => {
   it("writes nothing when the caller's transaction rolls back, and the row when it commits", async () => {
-    const { db } = await database();
+    const { connection: db } = await database();
     const { job } = recordingJob("outbox");
     await expect(
       db.transaction(async (tx) => {

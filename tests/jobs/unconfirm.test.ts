@@ -11,7 +11,7 @@ import { activeListing } from "../support/listings";
 import { plusSeconds, rowsNamed } from "./fixtures";
 
 const statusOf = async (code: string) => {
-  const { db } = await database();
+  const { connection: db } = await database();
   const [row] = await db.select({ status: listings.status }).from(listings).where(eq(listings.code, code));
   return row.status;
 };
@@ -37,7 +37,7 @@ describe("listings.unconfirm", () => {
     const { key } = await accountWithKey();
     const stale = await activeListing(key);
     const recent = await activeListing(key);
-    const { db } = await database();
+    const { connection: db } = await database();
     const occurrence = await queuedOccurrence();
     await db
       .update(listings)

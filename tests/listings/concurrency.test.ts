@@ -37,7 +37,7 @@ describe.skipIf(!onPostgres)("writes to one listing are serialized (real Postgre
       await holder;
       await other.end();
     }
-    const { db } = await database();
+    const { connection: db } = await database();
     const [row] = await db.select().from(listings).where(eq(listings.code, listing.code));
     expect(row.fields.rooms).toBe(3);
     expect(row.version).toBe(1);
@@ -52,7 +52,7 @@ describe.skipIf(!onPostgres)("writes to one listing are serialized (real Postgre
     expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
     expect(answers.filter((a) => a.status === 409).every((a) => a.json!.code === "listing_busy")).toBe(true);
     const applied = statuses.filter((s) => s === 200).length;
-    const { db } = await database();
+    const { connection: db } = await database();
     const [row] = await db.select().from(listings).where(eq(listings.code, listing.code));
     expect(row.version).toBe(1 + applied);
   });

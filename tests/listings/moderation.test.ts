@@ -94,7 +94,7 @@ describe("unconfirmed listings", () => {
   it("become unconfirmed after 30 days without confirmation, and an API edit confirms them (listing.published)", async () => {
     const { key } = await accountWithKey();
     const listing = await activeListing(key);
-    const { db } = await database();
+    const { connection: db } = await database();
     await db
       .update(listings)
       .set({ confirmedAt: new Date(Date.now() - 31 * 86_400_000) })

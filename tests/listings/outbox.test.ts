@@ -10,7 +10,7 @@ describe("events outbox", () => {
   it("writes the event in the same transaction: a failure after the state change leaves neither", async () => {
     const { key, account } = await accountWithKey();
     const listing = await activeListing(key);
-    const { db } = await database();
+    const { connection: db } = await database();
     const before = await db.select().from(events).where(eq(events.accountId, account.id));
     // Make the event insert of this account fail, after the listing row was already updated.
     await db.execute(

@@ -60,7 +60,7 @@ describe("listing reports", () => {
         code: "not_found",
       });
     }
-    const { db } = await database();
+    const { connection: db } = await database();
     const written = await db
       .select({ id: listingReports.id })
       .from(listingReports)

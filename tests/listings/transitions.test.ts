@@ -89,7 +89,7 @@ describe("DELETE /listings/{code}", () => {
   it("refuses deletion while a report is open (409), allows it once closed", async () => {
     const { key } = await accountWithKey();
     const listing = await activeListing(key);
-    const { db } = await database();
+    const { connection: db } = await database();
     const [row] = await db.select().from(listings).where(eq(listings.code, listing.code));
     const reportId = newId("report");
     await db.insert(listingReports).values({ id: reportId, listingId: row.id, reason: "Already sold" });

@@ -1,11 +1,11 @@
 import { activityLog } from "@/db/schema";
-import type { Queryable } from "@/db";
+import type { Handle } from "@/db";
 import { actorLabel, type Actor } from "@/lib/platform/context";
 import { newId } from "@/lib/platform/ids";
 
 /** Appends to the account's activity log; callers pass their transaction so both commit together. */
 export async function recordActivity(
-  db: Queryable,
+  db: Handle,
   entry: { accountId: string; actor: Actor; action: string; subjectId?: string; details?: string },
 ): Promise<void> {
   await db.insert(activityLog).values({

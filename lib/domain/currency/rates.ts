@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Queryable } from "@/db";
+import type { Handle } from "@/db";
 import { currencyRates } from "@/db/schema";
 import type { ServiceContext } from "@/lib/platform/context";
 import { baseCurrency, currencies, type CurrencyRates } from "@/lib/domain/vocabulary/currencies";
@@ -11,7 +11,7 @@ import { parseOrThrow } from "@/lib/platform/validation/zod";
  * new one or withdraws it (`rates:withdraw`, e.g. when the reference source stops publishing):
  * a withdrawn rate is undefined and prices in that currency are refused (`price_currency_unavailable`).
  */
-export async function loadRates(db: Queryable, now: Date = new Date()): Promise<CurrencyRates> {
+export async function loadRates(db: Handle, now: Date = new Date()): Promise<CurrencyRates> {
   const rows = await db.select().from(currencyRates);
   const rates: CurrencyRates = {};
   for (const row of rows) rates[row.currency] = { eurPerUnit: row.eurPerUnit, updatedAt: row.updatedAt };

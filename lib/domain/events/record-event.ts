@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { Queryable } from "@/db";
+import type { Handle } from "@/db";
 import { apiKeys, events } from "@/db/schema";
 import { eventBody, type EventBody, type EventType } from "./types";
 
@@ -22,7 +22,7 @@ export interface NewEvent {
  * Only accounts with a key that is not revoked get events (spec: Events); an expired key still
  * counts, so an integrator renewing its key finds the events in between. Returns null otherwise.
  */
-export async function recordEvent(tx: Queryable, event: NewEvent): Promise<EventBody | null> {
+export async function recordEvent(tx: Handle, event: NewEvent): Promise<EventBody | null> {
   // The per-account lock, held until commit, is taken before `seq` is drawn: an account's events
   // then commit in `seq` order, and a reader paging with `after` never passes one that would commit
   // later with a smaller `seq`. It is only taken when a key exists (the select yields a row).

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { Database } from "@/db";
+import type { Connection, Database } from "@/db";
 import { accounts, agencyMembers, apiKeys } from "@/db/schema";
 import { config } from "@/lib/platform/config";
 import { AppError } from "@/lib/platform/errors";
@@ -65,9 +65,9 @@ export async function authenticate(database: Database, token: string | undefined
  * The key lookup runs on every request: prepared once per database handle, so each request only
  * binds the id instead of building the query again.
  */
-const prepared = new WeakMap<Database["db"], ReturnType<typeof prepareKeyLookup>>();
+const prepared = new WeakMap<Connection, ReturnType<typeof prepareKeyLookup>>();
 
-function prepareKeyLookup(db: Database["db"]) {
+function prepareKeyLookup(db: Connection) {
   return db
     .select({
       keyId: apiKeys.id,
@@ -95,8 +95,8 @@ function prepareKeyLookup(db: Database["db"]) {
 }
 
 function keyLookup(database: Database) {
-  let query = prepared.get(database.db);
-  if (!query) prepared.set(database.db, (query = prepareKeyLookup(database.db)));
+  let query = prepared.get(database.connection);
+  if (!query) prepared.set(database.connection, (query = prepareKeyLookup(database.connection)));
   return query;
 }
 

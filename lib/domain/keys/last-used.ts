@@ -24,7 +24,7 @@ export async function flushKeyUsage(): Promise<void> {
   const batch = [...pending];
   pending.clear();
   try {
-    const { db } = await database();
+    const { connection: db } = await database();
     const values = sql.join(
       batch.map(([id, at]) => sql`(${id}, ${at.toISOString()}::timestamptz)`),
       sql`, `,

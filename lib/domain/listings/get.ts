@@ -1,5 +1,5 @@
 import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
-import type { Queryable } from "@/db";
+import type { Handle } from "@/db";
 import { listings } from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/platform/context";
 import { notFound } from "@/lib/platform/errors";
@@ -24,15 +24,15 @@ export async function getAccountListing({ ctx, input }: { ctx: ServiceContext<Ac
  * The detail read is the busiest listing query: prepared once per database handle, in the two
  * shapes `visibleTo` takes (own listings; own and the agency's for owners and admins).
  */
-const prepared = new WeakMap<Queryable, ReturnType<typeof prepareReads>>();
+const prepared = new WeakMap<Handle, ReturnType<typeof prepareReads>>();
 
-function preparedReads(db: Queryable) {
+function preparedReads(db: Handle) {
   let statements = prepared.get(db);
   if (!statements) prepared.set(db, (statements = prepareReads(db)));
   return statements;
 }
 
-function prepareReads(db: Queryable) {
+function prepareReads(db: Handle) {
   const byCode = (scope: SQL, name: string) =>
     listedQuery(db)
       .where(and(eq(listings.code, sql.placeholder("code")), scope, isNull(listings.deletedAt)))

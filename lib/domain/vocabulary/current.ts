@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import type { Queryable } from "@/db";
+import type { Handle } from "@/db";
 import { loadRates } from "@/lib/domain/currency";
 import { buildSchemaDocument, type SchemaDocument } from "./schema-document";
 
 /** The vocabulary as served now (with today's reference rates) and its strong ETag. */
-export async function vocabularyDocument(db: Queryable): Promise<{ document: SchemaDocument; etag: string }> {
+export async function vocabularyDocument(db: Handle): Promise<{ document: SchemaDocument; etag: string }> {
   const document = buildSchemaDocument({ rates: await loadRates(db) });
   const etag = `"${createHash("sha256").update(JSON.stringify(document)).digest("base64url").slice(0, 27)}"`;
   return { document, etag };

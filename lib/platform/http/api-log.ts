@@ -110,7 +110,7 @@ async function writeWithoutBodies(entry: ApiLogEntry, cause: unknown): Promise<v
 
 /** One statement with one JSON parameter per batch: cheaper to build than a row of parameters per entry. */
 async function insert(batch: ApiLogEntry[]): Promise<void> {
-  const { db } = await database();
+  const { connection: db } = await database();
   const rows = JSON.stringify(
     batch.map((e) => ({
       request_id: e.requestId,

@@ -42,7 +42,7 @@ export async function withIdempotency(request: IdempotentRequest, run: () => Pro
   for (let attempt = 0; attempt < claimAttempts; attempt++) {
     const claim = await claimKey(request, key, hash);
     if (claim) return runClaimed(request.database, claim, run);
-    const [held] = await request.database.db
+    const [held] = await request.database.connection
       .select()
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.keyId, request.keyId), eq(idempotencyKeys.idempotencyKey, key)));
@@ -95,7 +95,7 @@ async function claimKey({ database, keyId, now }: IdempotentRequest, key: string
     createdAt: now,
     expiresAt: new Date(now.getTime() + idempotencyWindowMs),
   };
-  const [claim] = await database.db
+  const [claim] = await database.connection
     .insert(idempotencyKeys)
     .values({ keyId, idempotencyKey: key, ...fresh })
     .onConflictDoUpdate({
@@ -118,17 +118,17 @@ async function runClaimed(database: Database, claim: Claim, run: () => Promise<R
   try {
     response = await run();
   } catch (error) {
-    await database.db.delete(idempotencyKeys).where(ours);
+    await database.connection.delete(idempotencyKeys).where(ours);
     throw error;
   }
   if (response.status >= 400) {
-    await database.db.delete(idempotencyKeys).where(ours);
+    await database.connection.delete(idempotencyKeys).where(ours);
     return response;
   }
   const headers = Object.fromEntries(
     storedHeaders.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])),
   );
-  await database.db
+  await database.connection
     .update(idempotencyKeys)
     .set({ state: "done", responseStatus: response.status, responseHeaders: headers, responseBody: await response.clone().text() })
     .where(ours);

@@ -2,7 +2,7 @@ import { json } from "@/lib/platform/http/respond";
 import type { ListingWarning } from "@/lib/domain/listings/validation";
 import { detailOf, findListed } from "@/lib/domain/listings/internal/queries";
 import type { ListingRow } from "@/lib/domain/listings/internal/read-shape";
-import type { Queryable } from "@/db";
+import type { Handle } from "@/db";
 import { eq } from "drizzle-orm";
 import { listings } from "@/db/schema";
 
@@ -19,6 +19,6 @@ export function listingResponse(
 }
 
 /** Reads a listing just created, with its lister, for the response body. */
-export async function writtenListing(db: Queryable, row: ListingRow) {
+export async function writtenListing(db: Handle, row: ListingRow) {
   return detailOf(await findListed(db, eq(listings.id, row.id)));
 }

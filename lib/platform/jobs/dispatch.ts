@@ -53,7 +53,7 @@ export async function dispatchJobs(jobs: readonly DispatchedJob[]): Promise<bool
 
 /** Rows a dispatched runner should have run by now (lost dispatches, runs that died): the sweep's work. */
 export async function overdueJobs(options: { database: Database; names: string[]; now?: Date; limit?: number }): Promise<DispatchedJob[]> {
-  const rows = await findOverdueJobs(options.database.db, {
+  const rows = await findOverdueJobs(options.database.connection, {
     names: options.names,
     now: options.now ?? new Date(),
     graceSeconds: dispatchGraceSeconds,

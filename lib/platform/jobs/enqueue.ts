@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { database, type Db, type Queryable, type Tx } from "@/db";
+import { database, type Connection, type Handle, type Transaction } from "@/db";
 import type { JobDefinition } from "./define";
 import { dispatchJobs, type DispatchedJob } from "./dispatch";
 import { insertJob } from "./store";
@@ -10,7 +10,7 @@ export interface EnqueueOptions {
    * so work is never lost nor done for a change that did not happen. Only the caller knows when it
    * commits, so it dispatches the row then (`dispatchJobs`, or `transactionWithJobs` does it).
    */
-  tx?: Queryable;
+  tx?: Handle;
   /** Not before this time; now when absent. */
   runAt?: Date;
   /** While a row with this key is queued or running, enqueueing it again returns that row. */
@@ -34,8 +34,8 @@ export async function enqueue<P extends z.ZodType>(
 ): Promise<EnqueuedJob> {
   const parsed = job.payload.parse(payload);
   const runAt = options.runAt ?? new Date();
-  const q = options.tx ?? (await database()).db;
-  const row = await insertJob(q, { name: job.name, payload: parsed, runAt, dedupeKey: options.dedupeKey });
+  const db = options.tx ?? (await database()).connection;
+  const row = await insertJob(db, { name: job.name, payload: parsed, runAt, dedupeKey: options.dedupeKey });
   const enqueued = { ...row, name: job.name };
   if (!options.tx) await dispatchJobs(newRows([enqueued]));
   return enqueued;
@@ -52,7 +52,10 @@ export type EnqueueInTransaction = <P extends z.ZodType>(
  * Runs `work` in one transaction and dispatches the jobs it enqueued once that transaction has
  * committed. When `work` throws, the rows roll back with everything else and nothing is dispatched.
  */
-export async function transactionWithJobs<T>(db: Db, work: (tx: Tx, enqueue: EnqueueInTransaction) => Promise<T>): Promise<T> {
+export async function transactionWithJobs<T>(
+  db: Connection,
+  work: (tx: Transaction, enqueue: EnqueueInTransaction) => Promise<T>,
+): Promise<T> {
   const written: EnqueuedJob[] = [];
   const result = await db.transaction((tx) =>
     work(tx, async (job, payload, options = {}) => {

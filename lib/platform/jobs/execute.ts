@@ -33,7 +33,7 @@ export async function executeJob(input: { database: Database; job: JobDefinition
   const { database, job, row, now } = input;
   const base = { id: row.id, name: row.name, attempt: row.attempts };
   const fail = async (error: string): Promise<JobOutcome> => {
-    await markFailed(database.db, row, { now, error });
+    await markFailed(database.connection, row, { now, error });
     logger.warn("job failed", { job: row.name, jobId: row.id, attempt: row.attempts, error });
     return { ...base, status: "failed", error };
   };
@@ -48,14 +48,14 @@ export async function executeJob(input: { database: Database; job: JobDefinition
       ...systemContext(database, { now }),
       job: { id: row.id, name: row.name, attempt: row.attempts },
     });
-    await markDone(database.db, row, now);
+    await markDone(database.connection, row, now);
     return { ...base, status: "done", result: result ?? null };
   } catch (thrown) {
     const error = describeJobError(thrown);
     if (row.attempts >= job.maxAttempts) return fail(error);
     const delay = job.retry.delaysSeconds[row.attempts - 1];
     const runAt = new Date(now.getTime() + delay * 1000);
-    await markRetry(database.db, row, { runAt, error });
+    await markRetry(database.connection, row, { runAt, error });
     logger.info("job will be retried", { job: row.name, jobId: row.id, attempt: row.attempts, runAt, error });
     return { ...base, status: "retrying", runAt: runAt.toISOString(), error };
   }

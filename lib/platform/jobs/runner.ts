@@ -32,7 +32,7 @@ export async function ensureCronOccurrences(database: Database, now: Date, list:
   const rows = list.flatMap((job) =>
     job.cron ? [{ name: job.name, payload: {}, runAt: nextOccurrence(job.cron, now), dedupeKey: cronDedupeKey(job.name) }] : [],
   );
-  await insertJobsIfAbsent(database.db, rows);
+  await insertJobsIfAbsent(database.connection, rows);
 }
 
 /**
@@ -51,7 +51,7 @@ export async function runDueJobs(options: RunOptions): Promise<RunSummary> {
   const outcomes: JobOutcome[] = [];
   while (outcomes.length < maxJobs) {
     const limit = Math.min(batchSize, maxJobs - outcomes.length);
-    const rows = await claimDueJobs(database.db, { names: [...known.keys()], now, limit });
+    const rows = await claimDueJobs(database.connection, { names: [...known.keys()], now, limit });
     if (rows.length === 0) break;
     outcomes.push(...(await Promise.all(rows.map((row) => executeJob({ database, job: known.get(row.name)!, row, now })))));
     // A cron job that just finished needs its next occurrence before the pass ends.
@@ -75,7 +75,7 @@ export async function runJobById(options: {
 }): Promise<RunByIdResult> {
   const { database, id } = options;
   const now = options.now ?? new Date();
-  const claim = await claimJobById(database.db, { id, now });
+  const claim = await claimJobById(database.connection, { id, now });
   if ("gone" in claim) return { id, status: "gone" };
   if ("waitUntil" in claim) return { id, status: "waiting", until: claim.waitUntil.toISOString() };
   const job = byName(options.jobs ?? jobRegistry).get(claim.claimed.name);
@@ -90,7 +90,7 @@ export async function runJobById(options: {
 export async function enqueueCronOccurrence(options: { database: Database; job: JobDefinition; now?: Date }): Promise<string> {
   const { job } = options;
   const runAt = options.now ?? new Date();
-  const { id } = await insertJob(options.database.db, { name: job.name, payload: {}, runAt, dedupeKey: cronDedupeKey(job.name) });
+  const { id } = await insertJob(options.database.connection, { name: job.name, payload: {}, runAt, dedupeKey: cronDedupeKey(job.name) });
   return id;
 }
 

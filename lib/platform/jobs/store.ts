@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
-import type { Queryable } from "@/db";
+import type { Handle } from "@/db";
 import { jobs } from "@/db/schema";
 import { newId } from "@/lib/platform/ids";
 
@@ -33,17 +33,17 @@ export interface NewJob {
  * Inserts a job row; with a dedupe key already pending (queued or running) it inserts nothing and
  * returns the pending row's id and time instead.
  */
-export async function insertJob(q: Queryable, job: NewJob): Promise<{ id: string; runAt: Date; created: boolean }> {
+export async function insertJob(db: Handle, job: NewJob): Promise<{ id: string; runAt: Date; created: boolean }> {
   // Twice at most: the pending duplicate may finish between the refused insert and the look-up.
   for (let round = 0; round < 2; round++) {
-    const [inserted] = await q
+    const [inserted] = await db
       .insert(jobs)
       .values({ id: newId("job"), name: job.name, payload: job.payload, runAt: job.runAt, dedupeKey: job.dedupeKey })
       .onConflictDoNothing()
       .returning({ id: jobs.id, runAt: jobs.runAt });
     if (inserted) return { ...inserted, created: true };
     if (!job.dedupeKey) break;
-    const [existing] = await q
+    const [existing] = await db
       .select({ id: jobs.id, runAt: jobs.runAt })
       .from(jobs)
       .where(and(eq(jobs.dedupeKey, job.dedupeKey), pending));
@@ -53,9 +53,9 @@ export async function insertJob(q: Queryable, job: NewJob): Promise<{ id: string
 }
 
 /** Inserts each row unless its dedupe key is already pending. */
-export async function insertJobsIfAbsent(q: Queryable, rows: Required<NewJob>[]): Promise<void> {
+export async function insertJobsIfAbsent(db: Handle, rows: Required<NewJob>[]): Promise<void> {
   if (rows.length === 0) return;
-  await q
+  await db
     .insert(jobs)
     .values(rows.map((row) => ({ id: newId("job"), ...row })))
     .onConflictDoNothing();
@@ -67,16 +67,16 @@ export async function insertJobsIfAbsent(q: Queryable, rows: Required<NewJob>[])
  * Names this process does not know stay untouched, so an older instance in a rolling deploy never
  * fails a newer instance's jobs.
  */
-export async function claimDueJobs(q: Queryable, input: { names: string[]; now: Date; limit: number }): Promise<JobRow[]> {
+export async function claimDueJobs(db: Handle, input: { names: string[]; now: Date; limit: number }): Promise<JobRow[]> {
   if (input.names.length === 0) return [];
-  const due = q
+  const due = db
     .select({ id: jobs.id })
     .from(jobs)
     .where(and(inArray(jobs.name, input.names), claimable(input.now)))
     .orderBy(asc(jobs.runAt))
     .limit(input.limit)
     .for("update", { skipLocked: true });
-  return q
+  return db
     .update(jobs)
     .set({ status: "running", attempts: sql`${jobs.attempts} + 1`, lockedUntil: leaseEnd(input.now) })
     .where(inArray(jobs.id, due))
@@ -86,14 +86,14 @@ export async function claimDueJobs(q: Queryable, input: { names: string[]; now: 
 export type ClaimById = { claimed: JobRow } | { waitUntil: Date } | { gone: true };
 
 /** Claims one row by id (the Inngest path), or says when it may be claimed, or that it never will. */
-export async function claimJobById(q: Queryable, input: { id: string; now: Date }): Promise<ClaimById> {
-  const [claimed] = await q
+export async function claimJobById(db: Handle, input: { id: string; now: Date }): Promise<ClaimById> {
+  const [claimed] = await db
     .update(jobs)
     .set({ status: "running", attempts: sql`${jobs.attempts} + 1`, lockedUntil: leaseEnd(input.now) })
     .where(and(eq(jobs.id, input.id), claimable(input.now)))
     .returning();
   if (claimed) return { claimed };
-  const [row] = await q.select().from(jobs).where(eq(jobs.id, input.id));
+  const [row] = await db.select().from(jobs).where(eq(jobs.id, input.id));
   if (!row || row.status === "done" || row.status === "failed") return { gone: true };
   return { waitUntil: row.status === "queued" ? row.runAt : (row.lockedUntil ?? input.now) };
 }
@@ -102,16 +102,16 @@ export async function claimJobById(q: Queryable, input: { id: string; now: Date 
 // and whose row was claimed again must not overwrite the newer attempt's outcome.
 const heldBy = (row: JobRow) => and(eq(jobs.id, row.id), eq(jobs.status, "running"), eq(jobs.attempts, row.attempts));
 
-export async function markDone(q: Queryable, row: JobRow, now: Date): Promise<void> {
-  await q.update(jobs).set({ status: "done", finishedAt: now, lockedUntil: null, lastError: null }).where(heldBy(row));
+export async function markDone(db: Handle, row: JobRow, now: Date): Promise<void> {
+  await db.update(jobs).set({ status: "done", finishedAt: now, lockedUntil: null, lastError: null }).where(heldBy(row));
 }
 
-export async function markRetry(q: Queryable, row: JobRow, input: { runAt: Date; error: string }): Promise<void> {
-  await q.update(jobs).set({ status: "queued", runAt: input.runAt, lockedUntil: null, lastError: input.error }).where(heldBy(row));
+export async function markRetry(db: Handle, row: JobRow, input: { runAt: Date; error: string }): Promise<void> {
+  await db.update(jobs).set({ status: "queued", runAt: input.runAt, lockedUntil: null, lastError: input.error }).where(heldBy(row));
 }
 
-export async function markFailed(q: Queryable, row: JobRow, input: { now: Date; error: string }): Promise<void> {
-  await q.update(jobs).set({ status: "failed", finishedAt: input.now, lockedUntil: null, lastError: input.error }).where(heldBy(row));
+export async function markFailed(db: Handle, row: JobRow, input: { now: Date; error: string }): Promise<void> {
+  await db.update(jobs).set({ status: "failed", finishedAt: input.now, lockedUntil: null, lastError: input.error }).where(heldBy(row));
 }
 
 /**
@@ -119,12 +119,12 @@ export async function markFailed(q: Queryable, row: JobRow, input: { now: Date; 
  * `graceSeconds` (their event was lost between commit and send), or running with an expired lease.
  */
 export async function findOverdueJobs(
-  q: Queryable,
+  db: Handle,
   input: { names: string[]; now: Date; graceSeconds: number; limit: number },
 ): Promise<Pick<JobRow, "id" | "name">[]> {
   if (input.names.length === 0) return [];
   const overdueBefore = new Date(input.now.getTime() - input.graceSeconds * 1000);
-  return q
+  return db
     .select({ id: jobs.id, name: jobs.name })
     .from(jobs)
     .where(and(inArray(jobs.name, input.names), claimable(overdueBefore)))

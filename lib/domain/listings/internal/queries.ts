@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, isNull, lt, type SQL } from "drizzle-orm";
 import { accounts, agencies, listings } from "@/db/schema";
-import type { Queryable } from "@/db";
+import type { Handle } from "@/db";
 import { notFound } from "@/lib/platform/errors";
 import { toPage, type Cursor, type Page } from "./pagination";
 import { toListingDetail, toListingItem, type ListingRow } from "./read-shape";
@@ -14,7 +14,7 @@ export interface ListedRow {
 }
 
 /** Listings with who lists them: the agency's name for agency listings, else the account's name. */
-export const listedQuery = (db: Queryable) =>
+export const listedQuery = (db: Handle) =>
   db
     .select({ row: listings, accountName: accounts.name, accountPhone: accounts.phone, agencyName: agencies.name })
     .from(listings)
@@ -30,7 +30,7 @@ export const listedOf = (r: ListedResult): ListedRow => ({
   modSeq: r.row.modSeq,
 });
 
-export async function selectListed(db: Queryable, where: SQL, order: "newest" | "oldest", limit: number): Promise<ListedRow[]> {
+export async function selectListed(db: Handle, where: SQL, order: "newest" | "oldest", limit: number): Promise<ListedRow[]> {
   const rows = await listedQuery(db)
     .where(where)
     .orderBy(order === "newest" ? desc(listings.modSeq) : asc(listings.modSeq))
@@ -41,7 +41,7 @@ export async function selectListed(db: Queryable, where: SQL, order: "newest" | 
 export const detailOf = (listed: ListedRow) => toListingDetail(listed.row, listed.lister, listed.accountPhone);
 export const itemOf = (listed: ListedRow) => toListingItem(listed.row, listed.lister);
 
-export async function findListed(db: Queryable, where: SQL): Promise<ListedRow> {
+export async function findListed(db: Handle, where: SQL): Promise<ListedRow> {
   const [found] = await selectListed(db, where, "newest", 1);
   if (!found) throw notFound();
   return found;
@@ -51,7 +51,7 @@ export const refCondition = (owner: ListingOwner, ref: string) =>
   and(eq(listings.accountId, owner.accountId), eq(listings.externalRef, ref), visibleTo(owner))!;
 
 /** One page of `scope`, newest change first, from the cursor's place. */
-export async function pageOf(db: Queryable, scope: SQL, size: number, cursor: Cursor | undefined): Promise<Page<ListedRow>> {
+export async function pageOf(db: Handle, scope: SQL, size: number, cursor: Cursor | undefined): Promise<Page<ListedRow>> {
   if (!cursor) return toPage(await selectListed(db, scope, "newest", size + 1), size, cursor);
   if ("after" in cursor)
     return toPage(await selectListed(db, and(scope, lt(listings.modSeq, cursor.after))!, "newest", size + 1), size, cursor);
