@@ -1,9 +1,44 @@
 import next from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+// The layers (README "Where things live"): each zone's files never import from the folders in `from`.
+// Paths are resolved first, so `@/…` aliases and relative imports are caught alike.
+const layering = {
+  files: ["**/*.{ts,tsx,mts,cts,js,mjs}"],
+  rules: {
+    "import/no-restricted-paths": [
+      "error",
+      {
+        basePath: import.meta.dirname,
+        zones: [
+          {
+            target: "./lib",
+            from: ["./app", "./inngest", "./components"],
+            message:
+              "lib/ never imports app/, inngest/ or components/: they call lib/ (jobs reach Inngest through the dispatcher inngest/ registers).",
+          },
+          {
+            target: "./db",
+            from: ["./lib", "./app", "./inngest", "./components"],
+            message: "db/ is the bottom layer: settings are passed in (configureDatabase), never read from lib/.",
+          },
+          { target: "./components", from: "./db", message: "Components get their data from pages, through services." },
+          {
+            target: "./app/**/{page,layout,template,default,loading,error,global-error,not-found}.tsx",
+            from: "./db",
+            message: "Pages and layouts go through services (lib/domain), not the database.",
+          },
+        ],
+      },
+    ],
+  },
+};
+
 const config = [
   ...next,
   ...nextTs,
+  layering,
+  { rules: { "@typescript-eslint/no-unused-vars": "error" } },
   // Tests read response bodies member by member; typing each body would only restate the assertions.
   { files: ["tests/**/*.ts", "e2e/**/*.ts"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
   { ignores: [".next/**", "**/.next/**", ".next-*/**", ".data/**", "db/migrations/**", "next-env.d.ts"] },
