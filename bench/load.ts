@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 
 /** One HTTP request of a load run; `requestAt(n)` gives the n-th request sent, across all connections. */
@@ -18,6 +19,8 @@ export interface LoadPlan {
   amount?: number;
   /** Seconds (or, with `amount`, requests) sent first and not measured: JIT, pools and caches warm up. */
   warmup: number;
+  /** The server's process, whose CPU time per answered request the figure reports. */
+  serverPid?: number;
 }
 
 export interface Figure {
@@ -32,6 +35,12 @@ export interface Figure {
   non2xx: number;
   /** Connection errors and timeouts. */
   errors: number;
+  /**
+   * CPU time (user + system) the server's process spent per answered request during the measured
+   * run, in µs. Unlike req/s it hardly moves when other work shares the machine: the work a request
+   * costs stays the same when it has to wait for a core. The database's own CPU is not in it.
+   */
+  serverCpuUs?: number;
 }
 
 /** Requests a plan sends at most (warm-up included), for sizing rate-limit budgets. */
@@ -62,7 +71,9 @@ export async function measure(plan: LoadPlan): Promise<Figure> {
   if (plan.warmup > 0) {
     await autocannon(plan.amount !== undefined ? { ...common, amount: plan.warmup } : { ...common, duration: plan.warmup });
   }
+  const cpuBefore = plan.serverPid ? processCpuUs(plan.serverPid) : 0;
   const result = await autocannon(plan.amount !== undefined ? { ...common, amount: plan.amount } : { ...common, duration: plan.duration });
+  const cpu = plan.serverPid ? processCpuUs(plan.serverPid) - cpuBefore : undefined;
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)]));
   const answered = Object.values(statuses).reduce((sum, n) => sum + n, 0);
   return {
@@ -75,7 +86,20 @@ export async function measure(plan: LoadPlan): Promise<Figure> {
     statuses,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    ...(cpu !== undefined && answered ? { serverCpuUs: Math.round(cpu / answered) } : {}),
   };
+}
+
+/** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ): 100 on Linux. */
+const ticksPerSecond = 100;
+
+/** User + system CPU time of a process so far, in µs, from `/proc/<pid>/stat` (Linux). */
+export function processCpuUs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name, which sits in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const [utime, stime] = [Number(fields[11]), Number(fields[12])];
+  return ((utime + stime) * 1_000_000) / ticksPerSecond;
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;

@@ -107,6 +107,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       url: server.url,
       requestAt,
       connections: settings.connections,
+      serverPid: server.pid,
       ...(amount ? { duration: 0, amount, warmup: settings.listWarmup } : timed),
     };
     const fullName = `${server.runtime.name}  ${name}`;
@@ -232,6 +233,28 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
         ratio(perSecond(c.patch), perSecond(patches.get(r)!.bare)),
         "2xx/s of the ceiling app's PATCH (the bare transaction, no validator, in a Next.js route handler) ÷ the bare server's: the most any Next.js PATCH reaches",
       ),
+    );
+  }
+  // The same ratios by the server's CPU per request, which other work on the machine hardly moves.
+  const byCpu = (of: Figure, per: Figure) => (of.serverCpuUs && per.serverCpuUs ? ratio(per.serverCpuUs, of.serverCpuUs) : 0);
+  for (const r of runtimes) {
+    const c = ceilings.get(r)!;
+    const floor = floors.get(r)!;
+    const bare = patches.get(r)!.bare;
+    const cpu = (name: string, value: number): Check => ({
+      name: `${r.name} by server CPU: ${name}`,
+      value,
+      unit: "",
+      kind: "info",
+      how: "µs of server CPU per request of the divisor ÷ of the figure (the database's CPU not counted): the ratio when the server's CPU is the limit",
+    });
+    checks.push(
+      cpu("ping ÷ floor", byCpu(pings.get(r)!, floor)),
+      cpu("read ÷ floor", byCpu(readsNext.get(r)!, floor)),
+      cpu("PATCH ÷ bare PATCH", byCpu(patches.get(r)!.next, bare)),
+      cpu("ceiling ping ÷ floor", byCpu(c.ping, floor)),
+      cpu("ceiling read ÷ floor", byCpu(c.read, floor)),
+      cpu("ceiling PATCH ÷ bare PATCH", byCpu(c.patch, bare)),
     );
   }
   const [first, second] = runtimes;
