@@ -4,6 +4,7 @@ import { operatorContext } from "@/lib/platform/context";
 import { newId } from "@/lib/platform/ids";
 import { createKey } from "@/lib/domain/keys/create-key";
 import type { Permission } from "@/lib/domain/keys/format";
+import { expectDocumented } from "./documented";
 
 export const allPermissions: Permission[] = ["listings:read", "listings:write", "media:write"];
 
@@ -29,7 +30,10 @@ export async function accountWithKey(options: { permissions?: Permission[]; acco
 
 type Handler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
 
-/** Calls a route handler the way Next.js does, with a real Request. */
+/**
+ * Calls a route handler the way Next.js does, with a real Request. The answer of a declared handler
+ * is checked against its declaration, the source of the OpenAPI document (documented.ts).
+ */
 export async function call<P = Record<string, never>>(
   handler: Handler<P>,
   options: {
@@ -53,5 +57,6 @@ export async function call<P = Record<string, never>>(
   const response = await handler(request, { params: Promise.resolve((options.params ?? {}) as P) });
   const text = await response.text();
   const json = text ? (JSON.parse(text) as Record<string, any>) : undefined;
+  expectDocumented(handler, response.status, json);
   return { status: response.status, headers: response.headers, json, text };
 }

@@ -42,7 +42,7 @@ export async function createAccount({ ctx, input }: { ctx: ServiceContext; input
   const id = newId("account");
   return withTransaction(ctx, async ({ db: tx }) => {
     const taken = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, data.email));
-    if (taken.length) throw new ValidationError([{ pointer: "/email", code: "invalid_value", params: { reason: "already registered" } }]);
+    if (taken.length) throw new ValidationError([{ pointer: "/email", code: "invalid_value", params: { reason: "email_taken" } }]);
     await tx.insert(accounts).values({
       id,
       email: data.email,

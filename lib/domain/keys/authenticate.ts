@@ -20,7 +20,22 @@ export interface Principal {
   };
 }
 
-const unauthenticated = () => new AppError("unauthenticated");
+type UnauthenticatedReason = "missing_key" | "malformed_key" | "production_key" | "sandbox_key";
+
+/**
+ * Every 401 carries the RFC 6750 §3 challenge: `Bearer` alone when no key was sent, with
+ * `error="invalid_token"` once one was (no `error_description`: it would have to be ASCII, and the
+ * problem's `detail` says it in the request's language).
+ */
+const unauthenticated = (reason?: UnauthenticatedReason) =>
+  new AppError(
+    "unauthenticated",
+    reason ? { reason } : {},
+    {},
+    {
+      "WWW-Authenticate": reason === "missing_key" ? "Bearer" : 'Bearer error="invalid_token"',
+    },
+  );
 
 /** Bearer value of the Authorization header, or undefined when absent or not a Bearer credential. */
 export function bearerToken(header: string | null): string | undefined {
@@ -29,12 +44,17 @@ export function bearerToken(header: string | null): string | undefined {
 }
 
 /**
- * Resolves a key to its account in one query. Every failure (missing, malformed, other environment,
- * wrong secret, expired, revoked, inactive account) is the same 401 so that nothing leaks.
+ * Resolves a key to its account in one query. What the credential shows by itself is told apart
+ * (no key, not shaped like a key, a key of the other environment by its prefix); every failure that
+ * needs the database (unknown id, wrong secret, expired, revoked, inactive account) is the same 401,
+ * so whether a key id exists never leaks.
  */
 export async function authenticate(database: Database, token: string | undefined, now: Date): Promise<Principal> {
-  const parsed = token ? parseKey(token) : undefined;
-  if (!parsed || parsed.environment !== config().APP_ENV) throw unauthenticated();
+  if (!token) throw unauthenticated("missing_key");
+  const parsed = parseKey(token);
+  if (!parsed) throw unauthenticated("malformed_key");
+  if (parsed.environment !== config().APP_ENV)
+    throw unauthenticated(parsed.environment === "production" ? "production_key" : "sandbox_key");
   const [row] = await keyLookup(database).execute({ id: parsed.id });
   if (
     !row ||

@@ -43,7 +43,7 @@ export async function createKey({ ctx, input }: { ctx: ServiceContext; input: z.
       .from(apiKeys)
       .where(and(eq(apiKeys.accountId, account.id), isNull(apiKeys.revokedAt), gt(apiKeys.expiresAt, ctx.now)));
     if (count >= maxKeysPerAccount) {
-      throw new AppError("limit_reached", { reason: `An account has at most ${maxKeysPerAccount} keys; revoke one first.` });
+      throw new AppError("limit_reached", { reason: "too_many_keys", limit: maxKeysPerAccount });
     }
     await tx.insert(apiKeys).values({
       id: generated.id,

@@ -55,7 +55,7 @@ export async function createListing({
           {
             pointer: "/external_ref",
             code: "invalid_value",
-            params: { reason: "Another listing of this account already uses this external_ref." },
+            params: { reason: "external_ref_taken" },
           },
         ]);
       }

@@ -15,10 +15,7 @@ export async function deleteListing({ ctx, input }: { ctx: ServiceContext<Accoun
       .from(listingReports)
       .where(and(eq(listingReports.listingId, row.id), eq(listingReports.status, "open")))
       .limit(1);
-    if (open.length)
-      throw new AppError("listing_action_refused", {
-        reason: "The listing has open reports; it can be deleted once moderation has closed them.",
-      });
+    if (open.length) throw new AppError("listing_action_refused", { reason: "open_reports" });
     await updateListing(tx, row, { deletedAt: ctx.now });
     await recordEvent(tx.db, {
       accountId: row.accountId,

@@ -41,7 +41,7 @@ export async function editListing({ ctx, input }: { ctx: ServiceContext<AccountA
     const { row } = listed;
     checkIfMatch(row, input.ifMatch);
     if (frozen.has(row.status)) {
-      throw new AppError("listing_action_refused", { reason: `A listing in state ${row.status} cannot be edited.` });
+      throw new AppError("listing_action_refused", { reason: "not_editable", status: row.status });
     }
     const base = row.pendingFields ?? row.fields;
     const valid = await validateOrThrow(tx, { document: mergePatch(base, input.patch), mode: "patch", previous: row.fields });

@@ -81,9 +81,7 @@ async function decide(ctx: TransactionContext, listed: ListedRow, decision: z.ou
           await updateListing(ctx, row, { fields: row.pendingFields, pendingFields: null }, await loadRates(ctx.db, ctx.now)),
         );
       }
-      throw new AppError("listing_action_refused", {
-        reason: `Nothing to approve: the listing is ${row.status} without a waiting edit.`,
-      });
+      throw new AppError("listing_action_refused", { reason: "nothing_to_approve", status: row.status });
     case "reject":
       return transition(
         ctx,

@@ -34,9 +34,7 @@ export async function upsertListingByRef({
     "external_ref" in body &&
     (body as Record<string, unknown>).external_ref !== input.ref
   ) {
-    throw new ValidationError([
-      { pointer: "/external_ref", code: "invalid_value", params: { reason: "external_ref must equal the ref in the path." } },
-    ]);
+    throw new ValidationError([{ pointer: "/external_ref", code: "invalid_value", params: { reason: "external_ref_mismatch" } }]);
   }
   const edit = async (code: string) => ({
     ...(await editListing({ ctx, input: { code, patch: body, ifMatch: input.ifMatch, source: "api" } })),

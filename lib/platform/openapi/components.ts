@@ -40,6 +40,7 @@ const describedStatuses: Record<number, string> = {
   415: "`unsupported_media_type`.",
   422: "Invalid data, see `errors[]`.",
   429: "`too_many_requests`: wait `Retry-After` seconds.",
+  500: "`internal_error`: an unexpected failure, nothing internal shown; quote `request_id` when reporting it.",
   503: "`service_unavailable`: the database cannot be reached right now (restarting, connections lost); the request's transaction was rolled back. Retry after `Retry-After` seconds.",
 };
 

@@ -10,13 +10,22 @@ const localeParameter = z.object({
 });
 
 /**
+ * The refusals documented for an operation: those every operation can give, then its own. Every one
+ * takes `locale` (an invalid value is a 422), can fail unexpectedly (an opaque 500 with the request
+ * id) and goes through the pipeline, which needs the database (503 when it cannot be reached).
+ */
+export function documentedRefusals(route: RouteDeclaration): number[] {
+  const common = [...(route.permission === "public" ? [] : [401, 403]), 422, 429, 500, 503];
+  return [...new Set([...common, ...(route.errors ?? [])])].sort((a, b) => a - b);
+}
+
+/**
  * The operation of one route declaration: its security, the refusals every operation can give and
  * the rate-limit headers are added here once, so a declaration states only what is its own.
  */
 export function operationOf(route: RouteDeclaration): ZodOpenApiOperationObject {
   const keyed = route.permission !== "public";
-  // Every operation goes through the pipeline, which needs the database: any of them can answer 503.
-  const refusals = [...new Set([...(keyed ? [401, 403] : []), 429, ...(route.errors ?? []), 503])].sort((a, b) => a - b);
+  const refusals = documentedRefusals(route);
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(route.responses)) {
     responses[status] = {

@@ -23,9 +23,7 @@ export function decodeCursor(value: string | undefined): Cursor | undefined {
   try {
     return cursorShape.parse(JSON.parse(Buffer.from(value, "base64url").toString("utf8")));
   } catch {
-    throw new ValidationError([
-      { pointer: "/cursor", in: "query", code: "invalid", params: { reason: "Not a cursor given by this API." } },
-    ]);
+    throw new ValidationError([{ pointer: "/cursor", in: "query", code: "invalid", params: { reason: "unknown_cursor" } }]);
   }
 }
 

@@ -9,6 +9,7 @@ import {
   subtypesByType,
   transactionsByType,
   typeLimits,
+  writeFields,
   type CurrencyRates,
   type ListingWriteFields,
 } from "@/lib/domain/vocabulary";
@@ -46,8 +47,9 @@ function kindChecks({ value, kind: { type, transaction }, report }: Context): vo
   for (const [field, bounds] of Object.entries(typeLimits[type])) {
     const number = value[field as keyof ListingWriteFields];
     if (typeof number !== "number") continue;
-    if (bounds.min !== undefined && number < bounds.min) report.error(`/${field}`, "below_type_minimum", { min: bounds.min });
-    if (bounds.max !== undefined && number > bounds.max) report.error(`/${field}`, "above_type_maximum", { max: bounds.max });
+    const unit = writeFields[field as keyof typeof writeFields].unit ?? "number";
+    if (bounds.min !== undefined && number < bounds.min) report.error(`/${field}`, "below_type_minimum", { min: bounds.min, unit });
+    if (bounds.max !== undefined && number > bounds.max) report.error(`/${field}`, "above_type_maximum", { max: bounds.max, unit });
   }
 }
 

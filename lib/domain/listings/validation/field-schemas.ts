@@ -1,6 +1,7 @@
 import countries from "i18n-iso-countries";
 import { isValidPhoneNumber } from "libphonenumber-js";
 import { z } from "zod";
+import type { FieldIssue } from "@/lib/platform/errors";
 import {
   allSubtypes,
   enumerations,
@@ -32,13 +33,21 @@ export const coordinateBounds = [
   { min: -90, max: 90 },
 ] as const;
 
-type Check = (value: string) => { code: string; params?: Record<string, string | number> } | undefined;
+type Check = (value: string) => FieldIssue | undefined;
 
-/** A custom zod check whose issue carries one of our codes (`params.code`), mapped as is. */
+/** A custom zod issue whose `params` are one of our codes with its parameters, mapped as they are (issues.ts). */
+const ours = (issue: FieldIssue, path?: PropertyKey[]) => ({
+  code: "custom" as const,
+  message: issue.code,
+  params: issue,
+  ...(path ? { path } : {}),
+});
+
+/** A custom zod check that finds one of our field issues. */
 function refineWith<S extends z.ZodType<string>>(schema: S, check: Check): S {
   return schema.superRefine((value, ctx) => {
     const failure = check(value);
-    if (failure) ctx.addIssue({ code: "custom", message: failure.code, params: { code: failure.code, ...failure.params } });
+    if (failure) ctx.addIssue(ours(failure));
   }) as unknown as S;
 }
 
@@ -92,7 +101,7 @@ function numberSchema(spec: NumberField): z.ZodType<number> {
   if (places === undefined) return base;
   return base.superRefine((value, ctx) => {
     if (Number(value.toFixed(places)) !== value) {
-      ctx.addIssue({ code: "custom", message: "decimal", params: { code: "decimal", places } });
+      ctx.addIssue(ours({ code: "decimal", params: { places } }));
     }
   });
 }
@@ -102,7 +111,7 @@ function distinctItems<T>(items: readonly T[], ctx: z.RefinementCtx, key: (item:
   const seen = new Set<string>();
   items.forEach((item, index) => {
     const identity = key(item);
-    if (seen.has(identity)) ctx.addIssue({ code: "custom", message: "distinct", path: [index], params: { code: "distinct" } });
+    if (seen.has(identity)) ctx.addIssue(ours({ code: "distinct" }, [index]));
     seen.add(identity);
   });
 }
@@ -132,7 +141,7 @@ const parcelSchema = z
   .superRefine((points, ctx) => {
     // Too few corners is already `min`; the outline is judged once there are enough.
     if (points.length >= 3 && !isValidParcelRing(points as [number, number][])) {
-      ctx.addIssue({ code: "custom", message: "valid_parcel_ring", params: { code: "valid_parcel_ring" } });
+      ctx.addIssue(ours({ code: "valid_parcel_ring" }));
     }
   });
 
@@ -148,8 +157,8 @@ const unitTypeRow = z
   .superRefine((row, ctx) => {
     if (row.label !== undefined && row.label !== null) return;
     const others = Object.keys(row).filter((name) => name !== "label" && row[name] !== undefined && row[name] !== null);
-    const params = others.length ? { code: "required_with", other: others.join(", ") } : { code: "required" };
-    ctx.addIssue({ code: "custom", message: params.code, path: ["label"], params });
+    const issue: FieldIssue = others.length ? { code: "required_with", params: { other: others.join(", ") } } : { code: "required" };
+    ctx.addIssue(ours(issue, ["label"]));
   });
 
 function innerSchema(spec: FieldSpec): z.ZodType {

@@ -1,10 +1,12 @@
 import type { z } from "zod";
-import type { FieldError, MessageParams } from "@/lib/platform/errors";
+import type { FieldError, FieldIssue } from "@/lib/platform/errors";
+import type { Unit } from "@/lib/platform/i18n/keys";
 import { unitTypeFields, writeFields, type FieldSpec, type NumberField, type WriteFieldName } from "@/lib/domain/vocabulary";
 import { pointerOf } from "@/lib/platform/validation/pointer";
+import { unitOfOrigin } from "@/lib/platform/validation/zod";
 import { coordinateBounds } from "./field-schemas";
 
-const typeCodes: Record<string, string> = {
+const typeCodes: Partial<Record<string, "string" | "numeric" | "integer" | "boolean" | "array" | "object">> = {
   string: "string",
   number: "numeric",
   int: "integer",
@@ -18,9 +20,10 @@ const typeCodes: Record<string, string> = {
 function numberAt(
   field: WriteFieldName,
   path: readonly PropertyKey[],
-): Pick<NumberField, "kind" | "min" | "max" | "exclusiveMin"> | undefined {
+): Pick<NumberField, "kind" | "min" | "max" | "exclusiveMin" | "unit"> | undefined {
   const spec: FieldSpec = writeFields[field];
-  if (spec.kind === "parcel") return path.length === 2 ? { kind: "number", ...coordinateBounds[Number(path[1])] } : undefined;
+  if (spec.kind === "parcel")
+    return path.length === 2 ? { kind: "number", unit: "degree", ...coordinateBounds[Number(path[1])] } : undefined;
   const nested: FieldSpec | undefined =
     spec.kind === "unit_types" && path.length >= 2 ? unitTypeFields[String(path[1]) as keyof typeof unitTypeFields] : spec;
   return nested && (nested.kind === "integer" || nested.kind === "number") ? nested : undefined;
@@ -29,41 +32,47 @@ function numberAt(
 /**
  * One zod issue of one field as the spec's code. Numbers within two inclusive bounds answer `between`
  * (the detail names the whole range); one-sided bounds, lengths and list sizes answer `min` or `max`.
+ * Every bound says what it counts (`unit`): characters, items, the parcel's points or the field's unit.
  */
 export function toFieldError(field: WriteFieldName, issue: z.core.$ZodIssue): FieldError {
-  const pointer = pointerOf([field, ...issue.path]);
-  const error = (code: string, params?: MessageParams): FieldError => (params ? { pointer, code, params } : { pointer, code });
+  return { pointer: pointerOf([field, ...issue.path]), ...toFieldIssue(field, issue) };
+}
+
+function toFieldIssue(field: WriteFieldName, issue: z.core.$ZodIssue): FieldIssue {
   switch (issue.code) {
-    case "invalid_type":
-      if (issue.input === undefined || issue.input === null) return error("required");
-      if (issue.expected === "number" && numberAt(field, issue.path)?.kind === "integer") return error("integer");
-      return typeCodes[issue.expected] ? error(typeCodes[issue.expected]) : error("invalid", { reason: "invalid" });
+    case "invalid_type": {
+      if (issue.input === undefined || issue.input === null) return { code: "required" };
+      if (issue.expected === "number" && numberAt(field, issue.path)?.kind === "integer") return { code: "integer" };
+      const code = typeCodes[issue.expected];
+      return code ? { code } : { code: "invalid", params: { reason: "invalid" } };
+    }
     case "too_small":
     case "too_big": {
       const limit = Number(issue.code === "too_small" ? issue.minimum : issue.maximum);
       if (issue.origin !== "number" && issue.origin !== "int") {
-        return issue.code === "too_small" ? error("min", { min: limit }) : error("max", { max: limit });
+        const unit: Unit = field === "parcel" && issue.path.length === 0 ? "points" : unitOfOrigin(issue.origin);
+        return issue.code === "too_small" ? { code: "min", params: { min: limit, unit } } : { code: "max", params: { max: limit, unit } };
       }
-      if (issue.code === "too_small" && !issue.inclusive) return error("gt", { other: limit });
+      if (issue.code === "too_small" && !issue.inclusive) return { code: "gt", params: { other: limit } };
       const bounds = numberAt(field, issue.path);
+      const unit = bounds?.unit ?? "number";
       if (bounds?.min !== undefined && bounds.max !== undefined && !bounds.exclusiveMin) {
-        return error("between", { min: bounds.min, max: bounds.max });
+        return { code: "between", params: { min: bounds.min, max: bounds.max, unit } };
       }
-      return issue.code === "too_small" ? error("min", { min: limit }) : error("max", { max: limit });
+      return issue.code === "too_small" ? { code: "min", params: { min: limit, unit } } : { code: "max", params: { max: limit, unit } };
     }
     case "invalid_value":
-      return error("enum");
+      return { code: "enum" };
     case "invalid_format":
-      if (issue.format === "date") return error("date_format", { format: "YYYY-MM-DD" });
-      if (issue.format === "url") return error("url", { scheme: "https" });
-      if (field === "delivery_quarter") return error("date_format", { format: "YYYY-Qn" });
-      return error("regex");
-    case "custom": {
-      const { code, ...params } = (issue.params ?? {}) as { code?: string } & MessageParams;
-      return Object.keys(params).length ? error(code ?? "invalid", params) : error(code ?? "invalid");
-    }
+      if (issue.format === "date") return { code: "date_format", params: { format: "YYYY-MM-DD" } };
+      if (issue.format === "url") return { code: "url", params: { scheme: "https" } };
+      if (field === "delivery_quarter") return { code: "date_format", params: { format: "YYYY-Qn" } };
+      return { code: "regex" };
+    case "custom":
+      // Our own checks (field-schemas.ts, text.ts) carry their code and its parameters.
+      return (issue.params as FieldIssue | undefined) ?? { code: "invalid", params: { reason: "invalid" } };
     default:
-      return error("invalid", { reason: "invalid" });
+      return { code: "invalid", params: { reason: "invalid" } };
   }
 }
 

@@ -1,4 +1,5 @@
-import type { FieldError, MessageParams } from "@/lib/platform/errors";
+import type { FieldError, FieldErrorOf } from "@/lib/platform/errors";
+import type { FieldParams, NoParams, ValidationCode } from "@/lib/platform/i18n/keys";
 import { unitTypeFields, writeFieldNames } from "@/lib/domain/vocabulary";
 import type { ListingWarning } from "./types";
 
@@ -12,8 +13,13 @@ export class Report {
   /** `pointer` and `code` of every error, so that a body with many bad items is not quadratic. */
   private readonly known = new Set<string>();
 
-  error(pointer: string, code: string, params?: MessageParams): void {
-    this.add(params ? { pointer, code, params } : { pointer, code });
+  /** An error at `pointer`, with the parameters its code's detail needs (none for most codes). */
+  error<C extends ValidationCode>(
+    pointer: string,
+    code: C,
+    ...[params]: NoParams extends FieldParams<C> ? [params?: FieldParams<C>] : [params: FieldParams<C>]
+  ): void {
+    this.add((params ? { pointer, code, params } : { pointer, code }) as FieldErrorOf<C> as FieldError);
   }
 
   add(...errors: FieldError[]): void {

@@ -1,0 +1,127 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { apiDocument, routes } from "@/app/api/v1/routes";
+import { declarationOf, httpMethods, type RouteDeclaration } from "@/lib/platform/http/route";
+import { accountWithKey, call } from "../support/fixtures";
+import { pathOf, routeFileOf, routeModuleOf } from "../support/documented";
+
+const v1 = path.join(import.meta.dirname, "../../app/api/v1");
+
+/** Every route.ts under app/api/v1 but the catch-all, which answers paths that are no operation (404). */
+const routeFiles = readdirSync(v1, { recursive: true, encoding: "utf8" })
+  .filter((file) => path.basename(file) === "route.ts" && !file.includes("[..."))
+  .map((file) => path.join(v1, file))
+  .sort();
+
+describe("route declarations and the OpenAPI document", () => {
+  it("finds every route file", () => {
+    expect(routeFiles.length).toBeGreaterThanOrEqual(14);
+  });
+
+  it.each(routeFiles.map((file) => [path.relative(v1, file), file]))(
+    "%s serves only declared handlers, each in the document at its own path",
+    async (_, file) => {
+      const handlers = (await import(file)) as Record<string, object>;
+      const declared = httpMethods.flatMap((method) => {
+        const declaration = declarationOf(handlers[method]);
+        return declaration ? [[method, declaration] as const] : [];
+      });
+      expect(declared.length, "a route file with no declared handler").toBeGreaterThan(0);
+      const paths = apiDocument().paths!;
+      for (const [method, declaration] of declared) {
+        expect(declaration.method).toBe(method);
+        expect(routeFileOf(declaration.path)).toBe(file);
+        expect(routes, `${method} ${declaration.path} is missing from app/api/v1/routes.ts`).toContain(declaration);
+        const operation = paths[declaration.path]?.[method.toLowerCase() as "get"];
+        expect(operation?.operationId).toBe(declaration.operationId);
+      }
+    },
+  );
+
+  it("gives every operation a unique operationId, and an example that its body schema accepts", () => {
+    const ids = routes.map((route) => route.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const route of routes.filter((r) => r.body)) {
+      expect(route.body!.schema.safeParse(route.body!.example).success, `${route.operationId}'s example`).toBe(true);
+    }
+  });
+
+  /**
+   * Redocly's `no-ambiguous-paths` is off (redocly.yaml says why): the only ambiguous templates
+   * allowed are `/listings/ref/{ref}` beside `/listings/{code}/<action>`. Any other pair fails here.
+   */
+  it("has no ambiguous paths but the documented ref/action pairs", () => {
+    const segments = (p: string) => p.split("/").slice(1);
+    const paths = [...new Set(routes.map((route) => route.path))];
+    const ambiguous: string[] = [];
+    for (const a of paths) {
+      for (const b of paths) {
+        if (a >= b) continue;
+        const [sa, sb] = [segments(a), segments(b)];
+        if (sa.length !== sb.length) continue;
+        const param = (s: string) => s.startsWith("{");
+        const overlap = sa.every((s, i) => s === sb[i] || param(s) || param(sb[i]));
+        // Ambiguous when neither is more specific: each has a literal segment where the other has a
+        // parameter (a literal against a parameter alone is settled by the literal, as in Next.js).
+        const aMoreLiteral = sa.some((s, i) => !param(s) && param(sb[i]));
+        const bMoreLiteral = sb.some((s, i) => !param(s) && param(sa[i]));
+        if (overlap && aMoreLiteral && bMoreLiteral) ambiguous.push(`${a} ~ ${b}`);
+      }
+    }
+    expect(ambiguous).not.toEqual([]);
+    expect(ambiguous.filter((pair) => !/^\/listings\/ref\/\{ref\} ~ \/listings\/\{code\}\/(pause|resume|sold)$/.test(pair))).toEqual([]);
+  });
+});
+
+/**
+ * Every documented operation answers, through its route file, with a documented success: a short
+ * life of a listing that sends each declaration's own example body (the one `/docs/api` shows).
+ * `call()` checks each answer against the declared response schema. A new declaration fails the last
+ * assertion until it gets a step here.
+ */
+describe("every documented operation answers its documented success", () => {
+  it("runs each operation once with its example", async () => {
+    const { key } = await accountWithKey();
+    const exercised = new Set<string>();
+    const byId = (operationId: string): RouteDeclaration => routes.find((route) => route.operationId === operationId)!;
+    const send = async (operationId: string, expected: number, params: Record<string, string> = {}) => {
+      const route = byId(operationId);
+      const handlers = await routeModuleOf(route.path);
+      const headers = route.body?.types ? { "content-type": route.body.types[0] } : undefined;
+      const res = await call(handlers[route.method], {
+        path: pathOf(route, params),
+        method: route.method,
+        key,
+        params,
+        body: route.body?.example,
+        headers,
+      });
+      expect(res.status, `${operationId}: ${res.text.slice(0, 500)}`).toBe(expected);
+      exercised.add(operationId);
+      return res;
+    };
+
+    await send("ping", 200);
+    await send("getVocabulary", 200);
+    await send("getOpenApiDocument", 200);
+    await send("validateListing", 200);
+    const { code } = (await send("createListing", 201)).json!.data;
+    await send("editListing", 200, { code });
+    await send("simulateModeration", 200, { code });
+    await send("listCatalog", 200);
+    await send("getCatalogListing", 200, { code });
+    await send("pauseListing", 200, { code });
+    await send("resumeListing", 200, { code });
+    await send("markListingSold", 200, { code });
+    const ref = "docs-example-1";
+    const byRef = (await send("upsertListingByRef", 201, { ref })).json!.data;
+    await send("getAccountListingByRef", 200, { ref });
+    await send("listAccountListings", 200);
+    await send("getAccountListing", 200, { code: byRef.code });
+    await send("listEvents", 200);
+    await send("deleteListing", 204, { code: byRef.code });
+
+    expect([...exercised].sort()).toEqual(routes.map((route) => route.operationId).sort());
+  });
+});
