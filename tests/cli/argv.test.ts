@@ -49,7 +49,7 @@ describe("parseArgv", () => {
   it("refuses a flag given twice and a flag without its value", () => {
     expect(fieldErrors(() => parseArgv(["--reason", "a", "--reason", "b"]))).toEqual([{ pointer: "/reason", code: "distinct" }]);
     expect(fieldErrors(() => parseArgv(["--reason"]))).toEqual([
-      { pointer: "/reason", code: "invalid", params: { reason: "--reason needs a value." } },
+      { pointer: "/reason", code: "invalid", params: { reason: "flag_needs_value", flag: "reason" } },
     ]);
   });
 });
@@ -61,7 +61,7 @@ describe("argsFor", () => {
 
   it("refuses more positional words than the command takes", () => {
     expect(fieldErrors(() => argsFor(sample, { positional: ["A", "B"], flags: {} }))).toEqual([
-      { pointer: "", code: "invalid", params: { reason: 'Unexpected argument "B".' } },
+      { pointer: "", code: "invalid", params: { reason: "unexpected_argument", word: "B" } },
     ]);
   });
 });

@@ -63,7 +63,7 @@ describe("account:create", () => {
       detail: expect.any(String),
       errors: expect.arrayContaining([
         { pointer: "/email", code: "email", detail: expect.any(String) },
-        { pointer: "/password", code: "min", detail: "Must be at least 10." },
+        { pointer: "/password", code: "min", detail: "Below the minimum of 10 characters." },
         { pointer: "/role", code: "in", detail: expect.stringContaining("owner") },
       ]),
     });
@@ -149,7 +149,7 @@ describe("key:create and key:revoke", () => {
     const unknown = await cli("key:create", "--email", email(), "--name", "CRM", "--permissions", "listings:read", "--days", "30");
     expect(unknown.exitCode).toBe(2);
     expect(unknown.error!.errors).toMatchObject([
-      { pointer: "/email", code: "invalid_value", detail: "No account has this e-mail address." },
+      { pointer: "/email", code: "invalid_value", reason: "unknown_account_email", detail: "No account has this e-mail address." },
     ]);
   });
 

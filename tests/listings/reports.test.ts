@@ -25,7 +25,12 @@ describe("listing reports", () => {
 
     const refused = await remove(key, listing.code);
     expect(refused.status).toBe(409);
-    expect(refused.json).toMatchObject({ code: "listing_action_refused", detail: expect.stringContaining("open reports") });
+    // The account speaks Romanian: the reason's text comes from the catalogue, no longer an English sentence.
+    expect(refused.json).toMatchObject({
+      code: "listing_action_refused",
+      reason: "open_reports",
+      detail: expect.stringContaining("sesizări deschise"),
+    });
 
     const closed = await closeReport({ ctx, input: { id: report.id } });
     expect(closed).toMatchObject({ id: report.id, status: "closed", closedAt: ctx.now });

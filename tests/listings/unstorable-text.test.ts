@@ -38,7 +38,7 @@ const put = (key: string, ref: string, body: unknown) =>
 function expectRefused(res: Awaited<ReturnType<typeof call>>, pointer: string, detail: RegExp) {
   expect(res.status, res.text).toBe(422);
   expect(res.headers.get("content-type")).toContain("application/problem+json");
-  expect(res.json!.errors).toContainEqual({ pointer, code: "invalid", detail: expect.stringMatching(detail) });
+  expect(res.json!.errors).toContainEqual({ pointer, code: "invalid", reason: expect.any(String), detail: expect.stringMatching(detail) });
 }
 
 describe("unstorable text in a listing body", () => {
@@ -137,6 +137,8 @@ describe("unstorable text in the URL", () => {
     const { key } = await accountWithKey({ account: { locale: "en" } });
     const res = await call(catalog, { path: `/listings?${name}=a%00b`, key });
     expect(res.status, res.text).toBe(422);
-    expect(res.json!.errors).toEqual([{ in: "query", pointer: `/${name}`, code: "invalid", detail: expect.stringMatching(controlDetail) }]);
+    expect(res.json!.errors).toEqual([
+      { in: "query", pointer: `/${name}`, code: "invalid", reason: "control_character", detail: expect.stringMatching(controlDetail) },
+    ]);
   });
 });

@@ -31,7 +31,7 @@ export function parseArgv(rest: readonly string[], switches: ReadonlySet<string>
     } else if (i + 1 < rest.length) {
       flags[name] = rest[++i];
     } else {
-      errors.push({ pointer: `/${name}`, code: "invalid", params: { reason: `--${name} needs a value.` } });
+      errors.push({ pointer: `/${name}`, code: "invalid", params: { reason: "flag_needs_value", flag: name } });
     }
   }
   if (errors.length) throw new ValidationError(errors);
@@ -42,9 +42,7 @@ export function parseArgv(rest: readonly string[], switches: ReadonlySet<string>
 export function argsFor(command: Command, parsed: ParsedArgv): RawArgs {
   const extra = parsed.positional.slice(command.positional.length);
   if (extra.length) {
-    throw new ValidationError(
-      extra.map((word) => ({ pointer: "", code: "invalid", params: { reason: `Unexpected argument "${word}".` } })),
-    );
+    throw new ValidationError(extra.map((word) => ({ pointer: "", code: "invalid", params: { reason: "unexpected_argument", word } })));
   }
   const args: RawArgs = { ...parsed.flags };
   command.positional.forEach((name, index) => {

@@ -20,9 +20,7 @@ export const keyCommands = [
     run: async (ctx, args) => {
       const [account] = await ctx.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, args.email));
       if (!account) {
-        throw new ValidationError([
-          { pointer: "/email", code: "invalid_value", params: { reason: "No account has this e-mail address." } },
-        ]);
+        throw new ValidationError([{ pointer: "/email", code: "invalid_value", params: { reason: "unknown_account_email" } }]);
       }
       const key = await createKey({
         ctx,

@@ -3,6 +3,7 @@ import { readLock } from "@/db/lock";
 import { config, type AppConfig } from "@/lib/platform/config";
 import { argsFor, parseArgv } from "./argv";
 import { executeCommand, type CommandRequest } from "./execute";
+import { helpFor } from "./help";
 import { sendCommand, type ChannelAddress } from "./operator-channel";
 import { findCommand } from "./registry";
 import { databaseInUse, failureReply, type Reply } from "./reply";
@@ -30,8 +31,13 @@ export function chooseRoute(c: AppConfig = config()): Route {
   return { kind: "busy", pid: holder.pid };
 }
 
-/** `npm run cli -- <command> ...`: prints one JSON object and returns the exit code. */
+/** `npm run cli -- <command> ...`: prints one JSON object (or the help asked for) and returns the exit code. */
 export async function runCli(argv: readonly string[], output: CliOutput): Promise<number> {
+  const help = helpFor(argv);
+  if (help !== undefined) {
+    output.stdout(help);
+    return 0;
+  }
   const reply = await replyFor(argv);
   if (reply.exit_code === 0) output.stdout(`${JSON.stringify(reply.result, null, 2)}\n`);
   else output.stderr(`${JSON.stringify({ error: reply.error }, null, 2)}\n`);

@@ -8,7 +8,7 @@ import { rateCommands } from "./rates";
 import { CliError } from "./reply";
 import { reportCommands } from "./reports";
 
-/** Every operator command. A command group is one file under lib/cli exporting a list, spread here. */
+/** Every operator command. A command group is one file under lib/platform/cli exporting a list, spread here. */
 export const commands: readonly Command[] = [
   ...accountCommands,
   ...keyCommands,

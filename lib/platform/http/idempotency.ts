@@ -57,9 +57,9 @@ export async function withIdempotency(request: IdempotentRequest, run: () => Pro
 
 function checkedKey(header: string): string {
   const pointer = { pointer: "/Idempotency-Key", in: "header" as const };
-  if (header.length === 0) throw new ValidationError([{ ...pointer, code: "min", params: { min: 1 } }]);
+  if (header.length === 0) throw new ValidationError([{ ...pointer, code: "min", params: { min: 1, unit: "characters" } }]);
   if (header.length > idempotencyKeyMaxLength)
-    throw new ValidationError([{ ...pointer, code: "max", params: { max: idempotencyKeyMaxLength } }]);
+    throw new ValidationError([{ ...pointer, code: "max", params: { max: idempotencyKeyMaxLength, unit: "characters" } }]);
   return header;
 }
 

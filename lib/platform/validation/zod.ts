@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { ValidationError, type FieldError } from "@/lib/platform/errors";
+import { ValidationError, type FieldError, type FieldIssue } from "@/lib/platform/errors";
+import type { Unit } from "@/lib/platform/i18n/keys";
 import { pointerOf } from "./pointer";
 
 /**
@@ -14,15 +15,31 @@ export function toFieldErrors(issues: readonly z.core.$ZodIssue[], where?: "quer
   });
 }
 
-function codeOf(issue: z.core.$ZodIssue): Pick<FieldError, "code" | "params"> {
+const typeCodes: Partial<Record<string, "string" | "numeric" | "integer" | "boolean" | "array" | "object">> = {
+  string: "string",
+  number: "numeric",
+  int: "integer",
+  boolean: "boolean",
+  array: "array",
+  object: "object",
+};
+
+/** What a bound of this origin counts: text length in characters, list size in items, or a plain number. */
+export function unitOfOrigin(origin: string): Unit {
+  return origin === "string" ? "characters" : origin === "array" || origin === "set" ? "items" : "number";
+}
+
+function codeOf(issue: z.core.$ZodIssue): FieldIssue {
   switch (issue.code) {
-    case "invalid_type":
+    case "invalid_type": {
       if (issue.input === undefined || issue.input === null) return { code: "required" };
-      return { code: issue.expected === "number" ? "numeric" : issue.expected === "int" ? "integer" : String(issue.expected) };
+      const code = typeCodes[issue.expected];
+      return code ? { code } : { code: "invalid", params: { reason: "invalid" } };
+    }
     case "too_small":
-      return { code: "min", params: { min: Number(issue.minimum) } };
+      return { code: "min", params: { min: Number(issue.minimum), unit: unitOfOrigin(issue.origin) } };
     case "too_big":
-      return { code: "max", params: { max: Number(issue.maximum) } };
+      return { code: "max", params: { max: Number(issue.maximum), unit: unitOfOrigin(issue.origin) } };
     case "invalid_value":
       return { code: "in", params: { values: issue.values.map(String).join(", ") } };
     case "invalid_format":
@@ -31,8 +48,11 @@ function codeOf(issue: z.core.$ZodIssue): Pick<FieldError, "code" | "params"> {
         : issue.format === "url"
           ? { code: "url", params: { scheme: "https" } }
           : { code: "regex" };
+    case "custom":
+      // Our own checks carry their code and its parameters (`refineStorable`: `invalid` with a reason).
+      return (issue.params as FieldIssue | undefined) ?? { code: "invalid", params: { reason: "invalid" } };
     default:
-      return { code: "invalid", params: { reason: issue.message } };
+      return { code: "invalid", params: { reason: "invalid" } };
   }
 }
 

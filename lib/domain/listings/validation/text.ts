@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { FieldIssue } from "@/lib/platform/errors";
 import { pointerOf } from "@/lib/platform/validation/pointer";
 import type { Report } from "./report";
 
@@ -25,7 +26,7 @@ export function unstorableReason(text: string): UnstorableReason | undefined {
 /** The same rule as a zod refinement (`.superRefine(refineStorable)`): `invalid` with the reason. */
 export function refineStorable(text: string, ctx: z.RefinementCtx): void {
   const reason = unstorableReason(text);
-  if (reason) ctx.addIssue({ code: "custom", message: reason });
+  if (reason) ctx.addIssue({ code: "custom", message: reason, params: { code: "invalid", params: { reason } } satisfies FieldIssue });
 }
 
 interface Node {

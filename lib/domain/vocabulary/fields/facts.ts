@@ -5,7 +5,7 @@ import type { ParcelField } from "./spec";
 
 const only = (...types: PropertyType[]) => ({ appliesTo: { types } });
 const surface = (ro: string, en: string, ...types: PropertyType[]) => area(ro, en, 0, 1_000_000, only(...types));
-const energy = { unit: "kwh_per_sqm_year", ...only(...buildingsAndProjects) };
+const energy = { unit: "kwh_per_sqm_year" as const, ...only(...buildingsAndProjects) };
 
 /** Corners as `[longitude, latitude]` pairs (GeoJSON order); the ring may be open or closed. */
 const parcel: ParcelField = {

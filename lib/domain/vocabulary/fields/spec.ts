@@ -1,3 +1,4 @@
+import type { Unit } from "@/lib/platform/i18n/keys";
 import type { EnumerationName } from "@/lib/domain/vocabulary/catalog";
 import type { Labels } from "@/lib/domain/vocabulary/labels";
 import type { PropertyType, TransactionType } from "@/lib/domain/vocabulary/property-types";
@@ -36,8 +37,11 @@ interface Common {
   readonly nullable: boolean;
   readonly appliesTo?: Applicability;
   readonly required?: Requirement;
-  /** Unit of a measure (`sqm`, `m`, `percent`...) or `price_currency` for money in the listing's currency. */
-  readonly unit?: string;
+  /**
+   * Unit of a measure (`sqm`, `m`, `percent`...), `year` for a calendar year, or `price_currency` for money in the
+   * listing's currency; validation details render bounds in it ("at least 1 m²").
+   */
+  readonly unit?: Unit;
 }
 
 export interface TextField extends Common {
