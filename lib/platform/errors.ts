@@ -1,3 +1,5 @@
+import type { FieldParams, NoParams, ProblemParams, ValidationCode } from "@/lib/platform/i18n/keys";
+
 /**
  * The one error hierarchy. Every refusal the API can give has a stable code here with its HTTP
  * status; lib/http/problem.ts turns them into RFC 9457 problem+json with titles from the catalogues.
@@ -32,17 +34,26 @@ export type ErrorCode = keyof typeof errorStatus;
 
 export type MessageParams = Record<string, string | number>;
 
-export class AppError extends Error {
+/** Extra problem members (documented per code), then response headers (`Allow` of a 405, `WWW-Authenticate` of a 401). */
+type Rest = [extra?: Record<string, unknown>, headers?: Record<string, string>];
+
+/** The arguments after the code: its typed parameters (required when its detail has any), then `Rest`. */
+type AppErrorArgs<C extends ErrorCode> =
+  NoParams extends ProblemParams<C> ? [params?: ProblemParams<C>, ...Rest] : [params: ProblemParams<C>, ...Rest];
+
+export class AppError<C extends ErrorCode = ErrorCode> extends Error {
   readonly status: number;
+  /**
+   * Values interpolated into the catalogue's `detail` for this code; with `reason`, the detail is that
+   * reason's text (lib/platform/i18n/keys.ts). Typed by the code at construction.
+   */
+  readonly params: MessageParams;
+  readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
 
   constructor(
-    readonly code: ErrorCode,
-    /** Values interpolated into the catalogue's `detail` for this code. */
-    readonly params: MessageParams = {},
-    /** Extra problem members (documented per code). */
-    readonly extra: Record<string, unknown> = {},
-    /** Response headers the refusal carries (`Allow` of a 405). */
-    readonly headers: Record<string, string> = {},
+    readonly code: C,
+    ...args: AppErrorArgs<C>
   ) {
     // A refusal is an answer, not a fault: its stack is never read, so none is captured (a flood of
     // 401s or 429s pays for nothing it does not use).
@@ -51,19 +62,30 @@ export class AppError extends Error {
     super(code);
     Error.stackTraceLimit = stackTraceLimit;
     this.status = errorStatus[code];
+    const [params, extra, headers] = args as [MessageParams?, ...Rest];
+    this.params = params ?? {};
+    this.extra = extra ?? {};
+    this.headers = headers ?? {};
   }
 }
 
-/** One entry of `errors[]`: a stable code at a JSON Pointer; `params` fill the catalogue's detail. */
-export interface FieldError {
+/**
+ * One entry of `errors[]`: a stable code at a JSON Pointer; `params`, typed by the code, fill the
+ * catalogue's detail (`invalid` and `invalid_value` carry a `reason` key and its parameters).
+ */
+export type FieldError = { [C in ValidationCode]: FieldErrorOf<C> }[ValidationCode];
+
+export type FieldErrorOf<C extends ValidationCode> = {
   pointer: string;
-  code: string;
-  params?: MessageParams;
+  code: C;
   /** Where the field lives when it is not in the body. */
   in?: "query" | "path" | "header";
-}
+} & (NoParams extends FieldParams<C> ? { params?: FieldParams<C> } : { params: FieldParams<C> });
 
-export class ValidationError extends AppError {
+/** The code and parameters of a field error, without its place: what a check finds. */
+export type FieldIssue = { [C in ValidationCode]: Omit<FieldErrorOf<C>, "pointer" | "in"> }[ValidationCode];
+
+export class ValidationError extends AppError<"validation_failed"> {
   constructor(readonly errors: FieldError[]) {
     super("validation_failed");
   }

@@ -19,9 +19,13 @@ describe("problem rendering", () => {
   });
 
   it("lists validation errors with pointer, code and a detail filled from the catalogue", () => {
-    const problem = renderProblem(new ValidationError([{ pointer: "/title", code: "min", params: { min: 10 } }]), "en", "req_1");
+    const problem = renderProblem(
+      new ValidationError([{ pointer: "/title", code: "min", params: { min: 10, unit: "characters" } }]),
+      "en",
+      "req_1",
+    );
     expect(problem.status).toBe(422);
-    expect(problem.errors).toEqual([{ pointer: "/title", code: "min", detail: "Must be at least 10." }]);
+    expect(problem.errors).toEqual([{ pointer: "/title", code: "min", detail: "Below the minimum of 10 characters." }]);
   });
 
   it("hides anything that is not one of our errors behind an opaque 500", () => {
@@ -39,16 +43,24 @@ describe("problem rendering", () => {
 });
 
 describe("field error details", () => {
-  it("translates reasons given as catalogue keys and keeps sentences as they are", () => {
+  it("translates reasons given as catalogue keys and gives the key as `reason`", () => {
     const problem = renderProblem(
       new ValidationError([
         { pointer: "/status", code: "invalid", params: { reason: "read_only" } },
-        { pointer: "/external_ref", code: "invalid_value", params: { reason: "Already used." } },
+        { pointer: "/type", code: "invalid_value", params: { reason: "immutable", field: "type" } },
       ]),
       "en",
       "req_1",
     );
-    expect(problem.errors?.map((e) => e.detail)).toEqual(["This field is set by the service and cannot be written.", "Already used."]);
+    expect(problem.errors).toEqual([
+      { pointer: "/status", code: "invalid", reason: "read_only", detail: "This field is set by the service and cannot be written." },
+      {
+        pointer: "/type",
+        code: "invalid_value",
+        reason: "immutable",
+        detail: "The type of a listing cannot be changed when editing; create a new listing instead.",
+      },
+    ]);
     const ro = renderProblem(
       new ValidationError([{ pointer: "/status", code: "invalid", params: { reason: "read_only" } }]),
       "ro",

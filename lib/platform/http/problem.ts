@@ -1,7 +1,8 @@
 import { databaseUnavailable } from "@/db/errors";
 import { config } from "@/lib/platform/config";
 import { AppError, ValidationError, type ErrorCode, type FieldError } from "@/lib/platform/errors";
-import { format, messages, type Locale } from "@/lib/platform/i18n";
+import { format, messages, quantity, type Locale } from "@/lib/platform/i18n";
+import { quantityParam, type Messages, type Unit } from "@/lib/platform/i18n/keys";
 
 export const problemContentType = "application/problem+json";
 
@@ -12,8 +13,10 @@ export interface ProblemBody {
   title: string;
   status: number;
   code: string;
+  /** Why, more precisely than `code`, for the codes that have reasons (lib/platform/i18n/keys.ts); stable, never translated. */
+  reason?: string;
   detail: string;
-  errors?: { pointer: string; code: string; detail: string; in?: FieldError["in"] }[];
+  errors?: { pointer: string; code: string; reason?: string; detail: string; in?: FieldError["in"] }[];
   [extra: string]: unknown;
 }
 
@@ -46,21 +49,26 @@ export function renderProblem(error: unknown, locale: Locale, requestId: string)
   const known = knownError(error);
   const code: ErrorCode = known.code;
   const catalogue = messages(locale);
-  const text = catalogue.problems[code];
+  const text: Messages["problems"][ErrorCode] = catalogue.problems[code];
+  const reason = known.params.reason;
+  const reasons: Readonly<Record<string, string>> = text.reasons ?? {};
+  const template = typeof reason === "string" && Object.hasOwn(reasons, reason) ? reasons[reason] : text.detail;
   const body: ProblemBody = {
     ...known.extra,
     type: problemType(code),
     title: text.title,
     status: known.status,
     code,
-    detail: format(text.detail, { ...known.params, request_id: requestId }),
+    ...(typeof reason === "string" ? { reason } : {}),
+    detail: format(template, { ...known.params, request_id: requestId }),
   };
   if (known instanceof ValidationError) {
     body.errors = known.errors.map((e) => ({
       ...(e.in ? { in: e.in } : {}),
       pointer: e.pointer,
       code: e.code,
-      detail: fieldDetail(catalogue, e),
+      ...(e.params && "reason" in e.params ? { reason: e.params.reason } : {}),
+      detail: fieldDetail(locale, e),
     }));
   }
   if (code === "internal_error") body.request_id = requestId;
@@ -68,14 +76,17 @@ export function renderProblem(error: unknown, locale: Locale, requestId: string)
 }
 
 /**
- * The detail of one field error: the code's text, where `{reason}` is either a key of
- * `validation_reasons` (translated, filled with the same params) or already a sentence.
+ * The detail of one field error: the code's text, where `{reason}` is the text of the reason's key
+ * in `validation_reasons` (filled with the same params) and the bound named by `quantityParam` is a
+ * quantity of the error's `unit` ("10 characters", "3 items", "1 m²").
  */
-function fieldDetail(catalogue: ReturnType<typeof messages>, error: FieldError): string {
-  const texts = catalogue.validation as Record<string, string>;
-  const reasons = catalogue.validation_reasons as Record<string, string>;
-  const params = error.params ?? {};
-  const reason =
-    typeof params.reason === "string" && reasons[params.reason] ? format(reasons[params.reason], params) : (params.reason ?? error.code);
-  return format(texts[error.code] ?? texts.invalid, { ...params, reason });
+function fieldDetail(locale: Locale, error: FieldError): string {
+  const catalogue = messages(locale);
+  const params: Record<string, string | number> = { ...error.params };
+  if (typeof params.reason === "string") {
+    params.reason = format(catalogue.validation_reasons[params.reason as keyof Messages["validation_reasons"]], params);
+  }
+  const counted: string | undefined = quantityParam[error.code as keyof typeof quantityParam];
+  if (counted && "unit" in params) params[counted] = quantity(locale, params.unit as Unit, params[counted]);
+  return format(catalogue.validation[error.code], params);
 }

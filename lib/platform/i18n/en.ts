@@ -1,7 +1,9 @@
-/** English catalogue. Romanian (ro.ts) must have exactly the same keys: its type is derived from this one. */
-export const en = {
+import type { Messages } from "./keys";
+
+/** English catalogue: the keys and placeholders of lib/platform/i18n/keys.ts, as Romanian (ro.ts) has them. */
+export const en: Messages = {
   problems: {
-    bad_request: { title: "Bad request", detail: "The request could not be understood: {reason}" },
+    bad_request: { title: "Bad request", detail: "The request could not be understood." },
     malformed_json: { title: "Malformed JSON", detail: "The request body is not valid JSON." },
     invalid_encoding: { title: "Invalid encoding", detail: "The request body is not valid UTF-8; JSON must be UTF-8 (RFC 8259)." },
     nesting_too_deep: {
@@ -11,23 +13,48 @@ export const en = {
     malformed_path: { title: "Malformed path", detail: "The request path is not valid percent-encoded UTF-8." },
     unauthenticated: {
       title: "Unauthenticated",
-      detail: "The API key is missing, wrong, expired or revoked, or the account is no longer active.",
+      detail: "The API key is wrong, expired or revoked, or its account is no longer active.",
+      reasons: {
+        missing_key: "No API key was sent: send the whole key in the Authorization header, as Bearer <key>.",
+        malformed_key:
+          "This is not an API key: a key has the form <id>|svc_live_<secret> (production) or <id>|svc_test_<secret> (sandbox); send all of it, the id and the vertical bar included.",
+        production_key: "This is a production key (svc_live_); the sandbox accepts svc_test_ keys.",
+        sandbox_key: "This is a sandbox key (svc_test_); production accepts svc_live_ keys.",
+      },
     },
     missing_ability: { title: "Missing permission", detail: "The API key lacks the permission {permission}." },
     forbidden: { title: "Forbidden", detail: "You have no access to this resource." },
-    not_found: { title: "Not found", detail: "The resource does not exist or is not yours." },
+    not_found: {
+      title: "Not found",
+      detail: "The resource does not exist or is not yours.",
+      reasons: { not_paused: "The listing is {status}, not paused: only a paused listing can be resumed." },
+    },
     method_not_allowed: { title: "Method not allowed", detail: "{method} is not supported here; use {allow}." },
     not_acceptable: { title: "Not acceptable", detail: "This endpoint answers with application/json only." },
     listing_busy: {
       title: "Listing busy",
       detail: "Another write is working on this listing; nothing was written. Retry in a second or two.",
     },
-    listing_action_refused: { title: "Action refused", detail: "{reason}" },
+    listing_action_refused: {
+      title: "Action refused",
+      detail: "The action is not allowed for this listing now; retrying at once does not help.",
+      reasons: {
+        open_reports: "The listing has open reports; it can be deleted once moderation has closed them.",
+        not_editable: "A listing in state {status} cannot be edited.",
+        cannot_pause: "Only an active listing can be paused; this one is {status}.",
+        cannot_mark_sold: "Only an active or paused listing can be marked sold; this one is {status}.",
+        nothing_to_approve: "Nothing to approve: the listing is {status} without a waiting edit.",
+      },
+    },
     idempotency_key_in_use: {
       title: "Idempotency key in use",
       detail: "A request with this Idempotency-Key is still being processed; retry when it has finished.",
     },
-    limit_reached: { title: "Limit reached", detail: "{reason}" },
+    limit_reached: {
+      title: "Limit reached",
+      detail: "A limit of the account is reached.",
+      reasons: { too_many_keys: "An account has at most {limit} keys; revoke one first." },
+    },
     listing_changed_meanwhile: {
       title: "Listing changed meanwhile",
       detail: "The listing changed after the version in If-Match; re-read it and resend with the new ETag.",
@@ -69,12 +96,12 @@ export const en = {
     array: "Must be a list.",
     object: "Must be an object.",
     decimal: "At most {places} decimals are allowed.",
-    min: "Must be at least {min}.",
-    max: "Must be at most {max}.",
+    min: "Below the minimum of {min}.",
+    max: "Above the maximum of {max}.",
     between: "Must be between {min} and {max}.",
     gt: "Must be greater than {other}.",
     gte: "Must be greater than or equal to {other}.",
-    size: "Must have length {size}.",
+    size: "Must be exactly {size} characters long.",
     enum: "Not an allowed value.",
     in: "Must be one of: {values}.",
     distinct: "The same value appears twice.",
@@ -110,7 +137,7 @@ export const en = {
   /** Texts of `params.reason` of `invalid` and `invalid_value` field errors, filled with the same params. */
   validation_reasons: {
     read_only: "This field is set by the service and cannot be written.",
-    photos_endpoint: "Photos are set with PUT /listings/{code}/photos, not in the listing body.",
+    photos_endpoint: "Photos are set with PUT /listings/<code>/photos, not in the listing body.",
     immutable: "The {field} of a listing cannot be changed when editing; create a new listing instead.",
     parcel_far_from_location:
       "The parcel is more than {km} km from the listing's latitude and longitude; corners are [longitude, latitude] pairs.",
@@ -118,9 +145,32 @@ export const en = {
     control_character:
       "The text contains a control character (U+0000 to U+001F other than tab, line feed and carriage return, or U+007F to U+009F).",
     lone_surrogate: "The text contains an invalid character: a lone UTF-16 surrogate, which is no character.",
+    external_ref_taken: "Another listing of this account already uses this external_ref.",
+    external_ref_mismatch: "external_ref must equal the ref in the path.",
+    unknown_cursor: "Not a cursor given by this API.",
+    email_taken: "An account with this e-mail address exists already.",
+    unknown_account_email: "No account has this e-mail address.",
+    flag_needs_value: "--{flag} needs a value.",
+    unexpected_argument: 'Unexpected argument "{word}".',
     invalid: "The value is not valid.",
   },
-} as const;
-
-type Catalogue<T> = { readonly [K in keyof T]: T[K] extends string ? string : Catalogue<T[K]> };
-export type Messages = Catalogue<typeof en>;
+  /** A bound as a quantity (`{n}` is the number), one text per plural category of English. */
+  units: {
+    number: { other: "{n}" },
+    characters: { one: "{n} character", other: "{n} characters" },
+    items: { one: "{n} item", other: "{n} items" },
+    points: { one: "{n} point", other: "{n} points" },
+    sqm: { other: "{n} m²" },
+    m: { other: "{n} m" },
+    degree: { other: "{n}°" },
+    percent: { other: "{n}%" },
+    kw: { other: "{n} kW" },
+    kwh_per_sqm_year: { other: "{n} kWh/m²/year" },
+    kg_per_sqm: { other: "{n} kg/m²" },
+    kg_co2_per_sqm_year: { other: "{n} kg CO₂/m²/year" },
+    month: { one: "{n} month", other: "{n} months" },
+    night: { one: "{n} night", other: "{n} nights" },
+    year: { other: "{n}" },
+    price_currency: { other: "{n} (in the price currency)" },
+  },
+};

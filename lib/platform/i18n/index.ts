@@ -1,5 +1,6 @@
 import type { MessageParams } from "@/lib/platform/errors";
-import { en, type Messages } from "./en";
+import { en } from "./en";
+import type { Messages, Unit } from "./keys";
 import { ro } from "./ro";
 
 export const locales = ["ro", "en"] as const;
@@ -17,6 +18,17 @@ export function messages(locale: Locale): Messages {
 /** Fills `{name}` placeholders; a placeholder without a value stays visible rather than vanishing. */
 export function format(template: string, params: MessageParams = {}): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+const pluralRules = new Map<Locale, Intl.PluralRules>();
+
+/** `n` of `unit` in the language's plural form: "1 character", "19 caractere", "20 de caractere", "90 m²". */
+export function quantity(locale: Locale, unit: Unit, n: string | number): string {
+  const forms = catalogues[locale].units[unit];
+  let rules = pluralRules.get(locale);
+  if (!rules) pluralRules.set(locale, (rules = new Intl.PluralRules(locale)));
+  const category = typeof n === "number" ? rules.select(n) : "other";
+  return format(forms[category] ?? forms.other, { n });
 }
 
 /**

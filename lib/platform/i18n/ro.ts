@@ -1,8 +1,8 @@
-import type { Messages } from "./en";
+import type { Messages } from "./keys";
 
 export const ro: Messages = {
   problems: {
-    bad_request: { title: "Cerere greșită", detail: "Cererea nu a putut fi înțeleasă: {reason}" },
+    bad_request: { title: "Cerere greșită", detail: "Cererea nu a putut fi înțeleasă." },
     malformed_json: { title: "JSON invalid", detail: "Corpul cererii nu este JSON valid." },
     invalid_encoding: { title: "Codificare invalidă", detail: "Corpul cererii nu este UTF-8 valid; JSON trebuie să fie UTF-8 (RFC 8259)." },
     nesting_too_deep: {
@@ -12,23 +12,48 @@ export const ro: Messages = {
     malformed_path: { title: "Cale invalidă", detail: "Calea cererii nu este UTF-8 valid codificat cu procente." },
     unauthenticated: {
       title: "Neautentificat",
-      detail: "Cheia API lipsește, este greșită, expirată sau revocată, ori contul nu mai este activ.",
+      detail: "Cheia API este greșită, expirată sau revocată, ori contul ei nu mai este activ.",
+      reasons: {
+        missing_key: "Nu a fost trimisă nicio cheie API: trimiteți cheia întreagă în antetul Authorization, ca Bearer <cheie>.",
+        malformed_key:
+          "Aceasta nu este o cheie API: o cheie are forma <id>|svc_live_<secret> (producție) sau <id>|svc_test_<secret> (sandbox); trimiteți-o întreagă, cu id-ul și bara verticală.",
+        production_key: "Aceasta este o cheie de producție (svc_live_); sandboxul acceptă chei svc_test_.",
+        sandbox_key: "Aceasta este o cheie de sandbox (svc_test_); producția acceptă chei svc_live_.",
+      },
     },
     missing_ability: { title: "Permisiune lipsă", detail: "Cheia API nu are permisiunea {permission}." },
     forbidden: { title: "Acces interzis", detail: "Nu aveți acces la această resursă." },
-    not_found: { title: "Negăsit", detail: "Resursa nu există sau nu vă aparține." },
+    not_found: {
+      title: "Negăsit",
+      detail: "Resursa nu există sau nu vă aparține.",
+      reasons: { not_paused: "Anunțul este în starea {status}, nu suspendat: doar un anunț suspendat poate fi reactivat." },
+    },
     method_not_allowed: { title: "Metodă nepermisă", detail: "{method} nu este acceptată aici; folosiți {allow}." },
     not_acceptable: { title: "Format neacceptat", detail: "Acest endpoint răspunde doar cu application/json." },
     listing_busy: {
       title: "Anunț ocupat",
       detail: "O altă scriere lucrează pe acest anunț; nu s-a scris nimic. Reîncercați peste o secundă sau două.",
     },
-    listing_action_refused: { title: "Acțiune refuzată", detail: "{reason}" },
+    listing_action_refused: {
+      title: "Acțiune refuzată",
+      detail: "Acțiunea nu este permisă acum pentru acest anunț; reîncercarea imediată nu ajută.",
+      reasons: {
+        open_reports: "Anunțul are sesizări deschise; poate fi șters după ce moderarea le închide.",
+        not_editable: "Un anunț în starea {status} nu poate fi editat.",
+        cannot_pause: "Doar un anunț activ poate fi suspendat; acesta este în starea {status}.",
+        cannot_mark_sold: "Doar un anunț activ sau suspendat poate fi marcat vândut; acesta este în starea {status}.",
+        nothing_to_approve: "Nimic de aprobat: anunțul este în starea {status}, fără o editare în așteptare.",
+      },
+    },
     idempotency_key_in_use: {
       title: "Cheie de idempotență în uz",
       detail: "O cerere cu acest Idempotency-Key este încă în lucru; reîncercați după ce se termină.",
     },
-    limit_reached: { title: "Limită atinsă", detail: "{reason}" },
+    limit_reached: {
+      title: "Limită atinsă",
+      detail: "O limită a contului a fost atinsă.",
+      reasons: { too_many_keys: "Un cont are cel mult {limit} chei; revocați una mai întâi." },
+    },
     listing_changed_meanwhile: {
       title: "Anunțul s-a schimbat între timp",
       detail: "Anunțul s-a modificat după versiunea din If-Match; recitiți-l și retrimiteți cu noul ETag.",
@@ -71,12 +96,12 @@ export const ro: Messages = {
     array: "Trebuie să fie o listă.",
     object: "Trebuie să fie un obiect.",
     decimal: "Sunt permise cel mult {places} zecimale.",
-    min: "Trebuie să fie cel puțin {min}.",
-    max: "Trebuie să fie cel mult {max}.",
+    min: "Sub minimul de {min}.",
+    max: "Peste maximul de {max}.",
     between: "Trebuie să fie între {min} și {max}.",
     gt: "Trebuie să fie mai mare decât {other}.",
     gte: "Trebuie să fie mai mare sau egal cu {other}.",
-    size: "Trebuie să aibă lungimea {size}.",
+    size: "Trebuie să aibă exact {size} caractere.",
     enum: "Nu este o valoare permisă.",
     in: "Trebuie să fie una dintre: {values}.",
     distinct: "Aceeași valoare apare de două ori.",
@@ -112,7 +137,7 @@ export const ro: Messages = {
   },
   validation_reasons: {
     read_only: "Acest câmp este stabilit de serviciu și nu poate fi scris.",
-    photos_endpoint: "Fotografiile se trimit cu PUT /listings/{code}/photos, nu în corpul anunțului.",
+    photos_endpoint: "Fotografiile se trimit cu PUT /listings/<code>/photos, nu în corpul anunțului.",
     immutable: "Câmpul {field} al unui anunț nu poate fi schimbat la editare; creați un anunț nou.",
     parcel_far_from_location:
       "Parcela este la peste {km} km de latitudinea și longitudinea anunțului; colțurile sunt perechi [longitudine, latitudine].",
@@ -120,6 +145,32 @@ export const ro: Messages = {
     control_character:
       "Textul conține un caracter de control (U+0000–U+001F în afară de tab, sfârșit de rând și retur de car, sau U+007F–U+009F).",
     lone_surrogate: "Textul conține un caracter nevalid: un surogat UTF-16 izolat, care nu este un caracter.",
+    external_ref_taken: "Un alt anunț al acestui cont folosește deja acest external_ref.",
+    external_ref_mismatch: "external_ref trebuie să fie egal cu ref din cale.",
+    unknown_cursor: "Nu este un cursor dat de acest API.",
+    email_taken: "Există deja un cont cu această adresă de e-mail.",
+    unknown_account_email: "Niciun cont nu are această adresă de e-mail.",
+    flag_needs_value: "--{flag} are nevoie de o valoare.",
+    unexpected_argument: 'Argument neașteptat: "{word}".',
     invalid: "Valoarea nu este validă.",
+  },
+  /** Forms per plural category of Romanian: one (1), few (0, 2–19, 101–119…), other (20 and up: „de”). */
+  units: {
+    number: { other: "{n}" },
+    characters: { one: "{n} caracter", few: "{n} caractere", other: "{n} de caractere" },
+    items: { one: "{n} element", few: "{n} elemente", other: "{n} de elemente" },
+    points: { one: "{n} punct", few: "{n} puncte", other: "{n} de puncte" },
+    sqm: { other: "{n} m²" },
+    m: { other: "{n} m" },
+    degree: { other: "{n}°" },
+    percent: { other: "{n}%" },
+    kw: { other: "{n} kW" },
+    kwh_per_sqm_year: { other: "{n} kWh/m²/an" },
+    kg_per_sqm: { other: "{n} kg/m²" },
+    kg_co2_per_sqm_year: { other: "{n} kg CO₂/m²/an" },
+    month: { one: "{n} lună", few: "{n} luni", other: "{n} de luni" },
+    night: { one: "{n} noapte", few: "{n} nopți", other: "{n} de nopți" },
+    year: { other: "{n}" },
+    price_currency: { other: "{n} (în moneda prețului)" },
   },
 };
