@@ -1,10 +1,11 @@
 import { postgresError, sqlState } from "@/db/errors";
+import { eq } from "drizzle-orm";
 import { listings } from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/platform/context";
 import { ValidationError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { newListingCode } from "./internal/codes";
-import type { ListingRow } from "./internal/read-shape";
+import { findListed, type ListedRow } from "./internal/queries";
 import { searchColumns } from "./internal/store";
 import { validateOrThrow } from "./internal/validate";
 import type { ListingWarning } from "@/lib/domain/listings/validation";
@@ -23,7 +24,7 @@ export async function createListing({
 }: {
   ctx: ServiceContext<AccountActor>;
   input: CreateListingInput;
-}): Promise<{ row: ListingRow; warnings: ListingWarning[] }> {
+}): Promise<{ listed: ListedRow; warnings: ListingWarning[] }> {
   const valid = await validateOrThrow(ctx, { document: input.body, mode: "create" });
   const externalRef = typeof valid.fields.external_ref === "string" ? valid.fields.external_ref : null;
   for (let attempt = 0; ; attempt++) {
@@ -46,7 +47,8 @@ export async function createListing({
           updatedAt: ctx.now,
         })
         .returning();
-      return { row, warnings: valid.warnings };
+      // Read back with its lister, for the answer.
+      return { listed: await findListed(ctx.db, eq(listings.id, row.id)), warnings: valid.warnings };
     } catch (error) {
       const failure = postgresError(error);
       const constraint = failure?.code === sqlState.uniqueViolation ? failure.constraint : undefined;

@@ -1,10 +1,9 @@
-import { eq } from "drizzle-orm";
 import type { AccountActor, ServiceContext } from "@/lib/platform/context";
 import { ValidationError } from "@/lib/platform/errors";
 import { listings } from "@/db/schema";
 import { createListing } from "./create";
 import { editListing, type EditOutcome } from "./edit";
-import { findListed, refCondition } from "./internal/queries";
+import { refCondition } from "./internal/queries";
 
 const refPattern = /^[A-Za-z0-9._:/-]{1,100}$/;
 
@@ -44,8 +43,8 @@ export async function upsertListingByRef({
   if (existing) return edit(existing);
   try {
     const document = body && typeof body === "object" && !Array.isArray(body) ? { ...body, external_ref: input.ref } : body;
-    const { row, warnings } = await createListing({ ctx, input: { body: document, source: "api" } });
-    return { listed: await findListed(ctx.db, eq(listings.id, row.id)), warnings, status: 200, unchanged: false, created: true };
+    const { listed, warnings } = await createListing({ ctx, input: { body: document, source: "api" } });
+    return { listed, warnings, status: 200, unchanged: false, created: true };
   } catch (error) {
     // Another request created the same ref meanwhile: this one becomes the update it would have been.
     const raced = error instanceof ValidationError && error.errors.some((e) => e.pointer === "/external_ref");

@@ -45,8 +45,8 @@ export async function seedListings({
 }
 
 async function bringToState(ctx: ServiceContext<StaffActor>, seller: ServiceContext<AccountActor>, plan: SeedListing): Promise<string> {
-  const { row } = await createListing({ ctx: seller, input: { body: plan.document, source: "api", draft: plan.status === "draft" } });
-  const { code } = row;
+  const { listed } = await createListing({ ctx: seller, input: { body: plan.document, source: "api", draft: plan.status === "draft" } });
+  const { code } = listed.row;
   if (plan.status === "draft" || plan.status === "pending") return code;
   if (plan.status === "rejected") {
     await moderateListing({ ctx, input: { code, decision: { decision: "reject", ...plan.rejection } } });

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import type { Handle } from "@/db";
+import type { ServiceContext } from "@/lib/platform/context";
 import { loadRates } from "@/lib/domain/currency";
 import { buildSchemaDocument, type SchemaDocument } from "./schema-document";
 
 /** The vocabulary as served now (with today's reference rates) and its strong ETag. */
-export async function vocabularyDocument(db: Handle): Promise<{ document: SchemaDocument; etag: string }> {
-  const document = buildSchemaDocument({ rates: await loadRates(db) });
+export async function vocabularyDocument({ ctx }: { ctx: ServiceContext }): Promise<{ document: SchemaDocument; etag: string }> {
+  const document = buildSchemaDocument({ rates: await loadRates(ctx.db) });
   const etag = `"${createHash("sha256").update(JSON.stringify(document)).digest("base64url").slice(0, 27)}"`;
   return { document, etag };
 }

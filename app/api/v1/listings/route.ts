@@ -5,9 +5,9 @@ import { methods } from "@/lib/platform/http/methods";
 import { json } from "@/lib/platform/http/respond";
 import { collectionBody } from "@/lib/platform/http/collection";
 import { createListing } from "@/lib/domain/listings/create";
-import { itemOf } from "@/lib/domain/listings/internal/queries";
+import { detailOf, itemOf } from "@/lib/domain/listings/internal/queries";
 import { listCatalog } from "@/lib/domain/listings/list";
-import { listingResponse, writtenListing } from "@/lib/platform/http/listing-response";
+import { listingResponse } from "@/lib/platform/http/listing-response";
 
 // GET /listings – the public catalog: active listings, any valid key
 const catalog = endpoint(catalogRoute, async ({ ctx, url, query }) => {
@@ -29,9 +29,9 @@ const create = endpoint(createListingRoute, async ({ ctx, principal, request, bo
       now: ctx.now,
     },
     async () => {
-      const { row, warnings } = await createListing({ ctx, input: { body: payload, source: "api" } });
-      const detail = await writtenListing(ctx.db, row);
-      return listingResponse(detail, warnings, { status: 201, headers: { Location: `/api/v1/account/listings/${row.code}` } });
+      const { listed, warnings } = await createListing({ ctx, input: { body: payload, source: "api" } });
+      const headers = { Location: `/api/v1/account/listings/${listed.row.code}` };
+      return listingResponse(detailOf(listed), warnings, { status: 201, headers });
     },
   );
 });

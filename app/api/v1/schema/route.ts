@@ -6,7 +6,7 @@ import { json } from "@/lib/platform/http/respond";
 import { vocabularyDocument } from "@/lib/domain/vocabulary/current";
 
 const schema = endpoint(vocabularyRoute, async ({ ctx, request }) => {
-  const { document, etag } = await vocabularyDocument(ctx.database.connection);
+  const { document, etag } = await vocabularyDocument({ ctx });
   const headers = { ETag: etag, "Cache-Control": "public, max-age=300, must-revalidate" };
   if (matchesNoneMatch(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   return json(document, { headers });
