@@ -1,0 +1,27 @@
+import { routes } from "@/app/api/v1/routes";
+import type { RouteDeclaration } from "@/lib/platform/http/route";
+import { routeModuleOf } from "./documented";
+
+const base = "/api/v1";
+
+/** A declared path as a pattern: `/listings/{code}` → `^/listings/(?<code>[^/]+)$`. */
+const patternOf = (route: RouteDeclaration) => new RegExp(`^${route.path.replace(/\{(\w+)\}/g, "(?<$1>[^/]+)")}$`);
+
+/**
+ * `fetch` for a generated client (openapi-fetch) that answers in this process: the request goes to
+ * the route file of the declaration its method and path match, with the decoded path parameters
+ * Next.js would pass. A path no declaration matches is a 404, as the catch-all route answers.
+ */
+export async function inProcessFetch(request: Request): Promise<Response> {
+  const pathname = new URL(request.url).pathname;
+  const relative = pathname.startsWith(base) ? pathname.slice(base.length) : pathname;
+  for (const route of routes) {
+    if (route.method !== request.method) continue;
+    const match = patternOf(route).exec(relative);
+    if (!match) continue;
+    const params = Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]));
+    const handlers = await routeModuleOf(route.path);
+    return handlers[route.method](request, { params: Promise.resolve(params) });
+  }
+  return new Response(null, { status: 404 });
+}
