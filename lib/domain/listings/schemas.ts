@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { listingStatuses } from "@/db/schema";
 
-/** Response shapes of the listings endpoints, for the OpenAPI document (spec: Listing read shape). */
+/**
+ * The listing read shape (spec: Listing) in one place: these schemas are what the OpenAPI document
+ * shows, and their types are those of `toListingItem` / `toListingDetail` (internal/read-shape.ts),
+ * which build it from a row. The test suite checks every real answer against them (tests/support/documented.ts).
+ */
 const timestamp = z.string().meta({ format: "date-time" });
 
 export const listingItemSchema = z
@@ -63,6 +67,9 @@ export const listingDetailSchema = listingItemSchema
     etag: z.string().meta({ description: "Equals the `ETag` header; send it back in `If-Match`." }),
   })
   .meta({ id: "ListingDetail" });
+
+export type ListingItem = z.output<typeof listingItemSchema>;
+export type ListingDetail = z.output<typeof listingDetailSchema>;
 
 export const warningSchema = z.object({ pointer: z.string(), code: z.string() }).meta({ id: "Warning" });
 

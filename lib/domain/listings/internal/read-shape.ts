@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { listings } from "@/db/schema";
 import { config } from "@/lib/platform/config";
+import type { ListingDetail, ListingItem } from "../schemas";
 
 export type ListingRow = typeof listings.$inferSelect;
 export interface ListingAttribution {
@@ -46,8 +47,12 @@ export function listingEtag(row: Pick<ListingRow, "id" | "version">): string {
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const str = (v: unknown) => (v === undefined ? null : (v as string | null));
 
-/** The list-item shape (spec: Listing, fields up to `attribution`). */
-export function toListingItem(row: ListingRow, lister: string) {
+/**
+ * The list-item shape (spec: Listing, fields up to `attribution`). Its type is the one of
+ * `listingItemSchema` (schemas.ts, which the OpenAPI document shows): one source for both, so a
+ * member added here and not there, or typed differently, does not compile.
+ */
+export function toListingItem(row: ListingRow, lister: string): ListingItem {
   const f = row.fields;
   const facts: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(f)) if (!topLevel.has(name)) facts[name] = value;
@@ -92,8 +97,8 @@ export function toListingItem(row: ListingRow, lister: string) {
   };
 }
 
-/** The detail shape: the item plus `external_ref`, `status`, `moderation`, `media`, `etag`. */
-export function toListingDetail(row: ListingRow, lister: string, contactPhone: string | null) {
+/** The detail shape: the item plus `external_ref`, `status`, `moderation`, `media`, `etag`; typed by `listingDetailSchema`. */
+export function toListingDetail(row: ListingRow, lister: string, contactPhone: string | null): ListingDetail {
   const item = toListingItem(row, lister);
   const f = row.fields;
   return {
@@ -119,5 +124,4 @@ export function toListingDetail(row: ListingRow, lister: string, contactPhone: s
   };
 }
 
-export type ListingItem = ReturnType<typeof toListingItem>;
-export type ListingDetail = ReturnType<typeof toListingDetail>;
+export type { ListingDetail, ListingItem };
