@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /**
- * PGlite has no lock of its own and loses data when two processes open one folder (STACK.md).
+ * PGlite has no lock of its own and loses data when two processes open one folder.
  * The process that opens the folder writes `<dataDir>.lock` with its pid and, when it serves
  * operator commands, the port and token of that channel; others read it instead of opening.
  */

@@ -20,6 +20,12 @@ const envSchema = z.object({
   API_LOG: z.enum(["on", "off"]).default("on"),
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // ISO 8601 dates; one that does not parse announces nothing (lib/platform/http/versions.ts).
+  API_V1_DEPRECATED_AT: z.string().optional(),
+  API_V1_SUNSET_AT: z.string().optional(),
+  API_V1_DEPRECATION_LINK: z.string().optional(),
+  // Set by Next.js: `development` under `next dev`.
+  NODE_ENV: z.string().optional(),
 });
 
 export type AppConfig = z.infer<typeof envSchema> & { dataDir: string };

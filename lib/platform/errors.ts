@@ -2,7 +2,7 @@ import type { FieldParams, NoParams, ProblemParams, ValidationCode } from "@/lib
 
 /**
  * The one error hierarchy. Every refusal the API can give has a stable code here with its HTTP
- * status; lib/http/problem.ts turns them into RFC 9457 problem+json with titles from the catalogues.
+ * status; lib/platform/http/problem.ts turns them into RFC 9457 problem+json with titles from the catalogues.
  */
 export const errorStatus = {
   bad_request: 400,

@@ -24,7 +24,7 @@ export async function prepareServer(): Promise<void> {
     const seeded = await seedSandbox({ ctx });
     logger.info("sandbox seeded", { seeded: seeded.seeded });
   }
-  if (process.env.NODE_ENV === "development") printDevConsole(c.APP_URL, await issueDevConsoleKey({ ctx }));
+  if (c.NODE_ENV === "development") printDevConsole(c.APP_URL, await issueDevConsoleKey({ ctx }));
 }
 
 async function openOrExplain(): Promise<Database> {

@@ -6,6 +6,7 @@ import { POST as create } from "@/app/api/v1/listings/route";
 import { GET as ping } from "@/app/api/v1/ping/route";
 import { database } from "@/db";
 import { accounts } from "@/db/schema";
+import { resetConfig } from "@/lib/platform/config";
 import { keyedEndpoint } from "@/lib/platform/http/endpoint";
 import { json } from "@/lib/platform/http/respond";
 import { accountWithKey, call } from "../support/fixtures";
@@ -57,6 +58,7 @@ describe("API pipeline", () => {
   it("adds Deprecation and Sunset to every response once the version is being withdrawn", async () => {
     process.env.API_V1_DEPRECATED_AT = "2027-01-01T00:00:00Z";
     process.env.API_V1_SUNSET_AT = "2027-07-01T00:00:00Z";
+    resetConfig();
     try {
       const res = await call(ping, { path: "/ping" });
       expect(res.status).toBe(401);
@@ -65,6 +67,7 @@ describe("API pipeline", () => {
     } finally {
       delete process.env.API_V1_DEPRECATED_AT;
       delete process.env.API_V1_SUNSET_AT;
+      resetConfig();
     }
     expect((await call(ping, { path: "/ping" })).headers.get("deprecation")).toBeNull();
   });

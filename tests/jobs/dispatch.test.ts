@@ -13,7 +13,7 @@ interface SentEvent {
   ts?: number;
 }
 
-/** Stands in for Inngest's event API the way the SDK talks to it in dev mode (STACK.md). */
+/** Stands in for Inngest's event API the way the SDK talks to it in dev mode: `POST /e/<event key>`. */
 function fakeInngest() {
   const received: SentEvent[] = [];
   let refuse = false;

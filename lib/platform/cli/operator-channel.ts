@@ -9,7 +9,7 @@ import { executeCommand, type CommandRequest } from "./execute";
 import { CliError, failureReply, type Reply } from "./reply";
 
 /**
- * PGlite may be opened by one process only (STACK.md), so the process holding the embedded
+ * PGlite may be opened by one process only (db/lock.ts), so the process holding the embedded
  * database (the Next server) runs operator commands for the CLI: an HTTP server on 127.0.0.1, on a
  * random port, with a random bearer token, both written to the lock file that only this user can read.
  */

@@ -4,9 +4,6 @@ import { config } from "@/lib/platform/config";
 import type { ListingDetail, ListingItem } from "../schemas";
 
 export type ListingRow = typeof listings.$inferSelect;
-export interface ListingAttribution {
-  lister: string;
-}
 
 /** Write fields shown at the top level or inside `location` rather than in `facts`. */
 const topLevel = new Set([
