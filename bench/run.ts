@@ -9,7 +9,7 @@
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import type { ServiceContext } from "@/lib/platform/context";
+import type { OperatorActor, ServiceContext } from "@/lib/platform/context";
 import { encodeCursor } from "@/lib/domain/listings/internal/pagination";
 import { KeyPool } from "./key-pool";
 import { positiveEnv, runScript, throwawayDatabase } from "./lifecycle";
@@ -347,7 +347,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
 }
 
 /** One account with all the bulk listings, and the cursor position of a page near the end of its listing. */
-async function seedBulk(ctx: ServiceContext, pg: postgres.Sql, template: Awaited<ReturnType<typeof listingTemplate>>) {
+async function seedBulk(ctx: ServiceContext<OperatorActor>, pg: postgres.Sql, template: Awaited<ReturnType<typeof listingTemplate>>) {
   const [account] = await createAccounts(ctx, "bulk", 1);
   log(`seeding ${settings.bulkListings} listings of one account (set BENCH_SKIP_1M=1 to skip)`);
   const at = Date.now();

@@ -1,6 +1,6 @@
 import type { Sql } from "postgres";
 import { createAccount } from "@/lib/domain/accounts/create-account";
-import type { ServiceContext } from "@/lib/platform/context";
+import type { OperatorActor, ServiceContext } from "@/lib/platform/context";
 import { createKey, maxKeysPerAccount } from "@/lib/domain/keys/create-key";
 import { isListingCode } from "@/lib/domain/listings/internal/codes";
 import { exampleApartment } from "@/lib/domain/listings/examples";
@@ -14,7 +14,7 @@ export interface BenchAccount {
 }
 
 /** Accounts made through the product's services, each with the most keys an account may hold. */
-export async function createAccounts(ctx: ServiceContext, label: string, count: number): Promise<BenchAccount[]> {
+export async function createAccounts(ctx: ServiceContext<OperatorActor>, label: string, count: number): Promise<BenchAccount[]> {
   const accounts: BenchAccount[] = [];
   // Argon2 runs on libuv's thread pool: a few accounts at once is as fast as it gets.
   for (let start = 0; start < count; start += 4) {
@@ -24,7 +24,7 @@ export async function createAccounts(ctx: ServiceContext, label: string, count: 
   return accounts;
 }
 
-async function createAccountWithKeys(ctx: ServiceContext, email: string): Promise<BenchAccount> {
+async function createAccountWithKeys(ctx: ServiceContext<OperatorActor>, email: string): Promise<BenchAccount> {
   const account = await createAccount({ ctx, input: { email, password: "bench-password", name: email.split("@")[0] } });
   const keys: string[] = [];
   for (let i = 0; i < maxKeysPerAccount; i++) {

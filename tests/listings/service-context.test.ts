@@ -7,7 +7,9 @@ import { editListing } from "@/lib/domain/listings/edit";
 import { lockAnyListing, lockListing } from "@/lib/domain/listings/internal/locking";
 import { moderateListing } from "@/lib/domain/listings/moderate";
 import { unconfirmStaleListings } from "@/lib/domain/listings/unconfirm";
+import { createKey } from "@/lib/domain/keys/create-key";
 import { revokeAnyKey, revokeKey } from "@/lib/domain/keys/revoke-key";
+import { setRate } from "@/lib/domain/currency";
 import {
   accountContext,
   inTransaction,
@@ -46,6 +48,10 @@ export function scopeIsTyped(
   void revokeAnyKey({ ctx: api, input: { id: "key_x" } });
   // @ts-expect-error nor can a moderator
   void revokeAnyKey({ ctx: moderator, input: { id: "key_x" } });
+  // @ts-expect-error nor create keys for an account
+  void createKey({ ctx: api, input: { accountId: "acct_x", name: "k", permissions: ["listings:read"], days: 30 } });
+  // @ts-expect-error nor set reference rates
+  void setRate({ ctx: account, input: { currency: "RON", eurPerUnit: 0.2 } });
   // @ts-expect-error a caller without a key cannot write listings
   void changeListingState({ ctx: anonymous, input: { code: "AB12CD34", action: "pause" } });
   // @ts-expect-error a staff context has no account whose listings it would change

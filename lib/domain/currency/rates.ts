@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Handle } from "@/db";
 import { currencyRates } from "@/db/schema";
-import type { ServiceContext } from "@/lib/platform/context";
+import { withTransaction, type OperatorActor, type ServiceContext, type SystemActor } from "@/lib/platform/context";
 import { baseCurrency, currencies, type CurrencyRates } from "@/lib/domain/vocabulary/currencies";
 import { parseOrThrow } from "@/lib/platform/validation/zod";
 
@@ -44,21 +44,23 @@ export const eurPerUnitValue = z.number().min(0.00000001).max(1_000_000);
 export const setRateInput = z.object({ currency: rateCurrency, eurPerUnit: eurPerUnitValue });
 
 /** Sets the reference rate of a currency (euros per unit) as of now. EUR is fixed at 1. */
-export async function setRate({ ctx, input }: { ctx: ServiceContext; input: z.input<typeof setRateInput> }) {
+export async function setRate({ ctx, input }: { ctx: ServiceContext<OperatorActor | SystemActor>; input: z.input<typeof setRateInput> }) {
   const { currency, eurPerUnit } = parseOrThrow(setRateInput, input);
-  const [row] = await ctx.db
-    .insert(currencyRates)
-    .values({ currency, eurPerUnit, updatedAt: ctx.now })
-    .onConflictDoUpdate({ target: currencyRates.currency, set: { eurPerUnit, updatedAt: ctx.now } })
-    .returning();
+  const [row] = await withTransaction(ctx, (tx) =>
+    tx.db
+      .insert(currencyRates)
+      .values({ currency, eurPerUnit, updatedAt: ctx.now })
+      .onConflictDoUpdate({ target: currencyRates.currency, set: { eurPerUnit, updatedAt: ctx.now } })
+      .returning(),
+  );
   rateCache.delete(ctx.database);
   return row;
 }
 
 /** Withdraws the reference rate of a currency: its prices are refused until a rate is set again. */
-export async function withdrawRate({ ctx, input }: { ctx: ServiceContext; input: { currency: string } }) {
+export async function withdrawRate({ ctx, input }: { ctx: ServiceContext<OperatorActor | SystemActor>; input: { currency: string } }) {
   const { currency } = parseOrThrow(z.object({ currency: rateCurrency }), input);
-  const removed = await ctx.db.delete(currencyRates).where(eq(currencyRates.currency, currency)).returning();
+  const removed = await withTransaction(ctx, (tx) => tx.db.delete(currencyRates).where(eq(currencyRates.currency, currency)).returning());
   rateCache.delete(ctx.database);
   return { currency, withdrawn: removed.length > 0 };
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { accounts, apiKeys } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
 import { config } from "@/lib/platform/config";
-import { withTransaction, type ServiceContext } from "@/lib/platform/context";
+import { withTransaction, type OperatorActor, type ServiceContext, type SystemActor } from "@/lib/platform/context";
 import { AppError, notFound } from "@/lib/platform/errors";
 import { parseOrThrow } from "@/lib/platform/validation/zod";
 import { generateKey, hashSecret, permissions, validityDays, type Permission } from "./format";
@@ -27,7 +27,17 @@ export interface CreatedKey {
   expiresAt: Date;
 }
 
-export async function createKey({ ctx, input }: { ctx: ServiceContext; input: z.input<typeof createKeyInput> }): Promise<CreatedKey> {
+/**
+ * Creates a key for any account: the operator's CLI and the product itself (the dev console key).
+ * The portal's form, for the signed-in account's own keys, comes with the portal.
+ */
+export async function createKey({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext<OperatorActor | SystemActor>;
+  input: z.input<typeof createKeyInput>;
+}): Promise<CreatedKey> {
   const data = parseOrThrow(createKeyInput, input);
   const environment = config().APP_ENV;
   const generated = generateKey(environment);

@@ -27,6 +27,8 @@ export async function createListing({
 }): Promise<{ listed: ListedRow; warnings: ListingWarning[] }> {
   const valid = await validateOrThrow(ctx, { document: input.body, mode: "create" });
   const externalRef = typeof valid.fields.external_ref === "string" ? valid.fields.external_ref : null;
+  // One insert, in no transaction of its own: a code collision is retried with a fresh code, which
+  // PostgreSQL would refuse after the failed statement inside a transaction.
   for (let attempt = 0; ; attempt++) {
     try {
       const [row] = await ctx.db

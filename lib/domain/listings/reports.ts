@@ -69,17 +69,19 @@ export async function reportListing({ ctx, input }: { ctx: ServiceContext; input
 /** A moderator closes a report once dealt with; closing a closed report changes nothing. */
 export async function closeReport({ ctx, input }: { ctx: ServiceContext<StaffActor>; input: { id: string } }): Promise<ListingReport> {
   if (!idPattern("report").test(input.id)) throw notFound();
-  await ctx.db
-    .update(listingReports)
-    .set({ status: "closed", closedAt: ctx.now })
-    .where(and(eq(listingReports.id, input.id), eq(listingReports.status, "open")));
-  const [report] = await ctx.db
-    .select(reportColumns)
-    .from(listingReports)
-    .innerJoin(listings, eq(listings.id, listingReports.listingId))
-    .where(eq(listingReports.id, input.id));
-  if (!report) throw notFound();
-  return report;
+  return withTransaction(ctx, async (tx) => {
+    await tx.db
+      .update(listingReports)
+      .set({ status: "closed", closedAt: ctx.now })
+      .where(and(eq(listingReports.id, input.id), eq(listingReports.status, "open")));
+    const [report] = await tx.db
+      .select(reportColumns)
+      .from(listingReports)
+      .innerJoin(listings, eq(listings.id, listingReports.listingId))
+      .where(eq(listingReports.id, input.id));
+    if (!report) throw notFound();
+    return report;
+  });
 }
 
 /** Open reports, oldest first (the moderation queue), at most 500, of one listing when `code` is given. */
