@@ -893,6 +893,8 @@ export interface components {
         | "too_many_requests"
         | "internal_error"
         | "service_unavailable";
+      /** @description Stable, never translated: why, more precisely than `code`, for the codes that have reasons (`unauthenticated`: `missing_key`, `malformed_key`, `production_key`, `sandbox_key`; `not_found`: `not_paused`; `listing_action_refused`; `limit_reached`). Listed on the page `type` points at. */
+      reason?: string;
       detail: string;
       /** @description 422 only: one item per field error. */
       errors?: {
@@ -905,6 +907,8 @@ export interface components {
         in?: "query" | "path" | "header";
         /** @description Stable validation code (spec: Validation codes per field, Cross-field codes). */
         code: string;
+        /** @description `invalid` and `invalid_value` only: the stable reason (`read_only`, `immutable`, `control_character`, …). */
+        reason?: string;
         detail: string;
       }[];
       /** @description 500 only: the request id to quote. */
@@ -1215,9 +1219,11 @@ export interface operations {
           };
         };
       };
-      /** @description `unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive. */
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
       401: {
         headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1412,9 +1418,11 @@ export interface operations {
           "application/json": components["schemas"]["CatalogPage"];
         };
       };
-      /** @description `unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive. */
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
       401: {
         headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1542,9 +1550,11 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive. */
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
       401: {
         headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1699,9 +1709,11 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive. */
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
       401: {
         headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1811,9 +1823,11 @@ export interface operations {
           };
         };
       };
-      /** @description `unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive. */
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
       401: {
         headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1910,9 +1924,11 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description `unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive. */
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
       401: {
         headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3084,9 +3100,11 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive. */
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
       401: {
         headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3223,9 +3241,11 @@ export interface operations {
           "application/json": components["schemas"]["ListingEnvelope"];
         };
       };
-      /** @description `unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive. */
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
       401: {
         headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3335,9 +3355,11 @@ export interface operations {
           "application/json": components["schemas"]["ListingEnvelope"];
         };
       };
-      /** @description `unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive. */
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
       401: {
         headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3447,9 +3469,11 @@ export interface operations {
           "application/json": components["schemas"]["ListingEnvelope"];
         };
       };
-      /** @description `unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive. */
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
       401: {
         headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4672,9 +4696,11 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive. */
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
       401: {
         headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4804,9 +4830,11 @@ export interface operations {
           "application/json": components["schemas"]["AccountListingsPage"];
         };
       };
-      /** @description `unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive. */
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
       401: {
         headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4898,9 +4926,11 @@ export interface operations {
           "application/json": components["schemas"]["ListingEnvelope"];
         };
       };
-      /** @description `unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive. */
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
       401: {
         headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5001,9 +5031,11 @@ export interface operations {
           "application/json": components["schemas"]["ListingEnvelope"];
         };
       };
-      /** @description `unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive. */
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
       401: {
         headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5106,9 +5138,11 @@ export interface operations {
           };
         };
       };
-      /** @description `unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive. */
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
       401: {
         headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5232,9 +5266,11 @@ export interface operations {
           "application/json": components["schemas"]["ListingEnvelope"];
         };
       };
-      /** @description `unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive. */
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
       401: {
         headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {

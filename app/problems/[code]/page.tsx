@@ -16,7 +16,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: isCode(code) ? `${code} – problem` : "Problem" };
 }
 
-/** The page a problem's `type` points at: what the code means, in both languages. */
+/** The page a problem's `type` points at: what the code means, in both languages, with each `reason` it can carry. */
 export default async function ProblemPage({ params }: Props) {
   const { code } = await params;
   if (!isCode(code)) notFound();
@@ -29,6 +29,11 @@ export default async function ProblemPage({ params }: Props) {
         <div className="card" key={locale} lang={locale}>
           <strong>{messages(locale).problems[code].title}</strong>
           <p>{messages(locale).problems[code].detail.replace(/\{\w+\}/g, "…")}</p>
+          {Object.entries(messages(locale).problems[code].reasons ?? {}).map(([reason, text]) => (
+            <p key={reason}>
+              <code>reason: {reason}</code> – {text.replace(/\{\w+\}/g, "…")}
+            </p>
+          ))}
         </div>
       ))}
     </>

@@ -9,6 +9,10 @@ export const problemSchema = z
     code: z
       .enum(Object.keys(errorStatus) as [keyof typeof errorStatus, ...(keyof typeof errorStatus)[]])
       .meta({ description: "Stable, never translated." }),
+    reason: z.string().optional().meta({
+      description:
+        "Stable, never translated: why, more precisely than `code`, for the codes that have reasons (`unauthenticated`: `missing_key`, `malformed_key`, `production_key`, `sandbox_key`; `not_found`: `not_paused`; `listing_action_refused`; `limit_reached`). Listed on the page `type` points at.",
+    }),
     detail: z.string(),
     errors: z
       .array(
@@ -18,6 +22,12 @@ export const problemSchema = z
             .meta({ description: "JSON Pointer to the field (`/title`, `/features/2`); for a query parameter `/name` with `in`." }),
           in: z.enum(["query", "path", "header"]).optional().meta({ description: "Present when the field is not in the body." }),
           code: z.string().meta({ description: "Stable validation code (spec: Validation codes per field, Cross-field codes)." }),
+          reason: z
+            .string()
+            .optional()
+            .meta({
+              description: "`invalid` and `invalid_value` only: the stable reason (`read_only`, `immutable`, `control_character`, …).",
+            }),
           detail: z.string(),
         }),
       )
@@ -31,7 +41,7 @@ const problemContent = { "application/problem+json": { schema: problemSchema } }
 
 const describedStatuses: Record<number, string> = {
   400: "The body is not JSON (`malformed_json`), not UTF-8 (`invalid_encoding`) or nested deeper than 64 levels (`nesting_too_deep`); a path segment is not percent-encoded UTF-8 (`malformed_path`).",
-  401: "`unauthenticated`: key missing, malformed, wrong, of the other environment, expired, revoked, or account inactive.",
+  401: "`unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`).",
   403: "`missing_ability`: the key lacks the permission.",
   404: "`not_found`: does not exist or is not the caller's.",
   409: "`listing_busy` (another write in progress, nothing written) or `listing_action_refused`.",
@@ -45,13 +55,19 @@ const describedStatuses: Record<number, string> = {
 };
 
 const retryAfter = { "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" as const } } };
-const retriedStatuses = new Set([429, 503]);
+const challenge = {
+  "WWW-Authenticate": {
+    description: 'RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was.',
+    schema: { type: "string" as const },
+  },
+};
+const statusHeaders: Record<number, typeof retryAfter | typeof challenge> = { 401: challenge, 429: retryAfter, 503: retryAfter };
 
 export function problemResponses(...statuses: number[]) {
   return Object.fromEntries(
     statuses.map((s) => [
       String(s),
-      { description: describedStatuses[s], ...(retriedStatuses.has(s) ? { headers: retryAfter } : {}), content: problemContent },
+      { description: describedStatuses[s], ...(statusHeaders[s] ? { headers: statusHeaders[s] } : {}), content: problemContent },
     ]),
   );
 }
