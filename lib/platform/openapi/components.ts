@@ -22,12 +22,9 @@ export const problemSchema = z
             .meta({ description: "JSON Pointer to the field (`/title`, `/features/2`); for a query parameter `/name` with `in`." }),
           in: z.enum(["query", "path", "header"]).optional().meta({ description: "Present when the field is not in the body." }),
           code: z.string().meta({ description: "Stable validation code (spec: Validation codes per field, Cross-field codes)." }),
-          reason: z
-            .string()
-            .optional()
-            .meta({
-              description: "`invalid` and `invalid_value` only: the stable reason (`read_only`, `immutable`, `control_character`, …).",
-            }),
+          reason: z.string().optional().meta({
+            description: "`invalid` and `invalid_value` only: the stable reason (`read_only`, `immutable`, `control_character`, …).",
+          }),
           detail: z.string(),
         }),
       )
