@@ -62,7 +62,7 @@ export function updateLock(dataDir: string, info: Omit<LockInfo, "pid">): void {
   writeFileSync(lockPath(dataDir), JSON.stringify({ pid: process.pid, ...info }), { mode: 0o600 });
 }
 
-export function releaseLock(dataDir: string): void {
+function releaseLock(dataDir: string): void {
   try {
     const info = JSON.parse(readFileSync(lockPath(dataDir), "utf8")) as LockInfo;
     if (info.pid === process.pid) rmSync(lockPath(dataDir));

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Database } from "./client";
 
-export const migrationsFolder = path.resolve(process.cwd(), "db/migrations");
+const migrationsFolder = path.resolve(process.cwd(), "db/migrations");
 
 /** Applies the committed drizzle-kit migrations; both drivers run the same files. */
 export async function migrateDatabase(database: Database): Promise<void> {

@@ -19,7 +19,7 @@ export function jobEvent(job: DispatchedJob): JobEvent {
 }
 
 /** Sends one event per committed row; the job's function (run-job.ts) runs it. */
-export const inngestDispatcher: JobDispatcher = {
+const inngestDispatcher: JobDispatcher = {
   async dispatch(jobs) {
     await inngest.send(jobs.map(jobEvent));
   },

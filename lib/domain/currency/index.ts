@@ -1,1 +1,1 @@
-export { cachedRates, eurPerUnitValue, listRates, loadRates, rateCurrency, setRate, setRateInput, withdrawRate } from "./rates";
+export { cachedRates, eurPerUnitValue, listRates, loadRates, rateCurrency, setRate, withdrawRate } from "./rates";

@@ -41,7 +41,7 @@ const convertible = currencies.codes.filter((code) => code !== baseCurrency) as 
 export const rateCurrency = z.enum(convertible);
 export const eurPerUnitValue = z.number().min(0.00000001).max(1_000_000);
 
-export const setRateInput = z.object({ currency: rateCurrency, eurPerUnit: eurPerUnitValue });
+const setRateInput = z.object({ currency: rateCurrency, eurPerUnit: eurPerUnitValue });
 
 /** Sets the reference rate of a currency (euros per unit) as of now. EUR is fixed at 1. */
 export async function setRate({ ctx, input }: { ctx: ServiceContext<OperatorActor | SystemActor>; input: z.input<typeof setRateInput> }) {

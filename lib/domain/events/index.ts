@@ -1,4 +1,4 @@
-export { eventId, eventIdPattern, parseEventId } from "./ids";
+export { eventId, parseEventId } from "./ids";
 export { listEvents, listEventsQuery, type EventPage, type ListEventsInput } from "./list-events";
 export { recordEvent, type NewEvent } from "./record-event";
-export { eventBody, eventTypes, listingEventData, type EventBody, type EventType } from "./types";
+export { eventTypes, listingEventData, type EventBody, type EventType } from "./types";

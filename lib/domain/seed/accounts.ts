@@ -6,7 +6,7 @@ export const sandboxPassword = "demo-password";
 
 export const demoEmail = "demo@example.com";
 
-export const demoAgencyName = "Demo Imobiliare";
+const demoAgencyName = "Demo Imobiliare";
 
 const sandboxAccounts = {
   demo: { email: demoEmail, name: "Demo Cont", phone: "+40721234567", locale: "ro" },

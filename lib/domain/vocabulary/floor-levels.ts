@@ -1,6 +1,6 @@
 import { fromEntries, type VocabularyEntry } from "./labels";
 
-export const highestNumberedFloor = 60;
+const highestNumberedFloor = 60;
 
 const numbered: VocabularyEntry[] = Array.from({ length: highestNumberedFloor }, (_, index) => {
   const floor = index + 1;

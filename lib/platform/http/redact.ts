@@ -9,7 +9,7 @@ const secretMember = /pass(word)?|secret|token|authorization|api_?key|code_verif
 /** Query parameters are also named by OAuth and signed-URL conventions (`?code=`, `?key=`, `?sig=`). */
 const secretQueryParameter = /^(key|code|sig|signature)$/i;
 const secretValue = /(svc_(test|live)_|whsec_|svcs_)[A-Za-z0-9+/=_-]+/g;
-export const redacted = "[redacted]";
+const redacted = "[redacted]";
 
 /** A string PostgreSQL can store (`text` and `jsonb`), secrets removed. */
 export function storableText(value: string): string {

@@ -23,7 +23,7 @@ export interface JobDispatcher {
  * How long a due row may wait for its dispatch before the sweep sends it again. Shorter would race
  * the normal path and start needless duplicate runs (harmless: the claim lets only one through).
  */
-export const dispatchGraceSeconds = 60;
+const dispatchGraceSeconds = 60;
 
 // Instrumentation and route handlers are separate bundles in one process: the dispatcher one
 // registers is on globalThis so that the others' enqueues use it too.

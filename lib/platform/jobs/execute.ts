@@ -19,7 +19,7 @@ const secretPatterns: [RegExp, string][] = [
 ];
 
 /** `last_error` is shown to operators: the message only, secrets masked, bounded in size. */
-export function describeJobError(error: unknown): string {
+function describeJobError(error: unknown): string {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const masked = secretPatterns.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text);
   return masked.length > 1000 ? `${masked.slice(0, 1000)}…` : masked;

@@ -28,7 +28,7 @@ export interface RunSummary {
 const byName = (list: readonly JobDefinition[]) => new Map(list.map((job) => [job.name, job]));
 
 /** Makes sure the next occurrence of every cron job is queued (one pending row each, by dedupe key). */
-export async function ensureCronOccurrences(database: Database, now: Date, list: readonly JobDefinition[] = jobRegistry): Promise<void> {
+async function ensureCronOccurrences(database: Database, now: Date, list: readonly JobDefinition[] = jobRegistry): Promise<void> {
   const rows = list.flatMap((job) =>
     job.cron ? [{ name: job.name, payload: {}, runAt: nextOccurrence(job.cron, now), dedupeKey: cronDedupeKey(job.name) }] : [],
   );
@@ -105,7 +105,7 @@ const holder = globalThis as typeof globalThis & { __listingsJobRunner?: RunnerS
 const pollMs = 1000;
 
 /** The embedded runner's mode: on unless switched off or Inngest runs the jobs. */
-export const embeddedRunnerEnabled = (): boolean => config().JOBS_RUNNER === "on" && !inngestConfigured();
+const embeddedRunnerEnabled = (): boolean => config().JOBS_RUNNER === "on" && !inngestConfigured();
 
 /** Starts polling the jobs table every second; returns false when the embedded runner is not wanted. */
 export function startJobRunner(): boolean {

@@ -9,7 +9,7 @@ export type JobRow = typeof jobs.$inferSelect;
  * How long a claim holds a row. A row still `running` past its lease belongs to a process that
  * died; any runner claims it again. Handlers must finish well within it.
  */
-export const jobLeaseSeconds = 600;
+const jobLeaseSeconds = 600;
 
 const pending = inArray(jobs.status, ["queued", "running"]);
 

@@ -30,7 +30,7 @@ export const listedOf = (r: ListedResult): ListedRow => ({
   modSeq: r.row.modSeq,
 });
 
-export async function selectListed(db: Handle, where: SQL, order: "newest" | "oldest", limit: number): Promise<ListedRow[]> {
+async function selectListed(db: Handle, where: SQL, order: "newest" | "oldest", limit: number): Promise<ListedRow[]> {
   const rows = await listedQuery(db)
     .where(where)
     .orderBy(order === "newest" ? desc(listings.modSeq) : asc(listings.modSeq))

@@ -34,7 +34,7 @@ const topLevel = new Set([
   "landmark",
 ]);
 
-export const listingUrl = (code: string) => `${config().APP_URL}/listings/${code}`;
+const listingUrl = (code: string) => `${config().APP_URL}/listings/${code}`;
 
 /** Strong ETag of a listing version; opaque to clients. */
 export function listingEtag(row: Pick<ListingRow, "id" | "version">): string {
