@@ -82,13 +82,6 @@ export const systemContext = (database: Database, options: ContextOptions = {}):
 export const operatorContext = (database: Database, options: ContextOptions = {}): ServiceContext<OperatorActor> =>
   contextOf(database, { kind: "operator" }, options);
 
-/** A moderator's decisions: every account's listings. */
-export const moderatorContext = (
-  database: Database,
-  moderator: { accountId: string },
-  options: ContextOptions = {},
-): ServiceContext<ModeratorActor> => contextOf(database, { kind: "moderator", accountId: moderator.accountId }, options);
-
 /** A request with an API key: the key's account and its agency membership. */
 export const apiContext = (
   database: Database,
@@ -97,7 +90,7 @@ export const apiContext = (
 ): ServiceContext<ApiActor> =>
   contextOf(database, { kind: "api", accountId: caller.accountId, keyId: caller.keyId, agency: caller.agency }, options);
 
-/** An account acting for itself (the portal; the seed creating a seller's listings). */
+/** An account acting for itself: the portal (and tests). */
 export const accountContext = (
   database: Database,
   account: { accountId: string; agency: AgencyMembership | null },
