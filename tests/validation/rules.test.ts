@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { isMeaningfulText, isValidParcelRing, listingWriteSchema, toEur } from "@/lib/domain/listings/validation";
+import { toEur } from "@/lib/domain/currency";
+import { isMeaningfulText, isValidParcelRing, listingWriteSchema } from "@/lib/domain/listings/validation";
 import { writeFieldNames } from "@/lib/domain/vocabulary";
 import { rates } from "./fixtures";
 

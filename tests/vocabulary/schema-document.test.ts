@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { buildSchemaDocument, priceCapEur, writeFieldNames, type CurrencyRates } from "@/lib/domain/vocabulary";
+import { priceCapEur, type CurrencyRates } from "@/lib/domain/currency";
+import { buildSchemaDocument, writeFieldNames } from "@/lib/domain/vocabulary";
 
 const rates: CurrencyRates = {
   RON: { eurPerUnit: 0.2011, updatedAt: new Date("2026-11-20T09:00:00Z") },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { currencies } from "@/lib/domain/currency";
 import {
   amenityDetails,
   applianceCodes,
-  currencies,
   enumerations,
   floorLevels,
   partitionings,

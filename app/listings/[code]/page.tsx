@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
+import { baseCurrency } from "@/lib/domain/currency";
 import { pageContext } from "@/lib/platform/context";
 import { AppError } from "@/lib/platform/errors";
 import { getCatalogListing } from "@/lib/domain/listings/get";
@@ -25,7 +26,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 /** The public page of an active listing: the `url` of every listing and of its events. */
 export default async function ListingPage({ params }: Props) {
   const listing = await load((await params).code);
-  const price = listing.price_declared ?? (listing.price === null ? null : { amount: listing.price, currency: "EUR" });
+  const price = listing.price_declared ?? (listing.price === null ? null : { amount: listing.price, currency: baseCurrency });
   return (
     <article lang={listing.content_locale ?? "ro"}>
       <h1>{listing.title}</h1>

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Handle } from "@/db";
 import { currencyRates } from "@/db/schema";
 import { withTransaction, type OperatorActor, type ServiceContext, type SystemActor } from "@/lib/platform/context";
-import { baseCurrency, currencies, type CurrencyRates } from "@/lib/domain/vocabulary/currencies";
+import { baseCurrency, currencies, type CurrencyRates } from "./currencies";
 import { parseOrThrow } from "@/lib/platform/validation/zod";
 
 /**

@@ -1,5 +1,5 @@
 import { amenities } from "./amenities";
-import { currencies } from "./currencies";
+import { currencies } from "@/lib/domain/currency/currencies";
 import * as lists from "./enumerations";
 import { floorLevels } from "./floor-levels";
 import type { Enumeration } from "./labels";

@@ -1,6 +1,5 @@
 export * from "./amenities";
 export * from "./catalog";
-export * from "./currencies";
 export * from "./enumerations";
 export * from "./fields";
 export * from "./floor-levels";

@@ -2,7 +2,7 @@ import { locales } from "@/lib/platform/i18n";
 import { apiRelease } from "@/lib/platform/openapi/info";
 import { amenityDetails, amenityGroups } from "./amenities";
 import { enumerations } from "./catalog";
-import { baseCurrency, currencies, eurPerUnit, priceCapEur, type CurrencyRates } from "./currencies";
+import { baseCurrency, currencies, eurPerUnit, priceCapEur, type CurrencyRates } from "@/lib/domain/currency/currencies";
 import { writeFields, type FieldSpec } from "./fields";
 import { unitTypeFields } from "./unit-type-fields";
 import type { Enumeration } from "./labels";

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { listings } from "@/db/schema";
+import { baseCurrency } from "@/lib/domain/currency/currencies";
 import { config } from "@/lib/platform/config";
 import type { ListingDetail, ListingItem } from "../schemas";
 
@@ -63,12 +64,12 @@ export function toListingItem(row: ListingRow, lister: string): ListingItem {
     description: f.description as string,
     content_locale: str(f.content_locale),
     price: row.priceEur,
-    currency: row.priceEur === null ? null : "EUR",
+    currency: row.priceEur === null ? null : baseCurrency,
     price_period: (f.price_period as string | undefined) ?? "total",
     price_declared:
       f.price === undefined || f.price === null
         ? null
-        : { amount: f.price as number, currency: (f.price_currency as string | undefined) ?? "EUR" },
+        : { amount: f.price as number, currency: (f.price_currency as string | undefined) ?? baseCurrency },
     reserved: (f.reserved as boolean | undefined) ?? false,
     negotiable: (f.negotiable as boolean | undefined) ?? false,
     location: {

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { listings, type ListingStatus } from "@/db/schema";
-import { toEur, type CurrencyRates } from "@/lib/domain/vocabulary";
+import { baseCurrency, toEur, type CurrencyRates } from "@/lib/domain/currency/currencies";
 import type { TransactionContext } from "@/lib/platform/context";
 import type { ListedRow } from "./queries";
 import type { ListingRow } from "./read-shape";
@@ -8,7 +8,7 @@ import type { ListingRow } from "./read-shape";
 /** Columns the catalog searches on, derived from the stored fields on every write. */
 export function searchColumns(fields: Record<string, unknown>, rates: CurrencyRates) {
   const price = typeof fields.price === "number" ? fields.price : null;
-  const currency = typeof fields.price_currency === "string" ? fields.price_currency : "EUR";
+  const currency = typeof fields.price_currency === "string" ? fields.price_currency : baseCurrency;
   const eur = price === null ? null : toEur(price, currency, rates);
   return {
     city: typeof fields.city === "string" ? fields.city.trim().toLowerCase() : null,

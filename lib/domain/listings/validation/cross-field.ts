@@ -1,16 +1,13 @@
+import { currencies, eurPerUnit, priceCapEur, type CurrencyRates } from "@/lib/domain/currency/currencies";
 import {
   applianceCodes,
-  currencies,
-  eurPerUnit,
   levelRank,
-  priceCapEur,
   pricePeriodsFor,
   storeyOf,
   subtypesByType,
   transactionsByType,
   typeLimits,
   writeFields,
-  type CurrencyRates,
   type ListingWriteFields,
 } from "@/lib/domain/vocabulary";
 import { parcelDistanceKm } from "./parcel";

@@ -1,4 +1,3 @@
-export { toEur } from "@/lib/domain/vocabulary";
 export { listingWriteSchema } from "./field-schemas";
 export { isMeaningfulText } from "./meaningful-text";
 export { isValidParcelRing } from "./parcel";

@@ -1,5 +1,6 @@
 import type { FieldError } from "@/lib/platform/errors";
-import type { CurrencyRates, ListingWriteFields } from "@/lib/domain/vocabulary";
+import type { CurrencyRates } from "@/lib/domain/currency/currencies";
+import type { ListingWriteFields } from "@/lib/domain/vocabulary";
 
 export type { CurrencyRates, ListingWriteFields };
 

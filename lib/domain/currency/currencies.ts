@@ -1,6 +1,6 @@
-import { enumeration } from "./labels";
+import { enumeration } from "@/lib/domain/vocabulary/labels";
 
-/** Currencies a price may be declared in. Prices are compared in euros after conversion. */
+/** Currencies a price may be declared in (a vocabulary code list). Prices are compared in euros after conversion. */
 export const currencies = enumeration([
   ["EUR", "Euro", "Euro"],
   ["RON", "Leu românesc", "Romanian leu"],
