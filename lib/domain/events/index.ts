@@ -1,4 +1,4 @@
 export { eventId, parseEventId } from "./ids";
 export { listEvents, listEventsQuery, type EventPage, type ListEventsInput } from "./list-events";
 export { recordEvent, type NewEvent } from "./record-event";
-export { eventTypes, listingEventData, type EventBody, type EventType } from "./types";
+export { eventBodySchema, eventTypes, listingEventData, type EventBody, type EventType } from "./types";

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { events, listings } from "@/db/schema";
 import { config } from "@/lib/platform/config";
 import { eventId } from "./ids";
@@ -17,13 +18,16 @@ export const eventTypes = {
 
 export type EventType = (typeof eventTypes)[keyof typeof eventTypes];
 
-/** What `GET /events` lists and a webhook delivery sends. */
-export interface EventBody {
-  id: string;
-  type: string;
-  created_at: string;
-  data: Record<string, unknown>;
-}
+/** What `GET /events` lists and a webhook delivery sends: the OpenAPI document's `Event`, and the type of `eventBody`. */
+export const eventBodySchema = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    created_at: z.string().meta({ format: "date-time" }),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: "Event" });
+export type EventBody = z.output<typeof eventBodySchema>;
 
 export function eventBody(row: typeof events.$inferSelect): EventBody {
   return { id: eventId(row.seq), type: row.type, created_at: row.createdAt.toISOString(), data: row.data };

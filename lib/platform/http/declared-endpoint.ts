@@ -32,6 +32,7 @@ export function endpoint<D extends RouteDeclaration>(
       const raw = await req.body(declaration.body?.types ?? ["application/json"]);
       return declaration.body && !declaration.body.checkedBy ? parseOrThrow(declaration.body.schema, raw) : raw;
     };
+    // The parsed values have the declaration's types; TypeScript cannot follow them through safeParse.
     return handler({ ...req, params, query, body } as unknown as DeclaredRequest<D>);
   };
   const permission = declaration.permission;

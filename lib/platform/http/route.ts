@@ -7,8 +7,9 @@ import type { rateRules } from "./rate-limit/rules";
  * file may export only HTTP method handlers and segment config, so the document reads the small
  * file, never the route module). Two readers, so the two cannot drift apart:
  *
- * - the endpoint wrapper (`endpoint(declaration, handler)` in endpoint.ts): key and permission,
- *   path parameters, query and body parsed with these schemas before the handler runs;
+ * - the endpoint wrapper (`endpoint(declaration, handler)`, declared-endpoint.ts): key and permission,
+ *   path parameters and query parsed with these schemas before the handler runs, the body when it
+ *   reads it;
  * - the OpenAPI document (lib/platform/openapi/document.ts): path, method, operationId, summary,
  *   parameters, body with its example, responses and refusals.
  *

@@ -1,15 +1,6 @@
 import { z } from "zod";
-import { listEventsQuery } from "@/lib/domain/events";
+import { eventBodySchema, listEventsQuery } from "@/lib/domain/events";
 import { defineRoute } from "@/lib/platform/http/route";
-
-const eventSchema = z
-  .object({
-    id: z.string(),
-    type: z.string(),
-    created_at: z.string().meta({ format: "date-time" }),
-    data: z.record(z.string(), z.unknown()),
-  })
-  .meta({ id: "Event" });
 
 export const eventsRoute = defineRoute({
   method: "GET",
@@ -23,7 +14,7 @@ export const eventsRoute = defineRoute({
   responses: {
     200: {
       description: "A page of events.",
-      schema: z.object({ data: z.array(eventSchema), meta: z.object({ next: z.string().nullable() }) }),
+      schema: z.object({ data: z.array(eventBodySchema), meta: z.object({ next: z.string().nullable() }) }),
     },
   },
   errors: [422],
