@@ -32,7 +32,7 @@ export type Actor = AccountActor | StaffActor | PublicActor;
  * What every service receives: the database, the handle its queries go to, and who acts. The actor
  * is the scope: services that act on one account's data take `ServiceContext<AccountActor>`, those
  * that may touch any account's take `ServiceContext<StaffActor>`, so a route's keyed context cannot
- * reach the unscoped forms (a type error).
+ * reach the unscoped forms (a type error). Contexts come from the factories below, never as literals.
  */
 export interface ServiceContext<A extends Actor = Actor> {
   database: Database;
@@ -49,7 +49,8 @@ export type TransactionContext<A extends Actor = Actor> = ServiceContext<A> & { 
 /**
  * Runs `fn` in a transaction: a new one, or the one `ctx` already runs in, so a service called by
  * another joins its caller's transaction (its writes commit or roll back with the caller's) and never
- * waits on it (on PGlite a query outside an open transaction waits for it to end).
+ * waits on it (on PGlite a query outside an open transaction waits for it to end). A joined
+ * service's failed statement fails the whole transaction, as in PostgreSQL it must.
  */
 export async function withTransaction<A extends Actor, T>(
   ctx: ServiceContext<A>,
