@@ -67,7 +67,13 @@ describe.each(keyed.map((route) => [`${route.method} ${route.path}`, route] as c
     const revoked = await accountWithKey();
     await revokeAnyKey({ ctx: await operatorCtx(), input: { id: revoked.keyId } });
     for (const key of [undefined, wrong, otherEnvironment, revoked.key]) {
-      expectProblem(await send(route, key, params), 401, "unauthenticated");
+      const res = await send(route, key, params);
+      expectProblem(res, 401, "unauthenticated");
+      // RFC 6750 §3: the challenge on every 401, `invalid_token` once a key was sent.
+      expect(res.headers.get("www-authenticate")).toBe(key === undefined ? "Bearer" : 'Bearer error="invalid_token"');
+      // What the credential shows by itself is told apart; what needs the database is not.
+      const reason = key === undefined ? "missing_key" : key === otherEnvironment ? "production_key" : undefined;
+      expect(res.json?.reason).toBe(reason);
     }
   });
 
