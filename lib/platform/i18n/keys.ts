@@ -176,7 +176,7 @@ export const units = [
 export type Unit = (typeof units)[number];
 export type ValidationCode = keyof typeof validationDetails;
 export type ValidationReason = keyof typeof validationReasons;
-export type ProblemReasonCode = keyof typeof problemReasons;
+type ProblemReasonCode = keyof typeof problemReasons;
 
 type Value = string | number;
 /** What a message without parameters takes: parameters are optional where this is assignable to them. */
