@@ -4,12 +4,8 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs" && process.env.NEXT_PHASE !== "phase-production-build") {
     const { refuseForbiddenMethods } = await import("@/lib/platform/http/forbidden-methods");
     refuseForbiddenMethods();
-    // Where the database is, and how jobs start, are set before anything can open it or enqueue.
-    const { configureDatabase } = await import("@/db");
-    const { databaseSettings } = await import("@/lib/platform/config");
-    configureDatabase(databaseSettings);
-    // Jobs run on Inngest, which this process tells about each committed row, or else in the
-    // embedded runner, which polls the table.
+    // Jobs run on Inngest, which this process tells about each committed row (set before anything
+    // can enqueue), or else in the embedded runner, which polls the table.
     const { registerInngestDispatcher } = await import("@/inngest/dispatch");
     registerInngestDispatcher();
     const { prepareServer } = await import("@/lib/platform/startup");

@@ -1,21 +1,22 @@
 import { sql } from "drizzle-orm";
-import { database, type Database } from "@/db";
+import { configureDatabase, database, type Database } from "@/db";
 import { databaseUnavailable, unreachableMessage } from "@/db/errors";
 import { DatabaseInUseError } from "@/db/lock";
 import { startOperatorChannel } from "@/lib/platform/cli/operator-channel";
-import { config } from "@/lib/platform/config";
+import { config, databaseSettings } from "@/lib/platform/config";
 import { systemContext } from "@/lib/platform/context";
 import { logger } from "@/lib/platform/logger";
 import { demoEmail, sandboxPassword, seedSandbox } from "@/lib/domain/seed";
 import { issueDevConsoleKey } from "@/lib/domain/seed/dev-console-key";
 
 /**
- * The server's start-up (instrumentation `register()`): opens the database, which creates and
- * migrates it; when it is the embedded one, serves operator commands for the CLI; seeds an empty
+ * The server's start-up (instrumentation `register()`): says where the database is and opens it,
+ * which creates and migrates it; when it is the embedded one, serves operator commands for the CLI; seeds an empty
  * sandbox; and under `next dev` prints the demo account with a fresh key.
  */
 export async function prepareServer(): Promise<void> {
   const c = config();
+  configureDatabase(databaseSettings);
   const db = await openOrExplain();
   if (db.driver === "pglite" && !c.PGLITE_DIR.startsWith("memory://")) await startOperatorChannel({ dataDir: c.dataDir });
   if (c.APP_ENV !== "sandbox") return;
