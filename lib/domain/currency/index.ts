@@ -1,2 +1,2 @@
-export { baseCurrency, currencies, eurPerUnit, priceCapEur, toEur, type CurrencyRates } from "./currencies";
+export { baseCurrency, currencies, priceCapEur, toEur, type CurrencyRates } from "./currencies";
 export { cachedRates, eurPerUnitValue, listRates, loadRates, rateCurrency, setRate, withdrawRate } from "./rates";

@@ -6,7 +6,7 @@ import { quantityParam, type Messages, type Unit } from "@/lib/platform/i18n/key
 
 export const problemContentType = "application/problem+json";
 
-export const problemType = (code: string): string => `${config().APP_URL}/problems/${code}`;
+const problemType = (code: string): string => `${config().APP_URL}/problems/${code}`;
 
 export interface ProblemBody {
   type: string;

@@ -5,7 +5,7 @@ import { ro } from "./ro";
 
 export const locales = ["ro", "en"] as const;
 export type Locale = (typeof locales)[number];
-export const defaultLocale: Locale = "ro";
+const defaultLocale: Locale = "ro";
 
 const catalogues: Record<Locale, Messages> = { ro, en };
 

@@ -34,7 +34,7 @@ function numberAt(
  * (the detail names the whole range); one-sided bounds, lengths and list sizes answer `min` or `max`.
  * Every bound says what it counts (`unit`): characters, items, the parcel's points or the field's unit.
  */
-export function toFieldError(field: WriteFieldName, issue: z.core.$ZodIssue): FieldError {
+function toFieldError(field: WriteFieldName, issue: z.core.$ZodIssue): FieldError {
   return { pointer: pointerOf([field, ...issue.path]), ...toFieldIssue(field, issue) };
 }
 
