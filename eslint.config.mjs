@@ -34,10 +34,32 @@ const layering = {
   },
 };
 
+// Routes and pages act for their caller: the contexts that reach every account's data (jobs, the
+// operator's CLI, the seed) are not theirs to build, so an unscoped service call cannot slip in.
+const callerScope = {
+  files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        paths: [
+          {
+            name: "@/lib/platform/context",
+            importNames: ["systemContext", "operatorContext", "asAccount"],
+            message:
+              "Routes and pages use the caller's context (the endpoint wrapper's ctx, pageContext): staff contexts belong to jobs, the CLI and the seed.",
+          },
+        ],
+      },
+    ],
+  },
+};
+
 const config = [
   ...next,
   ...nextTs,
   layering,
+  callerScope,
   { rules: { "@typescript-eslint/no-unused-vars": "error" } },
   // Tests read response bodies member by member; typing each body would only restate the assertions.
   { files: ["tests/**/*.ts", "e2e/**/*.ts"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
