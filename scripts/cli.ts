@@ -2,8 +2,14 @@ import { closeDatabase, configureDatabase } from "@/db";
 import { registerInngestDispatcher } from "@/inngest/dispatch";
 import { runCli } from "@/lib/platform/cli/main";
 import { databaseSettings } from "@/lib/platform/config";
+import { unsupportedNodeMessage } from "@/lib/platform/node-version";
 
 const write = (stream: NodeJS.WriteStream) => (text: string) => stream.write(text);
+const tooOld = unsupportedNodeMessage();
+if (tooOld) {
+  process.stderr.write(`${tooOld}\n`);
+  process.exit(1);
+}
 configureDatabase(databaseSettings);
 // A command run here rather than in the server enqueues like the server does.
 registerInngestDispatcher();

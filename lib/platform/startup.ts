@@ -6,6 +6,7 @@ import { startOperatorChannel } from "@/lib/platform/cli/operator-channel";
 import { config, databaseSettings } from "@/lib/platform/config";
 import { systemContext } from "@/lib/platform/context";
 import { logger } from "@/lib/platform/logger";
+import { unsupportedNodeMessage } from "@/lib/platform/node-version";
 import { demoEmail, sandboxPassword, seedSandbox } from "@/lib/domain/seed";
 import { issueDevConsoleKey } from "@/lib/domain/seed/dev-console-key";
 
@@ -15,6 +16,7 @@ import { issueDevConsoleKey } from "@/lib/domain/seed/dev-console-key";
  * sandbox; and under `next dev` prints the demo account with a fresh key.
  */
 export async function prepareServer(): Promise<void> {
+  exitOnUnsupportedNode();
   const c = config();
   configureDatabase(databaseSettings);
   const db = await openOrExplain();
@@ -26,6 +28,14 @@ export async function prepareServer(): Promise<void> {
     logger.info("sandbox seeded", { seeded: seeded.seeded });
   }
   if (c.NODE_ENV === "development") printDevConsole(c.APP_URL, await issueDevConsoleKey({ ctx }));
+}
+
+/** On a Node.js older than package.json's `engines`: one line saying so, then stop. */
+export function exitOnUnsupportedNode(): void {
+  const message = unsupportedNodeMessage();
+  if (!message) return;
+  logger.error(message);
+  process.exit(1);
 }
 
 async function openOrExplain(): Promise<Database> {
