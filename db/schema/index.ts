@@ -4,3 +4,4 @@ export * from "./api-log";
 export * from "./jobs";
 export * from "./listings";
 export * from "./events";
+export * from "./mail";

@@ -20,6 +20,9 @@ const envSchema = z.object({
   API_LOG: z.enum(["on", "off"]).default("on"),
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // Without SMTP_URL mail goes to the sandbox mailbox (lib/platform/mail); production refuses to send.
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().min(1).default("Listings <no-reply@localhost>"),
   // ISO 8601 dates; one that does not parse announces nothing (lib/platform/http/versions.ts).
   API_V1_DEPRECATED_AT: z.string().optional(),
   API_V1_SUNSET_AT: z.string().optional(),
@@ -57,4 +60,14 @@ export function databaseSettings(): DatabaseSettings {
 export const inngestConfigured = (): boolean => {
   const c = config();
   return Boolean((c.INNGEST_EVENT_KEY && c.INNGEST_SIGNING_KEY) || c.INNGEST_DEV);
+};
+
+/**
+ * Where `sendMail` delivers: SMTP when `SMTP_URL` is set; otherwise the sandbox mailbox (a table, a
+ * page and the server log), which production never uses: a production server without SMTP has none.
+ */
+export const mailDelivery = (): "smtp" | "sandbox-mailbox" | "none" => {
+  const c = config();
+  if (c.SMTP_URL) return "smtp";
+  return c.APP_ENV === "sandbox" ? "sandbox-mailbox" : "none";
 };

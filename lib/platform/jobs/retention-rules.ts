@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { apiLog, events, idempotencyKeys, jobs } from "@/db/schema";
+import { apiLog, events, idempotencyKeys, jobs, sandboxMail } from "@/db/schema";
 import type { RetentionRule } from "./retention";
 
 /**
@@ -22,4 +22,6 @@ export const retentionRules: readonly RetentionRule[] = [
   { name: "events", keepDays: 35, table: events, key: events.seq, age: events.createdAt },
   // A key is remembered 10 minutes; an expired row is inert (the next use replaces it), so a day's delay is harmless.
   { name: "idempotency_keys.expired", keepDays: 1, table: idempotencyKeys, key: idempotencyKeys.id, age: idempotencyKeys.expiresAt },
+  // The sandbox mailbox holds confirmation and reset links, useful for minutes: a week is plenty.
+  { name: "sandbox_mail", keepDays: 7, table: sandboxMail, key: sandboxMail.id, age: sandboxMail.createdAt },
 ];
