@@ -15,6 +15,7 @@ export const idPrefixes = {
   event: "evt",
   upload: "upl",
   client: "svcc",
+  accountToken: "atok",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;
