@@ -3,6 +3,7 @@ import { AppError, ValidationError, errorStatus, type ErrorCode, type FieldError
 import { renderProblem } from "@/lib/platform/http/problem";
 import { locales, messages, quantity, type Locale } from "@/lib/platform/i18n";
 import {
+  mailTexts,
   problemDetails,
   problemReasons,
   units,
@@ -110,6 +111,16 @@ describe.each(locales)("catalogue %s", (locale: Locale) => {
       expect(error.detail, `${error.code} ${JSON.stringify(errors[index].params)}`).not.toMatch(unfilled);
       expect(error.detail).not.toBe("");
     });
+  });
+
+  it("has the subject and text of exactly the registry's mails, the text with all their placeholders, the subject with some", () => {
+    expect(keysOf(catalogue.mail)).toEqual(keysOf(mailTexts));
+    for (const [key, params] of Object.entries(mailTexts)) {
+      const texts = catalogue.mail[key as keyof typeof mailTexts];
+      expect(texts.subject, key).not.toBe("");
+      expect(placeholders(texts.text), key).toEqual(sorted(params));
+      for (const name of placeholders(texts.subject)) expect(params, `${key} subject`).toContain(name);
+    }
   });
 
   it("renders every unit in every plural category", () => {

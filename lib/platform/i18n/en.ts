@@ -152,6 +152,10 @@ export const en: Messages = {
     unknown_account_email: "No account has this e-mail address.",
     flag_needs_value: "--{flag} needs a value.",
     unexpected_argument: 'Unexpected argument "{word}".',
+    link_unknown: "This link is not valid: open the link from the latest e-mail, whole, or ask for a new one.",
+    link_expired: "This link has expired; ask for a new one.",
+    link_used: "This link has been used already; ask for a new one if you still need it.",
+    wrong_password: "The current password is not correct.",
     invalid: "The value is not valid.",
   },
   /** A bound as a quantity (`{n}` is the number), one text per plural category of English. */
@@ -172,5 +176,24 @@ export const en: Messages = {
     night: { one: "{n} night", other: "{n} nights" },
     year: { other: "{n}" },
     price_currency: { other: "{n} (in the price currency)" },
+  },
+  /** Plain-text mails; each ends with what to do when the reader did not ask for it. */
+  mail: {
+    confirm_email: {
+      subject: "Confirm your e-mail address",
+      text: "Hello {name},\n\nTo finish creating your account, confirm your e-mail address by opening this link within {hours} hours:\n\n{link}\n\nIf you did not create an account, ignore this message: nothing happens without the confirmation.",
+    },
+    sign_up_attempt: {
+      subject: "Someone tried to sign up with your e-mail address",
+      text: "Hello {name},\n\nSomeone tried to create an account with this e-mail address, which already has an account; no new account was created.\n\nIf it was you, sign in: {sign_in_link}\nIf you forgot your password, reset it: {reset_link}\n\nIf it was not you, you need to do nothing.",
+    },
+    reset_password: {
+      subject: "Reset your password",
+      text: "Hello {name},\n\nTo choose a new password, open this link within {minutes} minutes; it works once:\n\n{link}\n\nIf you did not ask to reset your password, ignore this message: your password stays as it is.",
+    },
+    password_changed: {
+      subject: "Your password was changed",
+      text: "Hello {name},\n\nThe password of your account was just changed, and every other signed-in session was ended.\n\nIf you did not do this, reset your password at once: {reset_link}",
+    },
   },
 };

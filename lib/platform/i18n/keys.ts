@@ -147,8 +147,29 @@ export const validationReasons = {
   unknown_account_email: [],
   flag_needs_value: ["flag"],
   unexpected_argument: ["word"],
+  link_unknown: [],
+  link_expired: [],
+  link_used: [],
+  wrong_password: [],
   invalid: [],
 } as const;
+
+/**
+ * Mails the product sends, with the names of the placeholders of their text (the subject may use
+ * some of them): sent in the account's language.
+ */
+export const mailTexts = {
+  /** After sign-up: the confirmation link. */
+  confirm_email: ["name", "link", "hours"],
+  /** A sign-up with an address that has an account goes to that address instead (nothing is created). */
+  sign_up_attempt: ["name", "sign_in_link", "reset_link"],
+  /** The password reset link. */
+  reset_password: ["name", "link", "minutes"],
+  /** After a password change or reset, so an account holder learns of one they did not make. */
+  password_changed: ["name", "reset_link"],
+} as const;
+
+export type MailKey = keyof typeof mailTexts;
 
 /**
  * What a bound counts or measures. The catalogue text of each has `{n}` and a form per plural
@@ -196,6 +217,9 @@ export type ProblemParams<C extends ErrorCode> =
 
 type ReasonParams = { [R in ValidationReason]: { reason: R } & ParamsOf<(typeof validationReasons)[R]> }[ValidationReason];
 
+/** The parameters of a mail's subject and text. */
+export type MailParams<K extends MailKey> = ParamsOf<(typeof mailTexts)[K]>;
+
 /** The parameters of a validation code's detail; `invalid` and `invalid_value` take a reason and its parameters. */
 export type FieldParams<C extends ValidationCode> = C extends "invalid" | "invalid_value"
   ? ReasonParams
@@ -214,4 +238,5 @@ export interface Messages {
   readonly validation: { readonly [C in ValidationCode]: string };
   readonly validation_reasons: { readonly [R in ValidationReason]: string };
   readonly units: { readonly [U in Unit]: PluralText };
+  readonly mail: { readonly [K in MailKey]: { readonly subject: string; readonly text: string } };
 }

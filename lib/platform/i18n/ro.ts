@@ -152,6 +152,10 @@ export const ro: Messages = {
     unknown_account_email: "Niciun cont nu are această adresă de e-mail.",
     flag_needs_value: "--{flag} are nevoie de o valoare.",
     unexpected_argument: 'Argument neașteptat: "{word}".',
+    link_unknown: "Linkul nu este valid: deschideți linkul din cel mai recent e-mail, întreg, sau cereți unul nou.",
+    link_expired: "Linkul a expirat; cereți unul nou.",
+    link_used: "Linkul a fost deja folosit; cereți unul nou dacă mai aveți nevoie.",
+    wrong_password: "Parola actuală nu este corectă.",
     invalid: "Valoarea nu este validă.",
   },
   /** Forms per plural category of Romanian: one (1), few (0, 2–19, 101–119…), other (20 and up: „de”). */
@@ -172,5 +176,24 @@ export const ro: Messages = {
     night: { one: "{n} noapte", few: "{n} nopți", other: "{n} de nopți" },
     year: { other: "{n}" },
     price_currency: { other: "{n} (în moneda prețului)" },
+  },
+  /** E-mailuri text; fiecare se încheie cu ce e de făcut când cititorul nu l-a cerut. */
+  mail: {
+    confirm_email: {
+      subject: "Confirmați adresa de e-mail",
+      text: "Bună ziua, {name},\n\nPentru a termina crearea contului, confirmați adresa de e-mail deschizând acest link în cel mult {hours} de ore:\n\n{link}\n\nDacă nu ați creat un cont, ignorați acest mesaj: fără confirmare nu se întâmplă nimic.",
+    },
+    sign_up_attempt: {
+      subject: "Cineva a încercat să își creeze un cont cu adresa dumneavoastră",
+      text: "Bună ziua, {name},\n\nCineva a încercat să creeze un cont cu această adresă de e-mail, care are deja un cont; nu s-a creat niciun cont nou.\n\nDacă ați fost dumneavoastră, autentificați-vă: {sign_in_link}\nDacă ați uitat parola, resetați-o: {reset_link}\n\nDacă nu ați fost dumneavoastră, nu trebuie să faceți nimic.",
+    },
+    reset_password: {
+      subject: "Resetarea parolei",
+      text: "Bună ziua, {name},\n\nPentru a alege o parolă nouă, deschideți acest link în cel mult {minutes} de minute; funcționează o singură dată:\n\n{link}\n\nDacă nu ați cerut resetarea parolei, ignorați acest mesaj: parola rămâne aceeași.",
+    },
+    password_changed: {
+      subject: "Parola a fost schimbată",
+      text: "Bună ziua, {name},\n\nParola contului dumneavoastră tocmai a fost schimbată, iar toate celelalte sesiuni deschise au fost închise.\n\nDacă nu ați făcut-o dumneavoastră, resetați parola imediat: {reset_link}",
+    },
   },
 };
