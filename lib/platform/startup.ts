@@ -3,7 +3,7 @@ import { configureDatabase, database, type Database } from "@/db";
 import { databaseUnavailable, unreachableMessage } from "@/db/errors";
 import { DatabaseInUseError } from "@/db/lock";
 import { startOperatorChannel } from "@/lib/platform/cli/operator-channel";
-import { config, databaseSettings } from "@/lib/platform/config";
+import { config, databaseSettings, mailDelivery } from "@/lib/platform/config";
 import { systemContext } from "@/lib/platform/context";
 import { logger } from "@/lib/platform/logger";
 import { unsupportedNodeMessage } from "@/lib/platform/node-version";
@@ -21,6 +21,9 @@ export async function prepareServer(): Promise<void> {
   configureDatabase(databaseSettings);
   const db = await openOrExplain();
   if (db.driver === "pglite" && !c.PGLITE_DIR.startsWith("memory://")) await startOperatorChannel({ dataDir: c.dataDir });
+  // Sending mail in production without SMTP fails (lib/platform/mail); say so once, at start-up, not at the first sign-up.
+  if (mailDelivery() === "none")
+    logger.warn("mail is not configured: set SMTP_URL (with APP_ENV=production there is no sandbox mailbox, so sending mail fails)");
   if (c.APP_ENV !== "sandbox") return;
   const ctx = systemContext(db);
   if (await isEmpty(db)) {

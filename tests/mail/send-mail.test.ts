@@ -1,0 +1,158 @@
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { SMTPServer } from "smtp-server";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { database } from "@/db";
+import { sandboxMail } from "@/db/schema";
+import { resetConfig } from "@/lib/platform/config";
+import { newId } from "@/lib/platform/ids";
+import { sendMail } from "@/lib/platform/mail";
+
+interface Received {
+  from: string | undefined;
+  to: string[];
+  user: string | undefined;
+  raw: string;
+}
+
+/** A real SMTP server on a free local port, requiring the credentials the URL carries. */
+const received: Received[] = [];
+const server = new SMTPServer({
+  disabledCommands: ["STARTTLS"],
+  allowInsecureAuth: true,
+  logger: false,
+  onAuth(auth, _session, callback) {
+    if (auth.username === "mailer" && auth.password === "s3cret") return callback(null, { user: auth.username });
+    callback(new Error("Invalid username or password"));
+  },
+  onData(stream, session, callback) {
+    const chunks: Buffer[] = [];
+    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+    stream.on("end", () => {
+      received.push({
+        from: session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined,
+        to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+        user: session.user as string | undefined,
+        raw: Buffer.concat(chunks).toString("utf8").replace(/\r\n/g, "\n"),
+      });
+      callback();
+    });
+  },
+});
+let port = 0;
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(resolve));
+});
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+  resetConfig();
+});
+
+function withEnv(env: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+  resetConfig();
+}
+
+const address = () => `${newId("account")}@example.test`;
+
+async function storedFor(recipient: string) {
+  const { connection } = await database();
+  return connection.select().from(sandboxMail).where(eq(sandboxMail.recipient, recipient));
+}
+
+/** The JSON lines the logger writes while `fn` runs. */
+async function logLines(fn: () => Promise<void>): Promise<Record<string, unknown>[]> {
+  const lines: Record<string, unknown>[] = [];
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+    return true;
+  });
+  await fn();
+  vi.mocked(process.stderr.write).mockRestore();
+  return lines;
+}
+
+describe("sendMail", () => {
+  it("with SMTP_URL, delivers through SMTP: the server receives recipient, subject and text from MAIL_FROM, and nothing is stored", async () => {
+    withEnv({ SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${port}`, MAIL_FROM: "Listings <no-reply@listings.test>" });
+    const to = address();
+    await sendMail({ to, subject: "Confirm your e-mail", text: "Open this link:\nhttps://listings.test/confirm?token=abc" });
+
+    const message = received.find((candidate) => candidate.to.includes(to));
+    expect(message).toBeDefined();
+    expect(message!.to).toEqual([to]);
+    expect(message!.from).toBe("no-reply@listings.test");
+    expect(message!.user).toBe("mailer");
+    expect(message!.raw).toMatch(/^Subject: Confirm your e-mail$/m);
+    expect(message!.raw).toMatch(new RegExp(`^To: ${to.replace(/[.]/g, "\\.")}$`, "m"));
+    expect(message!.raw).toMatch(/^From: Listings <no-reply@listings\.test>$/m);
+    expect(message!.raw).toContain("Open this link:\nhttps://listings.test/confirm?token=abc");
+    expect(await storedFor(to)).toEqual([]);
+  });
+
+  it("with SMTP_URL, sends the HTML part beside the text", async () => {
+    withEnv({ SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${port}` });
+    const to = address();
+    await sendMail({
+      to,
+      subject: "Reset your password",
+      text: "Reset: https://listings.test/r",
+      html: '<p>Reset: <a href="https://listings.test/r">link</a></p>',
+    });
+
+    const message = received.find((candidate) => candidate.to.includes(to))!;
+    expect(message.raw).toMatch(/^Content-Type: multipart\/alternative;/m);
+    expect(message.raw).toContain("Reset: https://listings.test/r");
+    expect(message.raw).toMatch(/<a href=3D"https:\/\/listings\.test\/r">link<\/a>|<a href="https:\/\/listings\.test\/r">link<\/a>/);
+  });
+
+  it("with SMTP_URL, a refused delivery rejects (the caller sees the failure)", async () => {
+    withEnv({ SMTP_URL: `smtp://mailer:wrong@127.0.0.1:${port}` });
+    await expect(sendMail({ to: address(), subject: "s", text: "t" })).rejects.toThrow();
+  });
+
+  it("without SMTP_URL in the sandbox, stores the message in the sandbox mailbox and logs one line with recipient, subject and text", async () => {
+    withEnv({ SMTP_URL: undefined, APP_ENV: "sandbox", LOG_LEVEL: "info" });
+    const to = address();
+    const lines = await logLines(() =>
+      sendMail({ to, subject: "Confirm your e-mail", text: "https://listings.test/confirm?token=xyz", html: "<p>hi</p>" }),
+    );
+
+    const rows = await storedFor(to);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      recipient: to,
+      subject: "Confirm your e-mail",
+      text: "https://listings.test/confirm?token=xyz",
+      html: "<p>hi</p>",
+    });
+    expect(rows[0].createdAt).toBeInstanceOf(Date);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: "info", to, subject: "Confirm your e-mail", text: "https://listings.test/confirm?token=xyz" });
+    expect(received.some((message) => message.to.includes(to))).toBe(false);
+  });
+
+  it("without SMTP_URL in production, refuses with a clear error and stores and logs nothing", async () => {
+    withEnv({ SMTP_URL: undefined, APP_ENV: "production", LOG_LEVEL: "info" });
+    const to = address();
+    let failure: unknown;
+    const lines = await logLines(async () => {
+      failure = await sendMail({ to, subject: "Confirm", text: "https://listings.test/confirm?token=secret" }).catch(
+        (error: unknown) => error,
+      );
+    });
+
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toMatch(/SMTP_URL/);
+    expect(await storedFor(to)).toEqual([]);
+    expect(lines).toEqual([]);
+  });
+});
