@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { accountTokens, activityLog } from "@/db/schema";
 import { confirmEmail } from "@/lib/domain/accounts/confirm-email";
+import { resendConfirmation } from "@/lib/domain/accounts/resend-confirmation";
 import { signUp } from "@/lib/domain/accounts/sign-up";
 import { withFrozenClock } from "../support/clock";
 import { accountByEmail, freshEmail, mailsTo, password, publicCtx, refusal, tokenIn } from "./support";
@@ -122,5 +123,36 @@ describe("confirmEmail", () => {
       ]);
     }
     expect((await accountByEmail(email)).confirmed).toBe(false);
+  });
+});
+
+describe("resendConfirmation", () => {
+  it("mails a new link to an unconfirmed account only, answering the same for any address", async () => {
+    await withFrozenClock(async () => {
+      const email = freshEmail();
+      await signUp({ ctx: await publicCtx(), input: { email, password, name: "Ana", language: "ro" } });
+      const unknown = freshEmail();
+      expect(await resendConfirmation({ ctx: await publicCtx(), input: { email: email.toUpperCase() } })).toEqual({ email });
+      expect(await resendConfirmation({ ctx: await publicCtx(), input: { email: unknown } })).toEqual({ email: unknown });
+      expect(await mailsTo(unknown)).toEqual([]);
+      const mails = await mailsTo(email);
+      expect(mails.map((m) => m.subject)).toEqual(["Confirmați adresa de e-mail", "Confirmați adresa de e-mail"]);
+      const [first, second] = mails.map((m) => tokenIn(m.text, "/confirm-email"));
+      expect(second).not.toBe(first);
+
+      await confirmEmail({ ctx: await publicCtx(), input: { token: second } });
+      expect((await accountByEmail(email)).confirmed).toBe(true);
+      // Confirming with one link used up the other; a confirmed account gets no more links.
+      expect(await refusal(confirmEmail({ ctx: await publicCtx(), input: { token: first } }))).toEqual([
+        { pointer: "/token", code: "invalid_value", reason: "link_used" },
+      ]);
+      await resendConfirmation({ ctx: await publicCtx(), input: { email } });
+      expect(await mailsTo(email)).toHaveLength(2);
+
+      const limited = freshEmail();
+      await signUp({ ctx: await publicCtx(), input: { email: limited, password, name: "Ion", language: "en" } });
+      for (let i = 0; i < 7; i++) await resendConfirmation({ ctx: await publicCtx(), input: { email: limited } });
+      expect(await mailsTo(limited)).toHaveLength(1 + 5);
+    });
   });
 });
