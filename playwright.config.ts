@@ -34,6 +34,8 @@ export default defineConfig({
   use: {
     baseURL,
     trace: "retain-on-failure",
+    // Pages take their language from Accept-Language: English unless a spec asks for another.
+    locale: "en-US",
   },
   projects: [
     {

@@ -1,14 +1,40 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { hasMalformedPath, malformedPath } from "@/lib/platform/http/malformed-path";
+import { newNonce, pageSecurityHeaders } from "@/lib/platform/security-headers";
 
 /**
- * A path Next.js cannot decode ends in the framework's own text/plain 500 before any route handler
- * runs; under /api/v1 such a request gets the API's 400 problem here instead. The matcher sends only
- * paths holding a `%` through this proxy, so every other request pays nothing for it.
+ * Two jobs, chosen by the matcher so that API requests never pay for page work:
+ *
+ * - A path Next.js cannot decode ends in the framework's own text/plain 500 before any route handler
+ *   runs; under /api/v1 such a request gets the API's 400 problem here instead. Only API paths holding
+ *   a `%` come through this proxy.
+ * - Pages (every path outside /api and the framework's static files, prefetches excluded) get a fresh
+ *   CSP nonce and the security headers. Next.js reads the nonce from the request's
+ *   Content-Security-Policy header and puts it on the scripts it renders, which is why the policy is
+ *   set on the request as well as on the response.
  */
 export async function proxy(request: NextRequest): Promise<Response> {
-  if (!hasMalformedPath(request.nextUrl.pathname)) return NextResponse.next();
-  return malformedPath(request, { params: Promise.resolve({}) });
+  if (request.nextUrl.pathname.startsWith("/api/")) {
+    if (!hasMalformedPath(request.nextUrl.pathname)) return NextResponse.next();
+    return malformedPath(request, { params: Promise.resolve({}) });
+  }
+  const headers = pageSecurityHeaders(newNonce(), { development: process.env.NODE_ENV === "development" });
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("content-security-policy", headers["Content-Security-Policy"]);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
 }
 
-export const config = { matcher: "/api/v1/:path(.*%.*)" };
+export const config = {
+  matcher: [
+    "/api/v1/:path(.*%.*)",
+    {
+      source: "/((?!api/|_next/static|_next/image|favicon.ico).*)",
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
+  ],
+};

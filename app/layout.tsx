@@ -1,21 +1,42 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { LanguageSwitcher } from "@/components/language-switcher";
+import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { requestLocale } from "@/app/locale";
 import "./globals.css";
 
-export const metadata: Metadata = { title: "Listings platform", description: "Publish real-estate listings by API and in the portal." };
+export async function generateMetadata(): Promise<Metadata> {
+  const { site } = pageMessages(await requestLocale());
+  return { title: { default: site.name, template: `%s – ${site.name}` }, description: site.description };
+}
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const locale = await requestLocale();
+  const { site } = pageMessages(locale);
   return (
-    <html lang="ro">
+    <html lang={locale}>
       <body>
+        <a className="skip-link" href="#main">
+          {site.skipToContent}
+        </a>
         <header className="site">
-          <strong>
-            <Link href="/">Listings platform</Link>
-          </strong>
-          <Link href="/docs/api">API reference</Link>
+          <Link href="/" className="brand">
+            {site.name}
+          </Link>
+          <nav aria-label={site.navigation}>
+            <Link href="/">{site.home}</Link>
+            <Link href="/docs/api">{site.apiReference}</Link>
+          </nav>
+          <LanguageSwitcher
+            current={locale}
+            label={site.language}
+            names={{ ro: pageMessages("ro").site.switchTo, en: pageMessages("en").site.switchTo }}
+          />
         </header>
-        <main>{children}</main>
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
       </body>
     </html>
   );

@@ -1,6 +1,10 @@
 "use client";
 
 import { useEffect, useMemo, useState } from "react";
+import { fill } from "./fill";
+import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+
+type Labels = PageMessages["apiReference"];
 
 interface Parameter {
   name: string;
@@ -27,7 +31,7 @@ interface Endpoint {
 }
 
 /** Lists every operation of the OpenAPI document and sends real requests with the key typed in. */
-export function ApiReference({ specUrl }: { specUrl: string }) {
+export function ApiReference({ specUrl, labels }: { specUrl: string; labels: Labels }) {
   const [spec, setSpec] = useState<OpenApi>();
   const [error, setError] = useState<string>();
   const [key, setKey] = useState("");
@@ -49,11 +53,11 @@ export function ApiReference({ specUrl }: { specUrl: string }) {
     [spec],
   );
 
-  if (error) return <p role="alert">The API document could not be loaded: {error}</p>;
-  if (!spec) return <p>Loading the API document…</p>;
+  if (error) return <p role="alert">{fill(labels.loadFailed, { error })}</p>;
+  if (!spec) return <p>{labels.loading}</p>;
   return (
     <>
-      <label htmlFor="api-key">API key</label>
+      <label htmlFor="api-key">{labels.apiKey}</label>
       <input
         id="api-key"
         type="password"
@@ -63,13 +67,13 @@ export function ApiReference({ specUrl }: { specUrl: string }) {
         onChange={(e) => setKey(e.target.value)}
       />
       {endpoints.map((endpoint) => (
-        <EndpointCard key={`${endpoint.method} ${endpoint.path}`} endpoint={endpoint} base="/api/v1" apiKey={key} />
+        <EndpointCard key={`${endpoint.method} ${endpoint.path}`} endpoint={endpoint} base="/api/v1" apiKey={key} labels={labels} />
       ))}
     </>
   );
 }
 
-function EndpointCard({ endpoint, base, apiKey }: { endpoint: Endpoint; base: string; apiKey: string }) {
+function EndpointCard({ endpoint, base, apiKey, labels }: { endpoint: Endpoint; base: string; apiKey: string; labels: Labels }) {
   const { method, path, operation } = endpoint;
   const pathParams = (operation.parameters ?? []).filter((p) => p.in === "path");
   const [values, setValues] = useState<Record<string, string>>({});
@@ -101,8 +105,8 @@ function EndpointCard({ endpoint, base, apiKey }: { endpoint: Endpoint; base: st
       <summary>
         <span className="method">{method}</span> <code>{path}</code> <span className="muted">– {operation.summary}</span>
       </summary>
-      {operation.description && <p style={{ whiteSpace: "pre-wrap" }}>{operation.description}</p>}
-      <p className="muted">Responses: {Object.keys(operation.responses ?? {}).join(", ")}</p>
+      {operation.description && <p className="pre-wrap">{operation.description}</p>}
+      <p className="muted">{fill(labels.responses, { statuses: Object.keys(operation.responses ?? {}).join(", ") })}</p>
       {pathParams.map((p) => (
         <div key={p.name}>
           <label htmlFor={`${method}${path}${p.name}`}>{p.name}</label>
@@ -113,20 +117,20 @@ function EndpointCard({ endpoint, base, apiKey }: { endpoint: Endpoint; base: st
           />
         </div>
       ))}
-      <label htmlFor={`${method}${path}query`}>Query string</label>
+      <label htmlFor={`${method}${path}query`}>{labels.queryString}</label>
       <input id={`${method}${path}query`} placeholder="locale=en" value={query} onChange={(e) => setQuery(e.target.value)} />
       {contentType && (
         <>
-          <label htmlFor={`${method}${path}body`}>Body ({contentType})</label>
+          <label htmlFor={`${method}${path}body`}>{fill(labels.body, { contentType })}</label>
           <textarea id={`${method}${path}body`} value={body} onChange={(e) => setBody(e.target.value)} />
         </>
       )}
       <p>
         <button type="button" onClick={send}>
-          Send {method} {path}
+          {fill(labels.send, { method, path })}
         </button>
       </p>
-      {result && <pre aria-label="Response">{result}</pre>}
+      {result && <pre aria-label={labels.response}>{result}</pre>}
     </details>
   );
 }

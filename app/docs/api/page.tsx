@@ -1,17 +1,20 @@
 import type { Metadata } from "next";
 import { ApiReference } from "@/components/api-reference";
+import { fill } from "@/components/fill";
+import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { requestLocale } from "@/app/locale";
 
-export const metadata: Metadata = { title: "API reference – Listings platform" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: pageMessages(await requestLocale()).apiReference.title };
+}
 
-export default function ApiReferencePage() {
+export default async function ApiReferencePage() {
+  const { apiReference } = pageMessages(await requestLocale());
   return (
     <>
-      <h1>API reference</h1>
-      <p className="muted">
-        Generated from <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>. Paste a sandbox key to send real requests from this page;
-        the key stays in this browser tab.
-      </p>
-      <ApiReference specUrl="/api/v1/openapi.json" />
+      <h1>{apiReference.title}</h1>
+      <p className="muted">{fill(apiReference.intro, { document: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> })}</p>
+      <ApiReference specUrl="/api/v1/openapi.json" labels={apiReference} />
     </>
   );
 }

@@ -5,6 +5,9 @@ import { baseCurrency } from "@/lib/domain/currency";
 import { pageContext } from "@/lib/platform/context";
 import { AppError } from "@/lib/platform/errors";
 import { getCatalogListing } from "@/lib/domain/listings/get";
+import { format } from "@/lib/platform/i18n";
+import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { requestLocale } from "@/app/locale";
 
 type Props = { params: Promise<{ code: string }> };
 
@@ -26,6 +29,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 /** The public page of an active listing: the `url` of every listing and of its events. */
 export default async function ListingPage({ params }: Props) {
   const listing = await load((await params).code);
+  const locale = await requestLocale();
+  const t = pageMessages(locale).listing;
   const price = listing.price_declared ?? (listing.price === null ? null : { amount: listing.price, currency: baseCurrency });
   return (
     <article lang={listing.content_locale ?? "ro"}>
@@ -37,21 +42,24 @@ export default async function ListingPage({ params }: Props) {
       {price && (
         <p>
           <strong>
-            {price.amount.toLocaleString("ro-RO")} {price.currency}
+            {price.amount.toLocaleString(locale === "ro" ? "ro-RO" : "en-GB")} {price.currency}
           </strong>
           {listing.price_period !== "total" ? ` / ${listing.price_period}` : ""}
         </p>
       )}
-      <p style={{ whiteSpace: "pre-wrap" }}>{listing.description}</p>
+      <p className="pre-wrap">{listing.description}</p>
+      <h2 lang={locale}>{t.facts}</h2>
       <dl className="facts">
         {Object.entries(listing.facts).map(([name, value]) => (
-          <div key={name} style={{ display: "contents" }}>
+          <div key={name} className="contents">
             <dt>{name}</dt>
             <dd>{Array.isArray(value) ? value.join(", ") : typeof value === "object" ? JSON.stringify(value) : String(value)}</dd>
           </div>
         ))}
       </dl>
-      <p className="muted">Code {listing.code}</p>
+      <p className="muted" lang={locale}>
+        {format(t.code, { code: listing.code })}
+      </p>
     </article>
   );
 }

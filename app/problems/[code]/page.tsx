@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { errorStatus, type ErrorCode } from "@/lib/platform/errors";
-import { messages } from "@/lib/platform/i18n";
+import { format, locales, messages } from "@/lib/platform/i18n";
+import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { requestLocale } from "@/app/locale";
 
 type Props = { params: Promise<{ code: string }> };
 
@@ -13,25 +15,31 @@ export function generateStaticParams() {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { code } = await params;
-  return { title: isCode(code) ? `${code} – problem` : "Problem" };
+  const { problem } = pageMessages(await requestLocale());
+  return { title: isCode(code) ? format(problem.title, { code }) : problem.fallbackTitle };
 }
 
 /** The page a problem's `type` points at: what the code means, in both languages, with each `reason` it can carry. */
 export default async function ProblemPage({ params }: Props) {
   const { code } = await params;
   if (!isCode(code)) notFound();
+  const locale = await requestLocale();
+  const { problem } = pageMessages(locale);
+  // The page's language first, then the other one.
+  const order = [locale, ...locales.filter((other) => other !== locale)];
   return (
     <>
       <h1>
         <code>{code}</code> <span className="muted">HTTP {errorStatus[code]}</span>
       </h1>
-      {(["en", "ro"] as const).map((locale) => (
-        <div className="card" key={locale} lang={locale}>
-          <strong>{messages(locale).problems[code].title}</strong>
-          <p>{messages(locale).problems[code].detail.replace(/\{\w+\}/g, "…")}</p>
-          {Object.entries(messages(locale).problems[code].reasons ?? {}).map(([reason, text]) => (
+      <p>{problem.intro}</p>
+      {order.map((language) => (
+        <div className="card" key={language} lang={language}>
+          <strong>{messages(language).problems[code].title}</strong>
+          <p>{messages(language).problems[code].detail.replace(/\{\w+\}/g, "…")}</p>
+          {Object.entries(messages(language).problems[code].reasons ?? {}).map(([reason, text]) => (
             <p key={reason}>
-              <code>reason: {reason}</code> – {text.replace(/\{\w+\}/g, "…")}
+              <code>{format(pageMessages(language).problem.reason, { reason })}</code> – {text.replace(/\{\w+\}/g, "…")}
             </p>
           ))}
         </div>

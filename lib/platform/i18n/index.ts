@@ -41,6 +41,15 @@ export function resolveLocale(input: { query?: Locale; account?: string | null; 
   return fromAcceptLanguage(input.acceptLanguage) ?? defaultLocale;
 }
 
+/**
+ * Locale of a portal page: the `locale` cookie the language switcher sets > Accept-Language > ro.
+ * (Remembering the language on the account comes with sign-in.)
+ */
+export function pageLocale(input: { cookie?: string | null; acceptLanguage?: string | null }): Locale {
+  if (isLocale(input.cookie)) return input.cookie;
+  return fromAcceptLanguage(input.acceptLanguage) ?? defaultLocale;
+}
+
 /** The supported language with the highest q-value (RFC 9110 §12.5.4); region subtags ignored. */
 export function fromAcceptLanguage(header: string | null | undefined): Locale | undefined {
   if (!header) return undefined;

@@ -1,0 +1,19 @@
+"use server";
+
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { isLocale } from "@/lib/platform/i18n";
+import { localeCookie, localeCookieMaxAge, returnPath } from "@/lib/platform/i18n/page-locale";
+
+/**
+ * The language switcher's form: remembers the language in a cookie and returns to the page it was
+ * sent from. A plain form post without JavaScript; Next.js checks that the post comes from this origin.
+ */
+export async function chooseLocale(form: FormData): Promise<void> {
+  const locale = form.get("locale");
+  if (isLocale(locale)) {
+    // Not a secret and read by no script: HttpOnly; Lax so that it comes with links from other sites.
+    (await cookies()).set(localeCookie, locale, { path: "/", maxAge: localeCookieMaxAge, sameSite: "lax", httpOnly: true });
+  }
+  redirect(returnPath(form.get("return")));
+}

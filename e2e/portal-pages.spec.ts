@@ -1,0 +1,237 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { cli, demoKey } from "./support";
+
+/**
+ * Every existing page, in both languages: the security headers, no CSP violation, no serious or
+ * critical accessibility violation, no horizontal scroll at 360 px, and a screenshot kept with the
+ * test's results. The language comes from Accept-Language here (the context's locale); the switcher
+ * tests set the cookie through the form.
+ */
+
+const languages = [
+  { locale: "ro", browserLocale: "ro-RO" },
+  { locale: "en", browserLocale: "en-US" },
+] as const;
+
+let listingPath = "";
+
+test.beforeAll(async ({ request }) => {
+  const created = await request.post("/api/v1/listings", {
+    headers: { authorization: `Bearer ${demoKey()}` },
+    data: {
+      type: "apartment",
+      transaction: "rent",
+      title: "Garsonieră luminoasă lângă parcul central",
+      description: "Garsonieră luminoasă, renovată complet, mobilat, cu balcon spre parc și la două minute de stația de autobuz.",
+      city: "Cluj-Napoca",
+      street: "Strada Memorandumului",
+      latitude: 46.7693,
+      longitude: 23.5895,
+      rooms: 1,
+      floor: "2",
+      usable_area_sqm: 36,
+      price: 650,
+      price_currency: "EUR",
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { data } = await created.json();
+  cli("moderation:approve", data.code);
+  listingPath = new URL(data.url).pathname;
+});
+
+type PageCase = { name: string; path: () => string; status: number; ready: (page: Page, locale: "ro" | "en") => Promise<void> };
+
+const pages: PageCase[] = [
+  {
+    name: "home",
+    path: () => "/",
+    status: 200,
+    ready: async (page, locale) => {
+      await expect(page.getByRole("heading", { level: 1, name: pageMessages(locale).site.name })).toBeVisible();
+    },
+  },
+  {
+    name: "api-reference",
+    path: () => "/docs/api",
+    status: 200,
+    ready: async (page, locale) => {
+      const t = pageMessages(locale).apiReference;
+      await expect(page.getByLabel(t.apiKey)).toBeVisible();
+      // A real fetch to /api/v1 from the page, under its policy (connect-src).
+      const ping = page.locator("details", { hasText: "Check a key" });
+      await ping.locator("summary").click();
+      await ping.getByRole("button", { name: `${t.send.replace("{method}", "GET").replace("{path}", "/ping")}` }).click();
+      await expect(ping.getByLabel(t.response)).toContainText("401");
+    },
+  },
+  {
+    name: "listing",
+    path: () => listingPath,
+    status: 200,
+    ready: async (page, locale) => {
+      await expect(page.getByRole("heading", { level: 1, name: "Garsonieră luminoasă lângă parcul central" })).toBeVisible();
+      await expect(page.getByRole("heading", { level: 2, name: pageMessages(locale).listing.facts })).toBeVisible();
+    },
+  },
+  {
+    name: "problem",
+    path: () => "/problems/listing_action_refused",
+    status: 200,
+    ready: async (page, locale) => {
+      await expect(page.getByText(pageMessages(locale).problem.intro)).toBeVisible();
+    },
+  },
+  {
+    name: "not-found",
+    path: () => "/no-such-page",
+    status: 404,
+    ready: async (page, locale) => {
+      await expect(page.getByRole("heading", { level: 1, name: pageMessages(locale).notFound.title })).toBeVisible();
+    },
+  },
+];
+
+/** Collects CSP violations from both the DOM event and the console, from before the page's first script. */
+async function watchPolicy(page: Page): Promise<() => Promise<string[]>> {
+  const consoleReports: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to (load|execute|apply|connect|frame)/i.test(message.text())) consoleReports.push(message.text());
+  });
+  await page.addInitScript(() => {
+    const reports: string[] = [];
+    (window as unknown as { cspReports: string[] }).cspReports = reports;
+    document.addEventListener("securitypolicyviolation", (event) =>
+      reports.push(`${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${event.sourceFile}:${event.lineNumber}`),
+    );
+  });
+  return async () => [...consoleReports, ...(await page.evaluate(() => (window as unknown as { cspReports: string[] }).cspReports))];
+}
+
+async function newPage(browser: Browser, browserLocale: string, options: { javaScriptEnabled?: boolean } = {}) {
+  const context = await browser.newContext({ locale: browserLocale, ...options });
+  return { context, page: await context.newPage() };
+}
+
+/** Kept under test-results/ (CI keeps that folder) and attached to the HTML report. */
+async function screenshot(page: Page, testInfo: TestInfo, name: string) {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: "image/png" });
+}
+
+for (const { locale, browserLocale } of languages) {
+  for (const pageCase of pages) {
+    test(`${pageCase.name} (${locale}): security headers, no CSP violation, accessible, no horizontal scroll at 360 px`, async ({
+      browser,
+    }, testInfo) => {
+      const { context, page } = await newPage(browser, browserLocale);
+      const violations = await watchPolicy(page);
+      const response = await page.goto(pageCase.path());
+      expect(response?.status()).toBe(pageCase.status);
+      const headers = response!.headers();
+      const policy = headers["content-security-policy"];
+      expect(policy).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/]+=*' 'strict-dynamic'/);
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).toContain("object-src 'none'");
+      expect(policy).not.toContain("unsafe-inline");
+      expect(policy).not.toContain("unsafe-eval");
+      expect(headers["x-frame-options"]).toBe("DENY");
+      expect(headers["x-content-type-options"]).toBe("nosniff");
+      expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+      expect(headers["permissions-policy"]).toContain("camera=()");
+
+      await expect(page.locator("html")).toHaveAttribute("lang", locale);
+      await pageCase.ready(page, locale);
+      await screenshot(page, testInfo, `${pageCase.name}-${locale}-desktop`);
+
+      const scan = await new AxeBuilder({ page }).analyze();
+      const serious = scan.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+      expect(
+        serious.map(
+          (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join("; ")})`,
+        ),
+      ).toEqual([]);
+
+      await page.setViewportSize({ width: 360, height: 780 });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, "horizontal scroll at 360 px").toBeLessThanOrEqual(0);
+      await screenshot(page, testInfo, `${pageCase.name}-${locale}-360px`);
+
+      expect(await violations()).toEqual([]);
+      await context.close();
+    });
+  }
+}
+
+test("the violation watcher reports what the policy blocks (so an empty report means something)", async ({ page }) => {
+  const violations = await watchPolicy(page);
+  await page.goto("/");
+  await page.evaluate(() => {
+    const image = document.createElement("img");
+    image.src = "https://example.invalid/pixel.png";
+    document.body.append(image);
+  });
+  await expect.poll(violations).toEqual(expect.arrayContaining([expect.stringContaining("img-src")]));
+});
+
+test("each page gets its own nonce, and API answers carry none of the page headers", async ({ request }) => {
+  const nonce = async () => /'nonce-([^']+)'/.exec((await request.get("/")).headers()["content-security-policy"])?.[1];
+  const [first, second] = [await nonce(), await nonce()];
+  expect(first).toBeTruthy();
+  expect(first).not.toBe(second);
+  const api = await request.get("/api/v1/ping");
+  expect(api.status()).toBe(401);
+  expect(api.headers()["content-security-policy"]).toBeUndefined();
+});
+
+test("the language switcher changes the text and <html lang> of the same page, and the choice outlives Accept-Language", async ({
+  browser,
+}, testInfo) => {
+  const { context, page } = await newPage(browser, "ro-RO");
+  const violations = await watchPolicy(page);
+  await page.goto("/docs/api?tab=1");
+  await expect(page.locator("html")).toHaveAttribute("lang", "ro");
+  await expect(page.getByRole("heading", { level: 1, name: pageMessages("ro").apiReference.title })).toBeVisible();
+
+  await page.getByRole("button", { name: "English" }).click();
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await expect(page.getByRole("heading", { level: 1, name: pageMessages("en").apiReference.title })).toBeVisible();
+  await expect(page.getByRole("link", { name: pageMessages("en").site.home })).toBeVisible();
+  await expect(page.getByRole("button", { name: "English" })).toHaveAttribute("aria-pressed", "true");
+  expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe("/docs/api?tab=1");
+  await screenshot(page, testInfo, "switched-to-en");
+
+  // The cookie wins over the browser's Romanian Accept-Language on the next page too.
+  await page.goto("/");
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+
+  await page.getByRole("button", { name: "Română" }).click();
+  await expect(page.locator("html")).toHaveAttribute("lang", "ro");
+  await expect(page.getByRole("link", { name: pageMessages("ro").site.home })).toBeVisible();
+  expect(await violations()).toEqual([]);
+  await context.close();
+});
+
+test("the language switcher works without JavaScript", async ({ browser }) => {
+  const { context, page } = await newPage(browser, "en-US", { javaScriptEnabled: false });
+  await page.goto("/problems/not_found");
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await page.getByRole("button", { name: "Română" }).click();
+  await expect(page.locator("html")).toHaveAttribute("lang", "ro");
+  await expect(page.getByText(pageMessages("ro").problem.intro)).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe("/problems/not_found");
+  await context.close();
+});
+
+test("the skip link is the first stop of the keyboard and moves to the content", async ({ page }) => {
+  await page.goto("/");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: pageMessages("en").site.skipToContent });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("main")).toBeFocused();
+});

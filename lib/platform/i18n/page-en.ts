@@ -1,0 +1,53 @@
+/**
+ * English texts of the portal's pages. This catalogue's shape is the page key registry
+ * (`PageMessages` in page-messages.ts): page-ro.ts must hold exactly these keys with the same
+ * `{placeholders}` (tests/unit/page-catalogues.test.ts).
+ */
+export const pageEn = {
+  site: {
+    name: "Listings platform",
+    description: "Publish real-estate listings by API and in the portal.",
+    skipToContent: "Skip to content",
+    navigation: "Main navigation",
+    home: "Home",
+    apiReference: "API reference",
+    language: "Language",
+    /** The label of the button that switches to this catalogue's language, in that language. */
+    switchTo: "English",
+  },
+  home: {
+    intro: "Publish and manage real-estate listings through the API under {api}, or in this portal.",
+    reference: "Interactive API reference",
+    referenceSource: "(from {document})",
+    vocabulary: "Vocabulary",
+    vocabularyNote: "({endpoint}, no key needed)",
+  },
+  apiReference: {
+    title: "API reference",
+    intro: "Generated from {document}. Paste a sandbox key to send real requests from this page; the key stays in this browser tab.",
+    loading: "Loading the API document…",
+    loadFailed: "The API document could not be loaded: {error}",
+    apiKey: "API key",
+    responses: "Responses: {statuses}",
+    queryString: "Query string",
+    body: "Body ({contentType})",
+    send: "Send {method} {path}",
+    response: "Response",
+  },
+  listing: {
+    code: "Code {code}",
+    facts: "Details",
+  },
+  problem: {
+    title: "{code} – problem",
+    fallbackTitle: "Problem",
+    intro:
+      "The type address of every API problem with this code leads here: its title and detail, with each reason it can carry, in both languages.",
+    reason: "reason: {reason}",
+  },
+  notFound: {
+    title: "Page not found",
+    text: "There is no page at this address, or it is no longer public.",
+    home: "Back to the home page",
+  },
+};

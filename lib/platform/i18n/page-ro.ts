@@ -1,0 +1,51 @@
+import type { PageMessages } from "./page-messages";
+
+/** Romanian texts of the portal's pages: the keys and placeholders of page-en.ts. */
+export const pageRo: PageMessages = {
+  site: {
+    name: "Platforma de anunțuri",
+    description: "Publicați anunțuri imobiliare prin API și în portal.",
+    skipToContent: "Salt la conținut",
+    navigation: "Navigare principală",
+    home: "Acasă",
+    apiReference: "Referința API",
+    language: "Limba",
+    switchTo: "Română",
+  },
+  home: {
+    intro: "Publicați și administrați anunțuri imobiliare prin API-ul de la {api} sau în acest portal.",
+    reference: "Referința interactivă a API-ului",
+    referenceSource: "(din {document})",
+    vocabulary: "Vocabular",
+    vocabularyNote: "({endpoint}, fără cheie)",
+  },
+  apiReference: {
+    title: "Referința API",
+    intro:
+      "Generată din {document}. Lipiți o cheie de sandbox pentru a trimite cereri reale din această pagină; cheia rămâne în această filă a browserului.",
+    loading: "Se încarcă documentul API…",
+    loadFailed: "Documentul API nu a putut fi încărcat: {error}",
+    apiKey: "Cheie API",
+    responses: "Răspunsuri: {statuses}",
+    queryString: "Parametri de interogare",
+    body: "Corp ({contentType})",
+    send: "Trimite {method} {path}",
+    response: "Răspuns",
+  },
+  listing: {
+    code: "Cod {code}",
+    facts: "Detalii",
+  },
+  problem: {
+    title: "{code} – problemă",
+    fallbackTitle: "Problemă",
+    intro:
+      "Adresa type a oricărei probleme a API-ului cu acest cod duce aici: titlul și detaliul ei, cu fiecare motiv pe care îl poate avea, în ambele limbi.",
+    reason: "motiv: {reason}",
+  },
+  notFound: {
+    title: "Pagina nu a fost găsită",
+    text: "La această adresă nu există nicio pagină sau ea nu mai este publică.",
+    home: "Înapoi la pagina principală",
+  },
+};

@@ -1,0 +1,87 @@
+import { unstable_doesMiddlewareMatch } from "next/experimental/testing/server";
+import { NextRequest } from "next/server";
+import { describe, expect, it } from "vitest";
+import { pageLocale } from "@/lib/platform/i18n";
+import { returnPath } from "@/lib/platform/i18n/page-locale";
+import { pageSecurityHeaders } from "@/lib/platform/security-headers";
+import { config as proxyConfig, proxy } from "@/proxy";
+
+describe("the language of a page", () => {
+  it("orders the locale cookie > Accept-Language > ro", () => {
+    expect(pageLocale({ cookie: "en", acceptLanguage: "ro-RO,ro;q=0.9" })).toBe("en");
+    expect(pageLocale({ cookie: "ro", acceptLanguage: "en-US,en;q=0.9" })).toBe("ro");
+    expect(pageLocale({ cookie: null, acceptLanguage: "en-GB,ro;q=0.5" })).toBe("en");
+    expect(pageLocale({ acceptLanguage: "de-DE,fr;q=0.8" })).toBe("ro");
+    expect(pageLocale({})).toBe("ro");
+  });
+
+  it.each(["EN", "de", "", "en-US", "ro;", "__proto__"])("ignores a cookie that names no supported language (%j)", (cookie) => {
+    expect(pageLocale({ cookie, acceptLanguage: "en" })).toBe("en");
+    expect(pageLocale({ cookie })).toBe("ro");
+  });
+});
+
+describe("where the language switcher returns", () => {
+  it.each(["/", "/docs/api", "/listings/H9GGZ9HH?x=1#top", "/problems/not_found"])("returns to the path %j", (path) => {
+    expect(returnPath(path)).toBe(path);
+  });
+
+  it.each([
+    null,
+    "",
+    "https://evil.example/",
+    "//evil.example/x",
+    "/\\evil.example",
+    "javascript:alert(1)",
+    "docs/api",
+    "/a\r\nSet-Cookie: x=1",
+  ])("returns home instead of to %j", (value) => {
+    expect(returnPath(value)).toBe("/");
+  });
+});
+
+describe("the security headers of pages", () => {
+  it("allow scripts by nonce only, and nothing inline or evaluated in production", () => {
+    const headers = pageSecurityHeaders("abc123==", { development: false });
+    const policy = headers["Content-Security-Policy"];
+    expect(policy).toContain("script-src 'self' 'nonce-abc123==' 'strict-dynamic'");
+    expect(policy).toContain("style-src 'self' 'nonce-abc123=='");
+    expect(policy).not.toMatch(/unsafe-(inline|eval)/);
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(headers).toMatchObject({
+      "X-Frame-Options": "DENY",
+      "X-Content-Type-Options": "nosniff",
+      "Referrer-Policy": "strict-origin-when-cross-origin",
+    });
+    expect(pageSecurityHeaders("n", { development: true })["Content-Security-Policy"]).toContain("'unsafe-eval'");
+  });
+
+  it("are set by the proxy on the response, and on the request where Next.js reads the nonce", async () => {
+    const first = await proxy(new NextRequest("http://localhost:3000/docs/api"));
+    const second = await proxy(new NextRequest("http://localhost:3000/docs/api"));
+    const policy = first.headers.get("content-security-policy")!;
+    const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(second.headers.get("content-security-policy")).not.toContain(nonce);
+    expect(first.headers.get("x-frame-options")).toBe("DENY");
+    // NextResponse.next({ request: { headers } }) passes overridden request headers this way.
+    expect(first.headers.get("x-middleware-request-content-security-policy")).toBe(policy);
+  });
+
+  it("run for pages and not for the API, the framework's files or prefetches", () => {
+    const runs = (url: string, headers: Record<string, string> = {}) => unstable_doesMiddlewareMatch({ config: proxyConfig, url, headers });
+    for (const page of ["/", "/docs/api", "/listings/H9GGZ9HH", "/problems/not_found", "/no-such-page", "/api"])
+      expect(runs(page), page).toBe(true);
+    for (const other of [
+      "/api/v1/ping",
+      "/api/v1/listings/ABC",
+      "/api/health",
+      "/api/inngest",
+      "/_next/static/chunks/app.js",
+      "/favicon.ico",
+    ])
+      expect(runs(other), other).toBe(false);
+    expect(runs("/docs/api", { "next-router-prefetch": "1" })).toBe(false);
+    expect(runs("/docs/api", { purpose: "prefetch" })).toBe(false);
+  });
+});
