@@ -85,6 +85,15 @@ const pages: PageCase[] = [
     },
   },
   {
+    // A developer's tool in English only (its own text), inside the shell of the page's language.
+    name: "sandbox-mailbox",
+    path: () => "/sandbox/mailbox",
+    status: 200,
+    ready: async (page) => {
+      await expect(page.getByRole("heading", { level: 1, name: "Sandbox mailbox" })).toBeVisible();
+    },
+  },
+  {
     name: "not-found",
     path: () => "/no-such-page",
     status: 404,
