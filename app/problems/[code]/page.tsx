@@ -9,10 +9,6 @@ type Props = { params: Promise<{ code: string }> };
 
 const isCode = (code: string): code is ErrorCode => Object.hasOwn(errorStatus, code);
 
-export function generateStaticParams() {
-  return Object.keys(errorStatus).map((code) => ({ code }));
-}
-
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { code } = await params;
   const { problem } = pageMessages(await requestLocale());
