@@ -8,12 +8,10 @@ import { ValidationError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { parseOrThrow } from "@/lib/platform/validation/zod";
 import { recordActivity } from "./activity";
+import { emailAddress } from "./internal/requested-link";
 
 export const createAccountInput = z.object({
-  email: z
-    .email()
-    .max(254)
-    .transform((e) => e.toLowerCase()),
+  email: emailAddress,
   password: z.string().min(10).max(200),
   name: z.string().trim().min(1).max(120).optional(),
   phone: z.string().max(32).optional(),

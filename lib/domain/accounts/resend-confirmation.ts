@@ -1,19 +1,12 @@
-import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { accounts } from "@/db/schema";
-import { withTransaction, type PublicActor, type ServiceContext } from "@/lib/platform/context";
-import type { Locale } from "@/lib/platform/i18n";
-import { rateLimiter } from "@/lib/platform/http/rate-limit";
+import type { PublicActor, ServiceContext } from "@/lib/platform/context";
 import { parseOrThrow } from "@/lib/platform/validation/zod";
-import { accountMailRule, emailBucket } from "./internal/limits";
 import { portalLink, sendAccountMail } from "./internal/mails";
-import { issueToken, tokenLifetimeMs } from "./internal/tokens";
+import { emailAddress, issueRequestedLink } from "./internal/requested-link";
+import { tokenLifetimeMs } from "./internal/tokens";
 
 export const resendConfirmationInput = z.object({
-  email: z
-    .email()
-    .max(254)
-    .transform((e) => e.toLowerCase()),
+  email: emailAddress,
 });
 
 /**
@@ -29,17 +22,16 @@ export async function resendConfirmation({
   input: z.input<typeof resendConfirmationInput>;
 }): Promise<{ email: string }> {
   const data = parseOrThrow(resendConfirmationInput, input);
-  const [account] = await ctx.db
-    .select({ id: accounts.id, name: accounts.name, language: accounts.language, active: accounts.active, confirmed: accounts.confirmed })
-    .from(accounts)
-    .where(eq(accounts.email, data.email));
-  if (account?.active && !account.confirmed && !(await rateLimiter().hit(emailBucket(data.email), accountMailRule)).limited) {
-    const secret = await withTransaction(ctx, ({ db: tx }) =>
-      issueToken(tx, { accountId: account.id, purpose: "confirm_email", now: ctx.now }),
-    );
+  const issued = await issueRequestedLink(ctx, {
+    email: data.email,
+    purpose: "confirm_email",
+    eligible: (account) => account.active && !account.confirmed,
+  });
+  if (issued) {
+    const { account, secret } = issued;
     await sendAccountMail({
       to: data.email,
-      locale: account.language as Locale,
+      locale: account.language,
       key: "confirm_email",
       params: {
         name: account.name,

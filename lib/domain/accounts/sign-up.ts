@@ -11,12 +11,10 @@ import { accountMailRule, emailBucket } from "./internal/limits";
 import { portalLink, sendAccountMail } from "./internal/mails";
 import { hashPassword, newPassword } from "./internal/password";
 import { issueToken, tokenLifetimeMs } from "./internal/tokens";
+import { emailAddress } from "./internal/requested-link";
 
 export const signUpInput = z.object({
-  email: z
-    .email()
-    .max(254)
-    .transform((e) => e.toLowerCase()),
+  email: emailAddress,
   password: newPassword,
   name: z.string().trim().min(1).max(120),
   language: z.enum(["ro", "en"]),
