@@ -5,3 +5,4 @@ export * from "./jobs";
 export * from "./listings";
 export * from "./events";
 export * from "./mail";
+export * from "./oauth";

@@ -1,5 +1,6 @@
 import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
+import { connectionIdColumn } from "./oauth";
 
 export const apiKeys = pgTable(
   "api_keys",
@@ -16,7 +17,9 @@ export const apiKeys = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    // Set on a key granted through OAuth consent: the connected app it belongs to (null: made in the portal or the CLI).
+    connectionId: connectionIdColumn(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("api_keys_account_idx").on(t.accountId)],
+  (t) => [index("api_keys_account_idx").on(t.accountId), index("api_keys_connection_idx").on(t.connectionId)],
 );

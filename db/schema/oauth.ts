@@ -1,0 +1,73 @@
+import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { accounts } from "./accounts";
+
+/**
+ * Integrator apps (OAuth clients) registered by an account. `id` is the public `client_id`
+ * (`svcc_…`); only the SHA-256 of the `client_secret` (`svcs_…`, 40 random characters) is stored.
+ */
+export const oauthClients = pgTable(
+  "oauth_clients",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    redirectUris: text("redirect_uris").array().notNull(),
+    secretHash: text("secret_hash").notNull(),
+    secretRotatedAt: timestamp("secret_rotated_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("oauth_clients_account_idx").on(t.accountId)],
+);
+
+/**
+ * An account's consent to one app: at most one per (account, app), so a second consent keeps the
+ * `connection_id` integrators store. Its key is the api_keys row with this `connection_id`;
+ * disconnecting sets `disconnected_at` and revokes that key.
+ */
+export const oauthConnections = pgTable(
+  "oauth_connections",
+  {
+    // The spec's `connection_id` and DESIGN §4's `connection` member: an integer.
+    id: serial("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: "cascade" }),
+    scope: text("scope").array().notNull(),
+    connectedAt: timestamp("connected_at", { withTimezone: true }).notNull().defaultNow(),
+    disconnectedAt: timestamp("disconnected_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("oauth_connections_account_client_idx").on(t.accountId, t.clientId)],
+);
+
+/**
+ * Authorization codes: 60 seconds, single use. Only the SHA-256 of the code is stored; `keyId` is the
+ * key its exchange granted, revoked when the code is presented again (RFC 6749 §4.1.2).
+ */
+export const oauthCodes = pgTable(
+  "oauth_codes",
+  {
+    id: text("id").primaryKey(),
+    codeHash: text("code_hash").notNull(),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: "cascade" }),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    redirectUri: text("redirect_uri").notNull(),
+    scope: text("scope").array().notNull(),
+    codeChallenge: text("code_challenge").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    keyId: text("key_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("oauth_codes_hash_idx").on(t.codeHash), index("oauth_codes_expires_idx").on(t.expiresAt)],
+);
+
+export const connectionIdColumn = () => integer("connection_id").references(() => oauthConnections.id, { onDelete: "set null" });
