@@ -18,5 +18,10 @@ export const apiLog = pgTable(
     responseBody: jsonb("response_body"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("api_log_account_idx").on(t.accountId, t.createdAt), index("api_log_created_idx").on(t.createdAt)],
+  (t) => [
+    index("api_log_account_idx").on(t.accountId, t.createdAt),
+    index("api_log_created_idx").on(t.createdAt),
+    // The portal's log filtered by one key: that key's rows in time order, not a scan of the account's.
+    index("api_log_key_idx").on(t.keyId, t.createdAt),
+  ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "api_log_key_idx" ON "api_log" USING btree ("key_id","created_at");
