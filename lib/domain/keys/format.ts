@@ -29,7 +29,7 @@ export function parseKey(value: string): ParsedKey | undefined {
   return { id, environment: secret.startsWith("svc_live_") ? "production" : "sandbox", secret };
 }
 
-const prefixFor = (environment: "sandbox" | "production") => (environment === "production" ? "svc_live_" : "svc_test_");
+export const prefixFor = (environment: "sandbox" | "production") => (environment === "production" ? "svc_live_" : "svc_test_");
 
 export function generateKey(environment: "sandbox" | "production"): { id: string; secret: string; key: string } {
   const id = newId("apiKey");

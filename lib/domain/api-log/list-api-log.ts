@@ -1,0 +1,56 @@
+import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { apiKeys, apiLog } from "@/db/schema";
+import type { AccountActor, ServiceContext } from "@/lib/platform/context";
+import { decodeKeyset, olderThan, toKeysetPage, type KeysetPage } from "@/lib/platform/keyset";
+import { parseOrThrow } from "@/lib/platform/validation/zod";
+import { keyOfRow, rowColumns, shapeRow, type ApiLogRow } from "./internal/rows";
+
+export const statusClasses = ["2xx", "3xx", "4xx", "5xx"] as const;
+export type StatusClass = (typeof statusClasses)[number];
+
+export const listApiLogInput = z.object({
+  status: z.enum(statusClasses).optional(),
+  keyId: z.string().min(1).max(100).optional(),
+  /** The start of the path as logged (`/api/v1/listings`): `%` and `_` match themselves. */
+  path: z.string().min(1).max(2048).optional(),
+  cursor: z.string().max(500).optional(),
+  limit: z.number().int().min(1).max(100).default(50),
+});
+
+/** LIKE's own characters taken literally (PostgreSQL's default escape is the backslash). */
+export const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const classBounds = (status: StatusClass): SQL => {
+  const from = Number(status[0]) * 100;
+  return and(gte(apiLog.status, from), lt(apiLog.status, from + 100))!;
+};
+
+/**
+ * The signed-in account's API requests, newest first, a page at a time (`nextCursor` continues),
+ * filtered by status class, key and path prefix. A row is the account's when its request carried
+ * one of the account's keys (api_log.account_id); requests refused before a key was known belong to no account.
+ */
+export async function listApiLog({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext<AccountActor>;
+  input: z.input<typeof listApiLogInput>;
+}): Promise<KeysetPage<ApiLogRow>> {
+  const data = parseOrThrow(listApiLogInput, input);
+  const after = decodeKeyset(data.cursor, z.number().int().positive());
+  const filters: SQL[] = [eq(apiLog.accountId, ctx.actor.accountId)];
+  if (data.status) filters.push(classBounds(data.status));
+  if (data.keyId !== undefined) filters.push(eq(apiLog.keyId, data.keyId));
+  if (data.path !== undefined) filters.push(sql`${apiLog.path} like ${likePrefix(data.path)}`);
+  if (after) filters.push(olderThan(apiLog.createdAt, apiLog.id, after));
+  const rows = await ctx.db
+    .select(rowColumns)
+    .from(apiLog)
+    .leftJoin(apiKeys, keyOfRow)
+    .where(and(...filters))
+    .orderBy(desc(apiLog.createdAt), desc(apiLog.id))
+    .limit(data.limit + 1);
+  return toKeysetPage(rows, data.limit, (row) => row.id, shapeRow);
+}

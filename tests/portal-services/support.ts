@@ -1,0 +1,44 @@
+import { expect } from "vitest";
+import { database } from "@/db";
+import { apiLog } from "@/db/schema";
+import { createAccount, type CreateAccountInput } from "@/lib/domain/accounts/create-account";
+import { accountContext } from "@/lib/platform/context";
+import { AppError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
+import { operatorCtx } from "../support/fixtures";
+
+/** A fresh account (each test makes its own), by default confirmed and without an agency. */
+export async function freshAccount(input: Partial<CreateAccountInput> = {}) {
+  return createAccount({
+    ctx: await operatorCtx(),
+    input: { email: `${newId("account")}@example.test`, password: "correct horse battery", ...input },
+  });
+}
+
+/** The portal's context of a signed-in account, at `now` when a test moves time. */
+export async function signedIn(account: Awaited<ReturnType<typeof freshAccount>>, now?: Date) {
+  const agency = account.agency ? { id: account.agency.id, role: account.agency.role } : null;
+  return accountContext(await database(), { accountId: account.id, agency }, now ? { now } : {});
+}
+
+/** The code of the AppError a promise rejects with. */
+export async function appErrorCode(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return (error as AppError).code;
+}
+
+type LogRow = typeof apiLog.$inferInsert;
+
+/** Writes API log rows as the log writer would have (already redacted), returning their ids as the services give them. */
+export async function logRows(rows: Array<Partial<LogRow> & { accountId: string | null; createdAt: Date }>): Promise<string[]> {
+  const { connection: db } = await database();
+  const inserted = await db
+    .insert(apiLog)
+    .values(rows.map((row) => ({ requestId: newId("request"), method: "GET", path: "/api/v1/ping", status: 200, durationMs: 3, ...row })))
+    .returning({ id: apiLog.id });
+  return inserted.map((row) => String(row.id));
+}
