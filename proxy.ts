@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { hasMalformedPath, malformedPath } from "@/lib/platform/http/malformed-path";
 import { newNonce, pageSecurityHeaders } from "@/lib/platform/security-headers";
+import { pagePathHeader } from "@/lib/portal/page-path";
 
 /**
  * Two jobs, chosen by the matcher so that API requests never pay for page work:
@@ -21,6 +22,8 @@ export async function proxy(request: NextRequest): Promise<Response> {
   const headers = pageSecurityHeaders(newNonce(), { development: process.env.NODE_ENV === "development" });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", headers["Content-Security-Policy"]);
+  // Where a signed-out visitor returns after signing in (lib/portal/session.ts); a layout cannot read its path otherwise.
+  requestHeaders.set(pagePathHeader, request.nextUrl.pathname + request.nextUrl.search);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;

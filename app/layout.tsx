@@ -4,6 +4,9 @@ import type { ReactNode } from "react";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
 import { requestLocale } from "@/app/locale";
+import { logOut } from "@/app/login/actions";
+import { format } from "@/lib/platform/i18n";
+import { signedInAccount } from "@/lib/portal/session";
 import "./globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -12,8 +15,8 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const locale = await requestLocale();
-  const { site } = pageMessages(locale);
+  const [locale, account] = await Promise.all([requestLocale(), signedInAccount()]);
+  const { site, shell, access } = pageMessages(locale);
   return (
     <html lang={locale}>
       <body>
@@ -27,7 +30,30 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <nav aria-label={site.navigation}>
             <Link href="/">{site.home}</Link>
             <Link href="/docs/api">{site.apiReference}</Link>
+            {account ? <Link href="/settings/api/keys">{shell.apiSettings}</Link> : null}
           </nav>
+          {account ? (
+            <div className="account-menu" aria-label={shell.accountMenu} role="group">
+              <span className="who">
+                <Link href="/account">{account.name}</Link>
+                {account.agency ? (
+                  <span className="agency">
+                    {format(shell.agencyRole, { agency: account.agency.name, role: shell.roles[account.agency.role] })}
+                  </span>
+                ) : null}
+              </span>
+              <form action={logOut}>
+                <button type="submit" className="link-button">
+                  {access.signOut}
+                </button>
+              </form>
+            </div>
+          ) : (
+            <div className="account-menu">
+              <Link href="/login">{shell.signIn}</Link>
+              <Link href="/signup">{shell.signUp}</Link>
+            </div>
+          )}
           <LanguageSwitcher
             current={locale}
             label={site.language}

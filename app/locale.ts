@@ -2,12 +2,15 @@ import { cookies, headers } from "next/headers";
 import { cache } from "react";
 import { pageLocale, type Locale } from "@/lib/platform/i18n";
 import { localeCookie } from "@/lib/platform/i18n/page-locale";
+import { signedInAccount } from "@/lib/portal/session";
 
 /**
- * The language of the page being rendered (cookie > Accept-Language > ro), read once per request.
- * Reading the request makes every page dynamic, which the CSP nonce requires anyway.
+ * The language of the page being rendered, read once per request: the signed-in account's language
+ * (remembered on the account, so it follows the holder to another browser), else cookie >
+ * Accept-Language > ro. Reading the request makes every page dynamic, which the CSP nonce requires anyway.
  */
 export const requestLocale = cache(async (): Promise<Locale> => {
-  const [jar, head] = await Promise.all([cookies(), headers()]);
+  const [jar, head, account] = await Promise.all([cookies(), headers(), signedInAccount()]);
+  if (account) return account.language;
   return pageLocale({ cookie: jar.get(localeCookie)?.value, acceptLanguage: head.get("accept-language") });
 });

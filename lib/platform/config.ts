@@ -23,6 +23,8 @@ const envSchema = z.object({
   // Without SMTP_URL mail goes to the sandbox mailbox (lib/platform/mail); production refuses to send.
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(1).default("Listings <no-reply@localhost>"),
+  // Signs and encrypts portal sessions (Auth.js). Required in production; the sandbox keeps one in `.data/auth-secret`.
+  AUTH_SECRET: z.string().min(32).optional(),
   // ISO 8601 dates; one that does not parse announces nothing (lib/platform/http/versions.ts).
   API_V1_DEPRECATED_AT: z.string().optional(),
   API_V1_SUNSET_AT: z.string().optional(),

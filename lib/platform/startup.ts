@@ -18,6 +18,11 @@ import { issueDevConsoleKey } from "@/lib/domain/seed/dev-console-key";
 export async function prepareServer(): Promise<void> {
   exitOnUnsupportedNode();
   const c = config();
+  if (c.APP_ENV === "production" && !c.AUTH_SECRET) {
+    // Portal sessions are sealed with it; a production secret made up at start would sign everyone out on each restart.
+    logger.error("AUTH_SECRET is required with APP_ENV=production (32 characters or more, e.g. `openssl rand -base64 32`)");
+    process.exit(1);
+  }
   configureDatabase(databaseSettings);
   const db = await openOrExplain();
   if (db.driver === "pglite" && !c.PGLITE_DIR.startsWith("memory://")) await startOperatorChannel({ dataDir: c.dataDir });

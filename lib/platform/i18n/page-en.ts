@@ -1,3 +1,6 @@
+import { accountTexts } from "./pages/account";
+import { shellTexts } from "./pages/shell";
+import { accessTexts } from "./pages/access";
 /**
  * English texts of the portal's pages. This catalogue's shape is the page key registry
  * (`PageMessages` in page-messages.ts): page-ro.ts must hold exactly these keys with the same
@@ -50,4 +53,7 @@ export const pageEn = {
     text: "There is no page at this address, or it is no longer public.",
     home: "Back to the home page",
   },
+  access: accessTexts.en,
+  shell: shellTexts.en,
+  account: accountTexts.en,
 };

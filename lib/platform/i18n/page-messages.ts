@@ -1,8 +1,7 @@
 import type { Locale } from "./index";
 import { pageEn } from "./page-en";
 import { pageRo } from "./page-ro";
-
-type Texts<T> = { readonly [K in keyof T]: T[K] extends string ? string : Texts<T[K]> };
+import type { Texts } from "./pages/area";
 
 /** The page key registry: the shape of the English catalogue, which the Romanian one must match. */
 export type PageMessages = Texts<typeof pageEn>;

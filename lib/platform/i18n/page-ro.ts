@@ -1,3 +1,6 @@
+import { accountTexts } from "./pages/account";
+import { shellTexts } from "./pages/shell";
+import { accessTexts } from "./pages/access";
 import type { PageMessages } from "./page-messages";
 
 /** Romanian texts of the portal's pages: the keys and placeholders of page-en.ts. */
@@ -48,4 +51,7 @@ export const pageRo: PageMessages = {
     text: "La această adresă nu există nicio pagină sau ea nu mai este publică.",
     home: "Înapoi la pagina principală",
   },
+  access: accessTexts.ro,
+  shell: shellTexts.ro,
+  account: accountTexts.ro,
 };

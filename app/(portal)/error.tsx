@@ -1,0 +1,23 @@
+"use client";
+
+import { useSyncExternalStore } from "react";
+import { shellTexts } from "@/lib/platform/i18n/pages/shell";
+
+/** A signed-in page that failed: what happened in the page's language, the reference the server logged, and a retry. */
+export default function PortalError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+  const lang = useSyncExternalStore(noChanges, pageLanguage, () => "ro");
+  const texts = shellTexts[lang === "en" ? "en" : "ro"];
+  return (
+    <section role="alert">
+      <h1>{texts.errorTitle}</h1>
+      <p>{texts.errorText.replace("{reference}", error.digest ?? "-")}</p>
+      <button type="button" onClick={reset}>
+        {texts.retry}
+      </button>
+    </section>
+  );
+}
+
+// The page's language is set by the server on <html lang> and never changes while this boundary is shown.
+const noChanges = () => () => undefined;
+const pageLanguage = () => document.documentElement.lang;

@@ -1,0 +1,26 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { requestLocale } from "@/app/locale";
+import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { signedInAccount } from "@/lib/portal/session";
+import { SignupForm } from "./signup-form";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: pageMessages(await requestLocale()).access.signup.title };
+}
+
+export default async function SignupPage() {
+  if (await signedInAccount()) redirect("/settings/api/keys");
+  const texts = pageMessages(await requestLocale()).access;
+  return (
+    <section className="narrow">
+      <h1>{texts.signup.title}</h1>
+      <p>{texts.signup.intro}</p>
+      <SignupForm texts={texts} />
+      <p>
+        {texts.signup.haveAccount} <Link href="/login">{texts.signup.signIn}</Link>
+      </p>
+    </section>
+  );
+}

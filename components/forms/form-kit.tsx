@@ -1,0 +1,79 @@
+"use client";
+
+import { useFormStatus } from "react-dom";
+import type { ReactNode } from "react";
+import type { FormState } from "@/lib/portal/form-state";
+
+/**
+ * A labelled input whose error (from the action's `FormState`) is announced with it: `aria-invalid`
+ * and `aria-describedby` point at the error and the hint, so a screen reader reads both with the field.
+ */
+export function Field({
+  name,
+  label,
+  state,
+  hint,
+  type = "text",
+  defaultValue,
+  ...input
+}: {
+  name: string;
+  label: string;
+  state?: FormState;
+  hint?: string;
+  type?: string;
+} & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name" | "type">) {
+  const error = state?.fieldErrors?.[name];
+  const described = [hint ? `${name}-hint` : "", error ? `${name}-error` : ""].filter(Boolean).join(" ") || undefined;
+  const kept = type === "password" ? undefined : state?.values?.[name];
+  return (
+    <div className="field">
+      <label htmlFor={name}>{label}</label>
+      <input
+        id={name}
+        name={name}
+        type={type}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described}
+        // A new value after each answer (key) so the kept value replaces what the browser reset.
+        key={kept}
+        defaultValue={kept ?? defaultValue}
+        {...input}
+      />
+      {hint ? (
+        <p className="hint" id={`${name}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={`${name}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The form's submit button: disabled and relabelled while the action runs, so a double click sends once. */
+export function SubmitButton({ children, pending: pendingLabel, className }: { children: ReactNode; pending: string; className?: string }) {
+  const { pending } = useFormStatus();
+  return (
+    <button type="submit" disabled={pending} aria-disabled={pending} className={className}>
+      {pending ? pendingLabel : children}
+    </button>
+  );
+}
+
+/** The form's message: an alert for a refusal, a status for a success. */
+export function FormMessage({ state }: { state?: FormState }) {
+  if (!state?.message) return null;
+  return state.ok ? (
+    <p className="notice success" role="status">
+      {state.message}
+    </p>
+  ) : (
+    <p className="notice error" role="alert">
+      {state.message}
+    </p>
+  );
+}

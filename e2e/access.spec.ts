@@ -1,0 +1,138 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { pageMessages } from "../lib/platform/i18n/page-messages";
+
+/**
+ * Access as a new holder lives it, in a real browser against the production build: sign-up, the
+ * confirmation link from the sandbox mailbox, sign-in (and its refusals), "sign in and come back",
+ * the password change that ends other sessions, sign-out, and the password reset.
+ */
+
+const unique = (label: string) => `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+/** The newest link to `path` in the sandbox mailbox for this address. */
+async function mailedLink(page: Page, email: string, path: string): Promise<string> {
+  await page.goto(`/sandbox/mailbox?to=${encodeURIComponent(email)}`);
+  const link = page.locator(`a[href*="${path}?token="]`).first();
+  await expect(link).toBeVisible();
+  return (await link.getAttribute("href"))!;
+}
+
+async function signUpAndConfirm(browser: Browser, locale: "ro" | "en", email: string, password: string): Promise<void> {
+  const texts = pageMessages(locale).access;
+  const context = await browser.newContext({ locale: locale === "ro" ? "ro-RO" : "en-US" });
+  const page = await context.newPage();
+  await page.goto("/signup");
+  await page.getByLabel(texts.name).fill("Ana Pop");
+  await page.getByLabel(texts.email).fill(email);
+  await page.getByLabel(texts.password).fill(password);
+  await page.getByRole("button", { name: texts.signup.submit }).click();
+  await expect(page.getByRole("main").getByRole("status")).toContainText(email);
+
+  await page.goto(await mailedLink(page, email, "/confirm-email"));
+  await page.getByRole("button", { name: texts.confirm.confirm }).click();
+  await expect(page).toHaveURL(/\/login\?notice=confirmed/);
+  await expect(page.getByRole("main").getByRole("status")).toHaveText(texts.login.confirmed);
+  await context.close();
+}
+
+async function signIn(page: Page, locale: "ro" | "en", email: string, password: string): Promise<void> {
+  const texts = pageMessages(locale).access;
+  await page.getByLabel(texts.email).fill(email);
+  await page.getByLabel(texts.password, { exact: true }).fill(password);
+  await page.getByRole("button", { name: texts.login.submit }).click();
+}
+
+for (const locale of ["ro", "en"] as const) {
+  test(`sign-up, confirmation, sign-in and back, sign-out (${locale})`, async ({ browser }) => {
+    const texts = pageMessages(locale);
+    const email = unique(`signup-${locale}`);
+    await signUpAndConfirm(browser, locale, email, "a long first password");
+
+    const context = await browser.newContext({ locale: locale === "ro" ? "ro-RO" : "en-US" });
+    const page = await context.newPage();
+    await page.goto("/account");
+    await expect(page).toHaveURL(/\/login\?next=%2Faccount$/);
+
+    await signIn(page, locale, email, "not the password");
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText(texts.access.login.refusals.invalid_credentials);
+    await expect(page.getByLabel(texts.access.email)).toHaveValue(email);
+
+    await signIn(page, locale, email, "a long first password");
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByRole("heading", { level: 1, name: texts.account.title })).toBeVisible();
+    await expect(page.getByText(email)).toBeVisible();
+
+    const cookie = (await context.cookies()).find((c) => c.name.includes("session-token"));
+    expect(cookie, "the session cookie").toBeDefined();
+    expect(cookie!.httpOnly).toBe(true);
+    expect(cookie!.sameSite).toBe("Lax");
+
+    await page.getByRole("button", { name: texts.access.signOut }).click();
+    await expect(page).toHaveURL(/\/login\?notice=signed_out/);
+    await page.goto("/account");
+    await expect(page).toHaveURL(/\/login\?next=/);
+    await context.close();
+  });
+}
+
+test("an unconfirmed account is told to confirm, and is offered a new link", async ({ page }) => {
+  const texts = pageMessages("en").access;
+  const email = unique("unconfirmed");
+  await page.goto("/signup");
+  await page.getByLabel(texts.name).fill("Ion Ionescu");
+  await page.getByLabel(texts.email).fill(email);
+  await page.getByLabel(texts.password).fill("a long enough password");
+  await page.getByRole("button", { name: texts.signup.submit }).click();
+  await expect(page.getByRole("main").getByRole("status")).toContainText(email);
+
+  await page.goto("/login");
+  await signIn(page, "en", email, "a long enough password");
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText(texts.login.refusals.email_unconfirmed);
+  await page.getByRole("link", { name: texts.login.resend }).click();
+  await page.getByRole("button", { name: texts.confirm.submit }).click();
+  await expect(page.getByRole("main").getByRole("status")).toContainText(email);
+});
+
+test("a password change ends the other sessions and keeps this one; the reset link sets a new one", async ({ browser }) => {
+  const texts = pageMessages("en");
+  const email = unique("password");
+  await signUpAndConfirm(browser, "en", email, "the first password");
+
+  const here = await browser.newContext();
+  const elsewhere = await browser.newContext();
+  for (const context of [here, elsewhere]) {
+    const page = await context.newPage();
+    await page.goto("/login?next=%2Faccount");
+    await signIn(page, "en", email, "the first password");
+    await expect(page).toHaveURL(/\/account$/);
+  }
+
+  const page = here.pages()[0];
+  await page.getByLabel(texts.account.password.current).fill("the first password");
+  await page.getByLabel(texts.account.password.new).fill("the second password");
+  await page.getByRole("button", { name: texts.account.password.submit }).click();
+  await expect(page.getByRole("main").getByRole("status")).toHaveText(texts.account.password.done);
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1, name: texts.account.title })).toBeVisible();
+
+  const other = elsewhere.pages()[0];
+  await other.reload();
+  await expect(other).toHaveURL(/\/login\?next=%2Faccount$/);
+
+  await other.goto("/reset-password");
+  await other.getByLabel(texts.access.email).fill(email);
+  await other.getByRole("button", { name: texts.access.reset.submit }).click();
+  await expect(other.getByRole("main").getByRole("status")).toContainText(email);
+  await other.goto(await mailedLink(other, email, "/reset-password"));
+  await other.getByLabel(texts.access.reset.newPassword).fill("the third password");
+  await other.getByRole("button", { name: texts.access.reset.save }).click();
+  await expect(other).toHaveURL(/\/login\?notice=password_reset/);
+  await signIn(other, "en", email, "the third password");
+  await expect(other).toHaveURL(/\/settings\/api\/keys$/);
+
+  // The reset ended the first browser's session too.
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/login\?next=%2Faccount$/);
+  await here.close();
+  await elsewhere.close();
+});

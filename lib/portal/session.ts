@@ -1,0 +1,44 @@
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { cache } from "react";
+import { database } from "@/db";
+import { sessionAccount, type SessionAccount } from "@/lib/domain/accounts/session-account";
+import { accountContext, publicContext, type AccountActor, type ServiceContext } from "@/lib/platform/context";
+import { auth } from "./auth";
+import { pagePathHeader } from "./page-path";
+
+/** The account signed in to this request, or null; read once per request. */
+export const signedInAccount = cache(async (): Promise<SessionAccount | null> => {
+  const session = await auth();
+  if (!session?.accountId || typeof session.sessionGeneration !== "number") return null;
+  return sessionAccount({
+    ctx: publicContext(await database()),
+    input: { accountId: session.accountId, sessionGeneration: session.sessionGeneration },
+  });
+});
+
+export interface PortalSession {
+  account: SessionAccount;
+  ctx: ServiceContext<Extract<AccountActor, { kind: "account" }>>;
+}
+
+/**
+ * For signed-in pages and their server actions: the account and its service context, or a redirect
+ * to sign-in that comes back to this page afterwards.
+ */
+export async function requireAccount(): Promise<PortalSession> {
+  const account = await signedInAccount();
+  if (!account) redirect(`/login?next=${encodeURIComponent(await currentPath())}`);
+  const agency = account.agency ? { id: account.agency.id, role: account.agency.role } : null;
+  return { account, ctx: accountContext(await database(), { accountId: account.id, agency }, { locale: account.language }) };
+}
+
+async function currentPath(): Promise<string> {
+  return safeReturnPath((await headers()).get(pagePathHeader));
+}
+
+/** A path on this site to return to after signing in; anything else (another origin, `//host`, `/\\host`) is the portal's start. */
+export function safeReturnPath(value: unknown): string {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/settings/api/keys";
+  return value.length > 2000 ? "/settings/api/keys" : value;
+}
