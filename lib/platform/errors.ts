@@ -28,6 +28,14 @@ export const errorStatus = {
   too_many_requests: 429,
   internal_error: 500,
   service_unavailable: 503,
+  // OAuth 2.0 (RFC 6749 §4.1.2.1, §5.2): the token endpoint answers them, the consent page redirects with them.
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  unsupported_response_type: 400,
+  access_denied: 403,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -16,6 +16,7 @@ export const idPrefixes = {
   upload: "upl",
   client: "svcc",
   accountToken: "atok",
+  authorizationCode: "authz",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

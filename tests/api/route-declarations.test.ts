@@ -3,7 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { apiDocument, routes } from "@/app/api/v1/routes";
 import { declarationOf, httpMethods, type RouteDeclaration } from "@/lib/platform/http/route";
-import { accountWithKey, call } from "../support/fixtures";
+import { accountWithKey, call, createdKeys } from "../support/fixtures";
+import { consentCode, freshAccount, freshClient, postRevoke, postToken, tokenForm } from "../oauth/support";
 import { pathOf, routeFileOf, routeModuleOf } from "../support/documented";
 
 const v1 = path.join(import.meta.dirname, "../../app/api/v1");
@@ -121,6 +122,22 @@ describe("every documented operation answers its documented success", () => {
     await send("getAccountListing", 200, { code: byRef.code });
     await send("listEvents", 200);
     await send("deleteListing", 204, { code: byRef.code });
+
+    // The OAuth endpoints take a form with a real code and app credentials rather than the example.
+    const app = await freshClient();
+    const connected = await freshAccount();
+    const form = tokenForm(app, await consentCode(connected.id, app.client_id));
+    const token = await postToken(form);
+    expect(token.status, token.text).toBe(200);
+    exercised.add("exchangeOAuthCode");
+    createdKeys.push(token.json!.access_token as string);
+    const revoked = await postRevoke({
+      token: token.json!.access_token as string,
+      client_id: form.client_id,
+      client_secret: form.client_secret,
+    });
+    expect(revoked.status, revoked.text).toBe(200);
+    exercised.add("revokeOAuthToken");
 
     expect([...exercised].sort()).toEqual(routes.map((route) => route.operationId).sort());
   });

@@ -302,6 +302,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/oauth/token": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Exchange an authorization code for a key
+     * @description RFC 6749 §4.1.3 with PKCE (RFC 7636, S256). The app authenticates with HTTP Basic (`client_id:client_secret`, each form-urlencoded) or with `client_id` and `client_secret` in the body, not both. The code is valid 60 seconds and once: presenting it again is refused and revokes the key it granted. The answer is the account key (365 days) for the app's connection to the account; a new consent keeps `connection_id` and replaces the previous key. Rate limited per address.
+     *
+     *     No key needed.
+     */
+    post: operations["exchangeOAuthCode"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/oauth/revoke": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke an app's key
+     * @description RFC 7009. The app authenticates as at `POST /oauth/token`. A key of one of the app's connections is revoked at once and the connection ends; the account holder must consent again. Any other token gets the same empty 200. Rate limited per address.
+     *
+     *     No key needed.
+     */
+    post: operations["revokeOAuthToken"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/sandbox/listings/{code}/moderation": {
     parameters: {
       query?: never;
@@ -892,7 +936,14 @@ export interface components {
         | "idempotency_key_reused"
         | "too_many_requests"
         | "internal_error"
-        | "service_unavailable";
+        | "service_unavailable"
+        | "invalid_request"
+        | "invalid_client"
+        | "invalid_grant"
+        | "unsupported_grant_type"
+        | "invalid_scope"
+        | "unsupported_response_type"
+        | "access_denied";
       /** @description Stable, never translated: why, more precisely than `code`, for the codes that have reasons (`unauthenticated`: `missing_key`, `malformed_key`, `production_key`, `sandbox_key`; `not_found`: `not_paused`; `listing_action_refused`; `limit_reached`). Listed on the page `type` points at. */
       reason?: string;
       detail: string;
@@ -1162,6 +1213,75 @@ export interface components {
       data: {
         [key: string]: unknown;
       };
+    };
+    OAuthTokenError: {
+      /**
+       * @description RFC 6749 §5.2 error code, stable.
+       * @enum {string}
+       */
+      error: "invalid_request" | "invalid_grant" | "unsupported_grant_type";
+      /** @description The `detail` in ASCII (RFC 6749 allows no other characters). */
+      error_description: string;
+      /** @description Address of the problem type: `{APP_URL}/problems/{code}`. */
+      type: string;
+      /** @description Human text in the request's language. */
+      title: string;
+      status: number;
+      /**
+       * @description The same as `error`.
+       * @enum {string}
+       */
+      code: "invalid_request" | "invalid_grant" | "unsupported_grant_type";
+      /** @description Stable: why, more precisely than `code` (listed on the page `type` points at). */
+      reason?: string;
+      /** @description Human text in the request's language. */
+      detail: string;
+    };
+    OAuthClientError: {
+      /**
+       * @description RFC 6749 §5.2 error code, stable.
+       * @enum {string}
+       */
+      error: "invalid_client";
+      /** @description The `detail` in ASCII (RFC 6749 allows no other characters). */
+      error_description: string;
+      /** @description Address of the problem type: `{APP_URL}/problems/{code}`. */
+      type: string;
+      /** @description Human text in the request's language. */
+      title: string;
+      status: number;
+      /**
+       * @description The same as `error`.
+       * @enum {string}
+       */
+      code: "invalid_client";
+      /** @description Stable: why, more precisely than `code` (listed on the page `type` points at). */
+      reason?: string;
+      /** @description Human text in the request's language. */
+      detail: string;
+    };
+    OAuthRevocationError: {
+      /**
+       * @description RFC 6749 §5.2 error code, stable.
+       * @enum {string}
+       */
+      error: "invalid_request";
+      /** @description The `detail` in ASCII (RFC 6749 allows no other characters). */
+      error_description: string;
+      /** @description Address of the problem type: `{APP_URL}/problems/{code}`. */
+      type: string;
+      /** @description Human text in the request's language. */
+      title: string;
+      status: number;
+      /**
+       * @description The same as `error`.
+       * @enum {string}
+       */
+      code: "invalid_request";
+      /** @description Stable: why, more precisely than `code` (listed on the page `type` points at). */
+      reason?: string;
+      /** @description Human text in the request's language. */
+      detail: string;
     };
   };
   responses: never;
@@ -5156,6 +5276,300 @@ export interface operations {
         };
         content: {
           "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid data, see `errors[]`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `too_many_requests`: wait `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: an unexpected failure, nothing internal shown; quote `request_id` when reporting it. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `service_unavailable`: the database cannot be reached right now (restarting, connections lost); the request's transaction was rolled back. Retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  exchangeOAuthCode: {
+    parameters: {
+      query?: {
+        /** @description Language of titles, details and labels. */
+        locale?: "ro" | "en";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "grant_type": "authorization_code",
+         *       "code": "SplxlOBeZQQYbYS6WxSbIA7kJ9vB1kcXRrYtCJJ1Fjo",
+         *       "redirect_uri": "https://crm.example.com/oauth/callback",
+         *       "code_verifier": "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+         *       "client_id": "svcc_0123456789abcdef",
+         *       "client_secret": "svcs_0123456789abcdefghijklmnopqrstuvwxyzABCD"
+         *     }
+         */
+        "application/x-www-form-urlencoded": {
+          /** @constant */
+          grant_type: "authorization_code";
+          /** @description The `code` received at the redirect address. */
+          code: string;
+          /** @description Exactly the `redirect_uri` of the consent request. */
+          redirect_uri: string;
+          /** @description The PKCE verifier whose S256 hash was the `code_challenge`. */
+          code_verifier: string;
+          /** @description `svcc_…`; or in HTTP Basic. */
+          client_id?: string;
+          /** @description `svcs_…`; or in HTTP Basic. Server side only. */
+          client_secret?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The account key for the app's connection. */
+      200: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          /** @description `no-store`: never cached (RFC 6749 §5.1). */
+          "Cache-Control"?: string;
+          /** @description `no-cache`. */
+          Pragma?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description The account key; send it as `Authorization: Bearer`. */
+            access_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            /** @description Seconds until the key expires (365 days). */
+            expires_in: number;
+            /** @description The granted permissions, separated by spaces. */
+            scope: string;
+            /** @description The app's connection to the account: the `connection` member of events delivered to the app's webhook. */
+            connection_id: number;
+          };
+        };
+      };
+      /** @description `invalid_request` (a parameter missing, repeated or malformed, a body that is not `application/x-www-form-urlencoded`, two app authentications), `unsupported_grant_type`, or `invalid_grant` (the code unknown, another app's, expired, used, for another `redirect_uri`, or the verifier does not match). Body `application/json` with `error` and the problem members. */
+      400: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          /** @description `no-store`: never cached (RFC 6749 §5.1). */
+          "Cache-Control"?: string;
+          /** @description `no-cache`. */
+          Pragma?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthTokenError"];
+        };
+      };
+      /** @description `invalid_client`: no app authentication, an unknown `client_id` or a wrong `client_secret`. After HTTP Basic, `WWW-Authenticate: Basic` comes with it. */
+      401: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          /** @description `no-store`: never cached (RFC 6749 §5.1). */
+          "Cache-Control"?: string;
+          /** @description `no-cache`. */
+          Pragma?: string;
+          /** @description After HTTP Basic: `Basic realm="oauth", charset="UTF-8"`. */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthClientError"];
+        };
+      };
+      /** @description Invalid data, see `errors[]`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `too_many_requests`: wait `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: an unexpected failure, nothing internal shown; quote `request_id` when reporting it. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `service_unavailable`: the database cannot be reached right now (restarting, connections lost); the request's transaction was rolled back. Retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  revokeOAuthToken: {
+    parameters: {
+      query?: {
+        /** @description Language of titles, details and labels. */
+        locale?: "ro" | "en";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "token": "key_0123456789abcdef|svc_test_0123456789abcdefghijklmnopqrstuvwxyzABCD",
+         *       "client_id": "svcc_0123456789abcdef",
+         *       "client_secret": "svcs_0123456789abcdefghijklmnopqrstuvwxyzABCD"
+         *     }
+         */
+        "application/x-www-form-urlencoded": {
+          /** @description The `access_token` to revoke. */
+          token: string;
+          /** @description Ignored: every token is an access token. */
+          token_type_hint?: string;
+          /** @description `svcc_…`; or in HTTP Basic. */
+          client_id?: string;
+          /** @description `svcs_…`; or in HTTP Basic. Server side only. */
+          client_secret?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Revoked, or not a key of this app's connections (the same answer). Empty body. */
+      200: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          /** @description `no-store`: never cached (RFC 6749 §5.1). */
+          "Cache-Control"?: string;
+          /** @description `no-cache`. */
+          Pragma?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: `token` missing, a parameter repeated, a body that is not `application/x-www-form-urlencoded`, or two app authentications. Body `application/json` with `error` and the problem members. */
+      400: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          /** @description `no-store`: never cached (RFC 6749 §5.1). */
+          "Cache-Control"?: string;
+          /** @description `no-cache`. */
+          Pragma?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthRevocationError"];
+        };
+      };
+      /** @description `invalid_client`: no app authentication, an unknown `client_id` or a wrong `client_secret`. After HTTP Basic, `WWW-Authenticate: Basic` comes with it. */
+      401: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          /** @description `no-store`: never cached (RFC 6749 §5.1). */
+          "Cache-Control"?: string;
+          /** @description `no-cache`. */
+          Pragma?: string;
+          /** @description After HTTP Basic: `Basic realm="oauth", charset="UTF-8"`. */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthClientError"];
         };
       };
       /** @description Invalid data, see `errors[]`. */

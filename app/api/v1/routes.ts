@@ -11,6 +11,8 @@ import { markListingSoldRoute } from "./listings/[code]/sold/declaration";
 import { catalogRoute, createListingRoute } from "./listings/declaration";
 import { upsertListingByRefRoute } from "./listings/ref/[ref]/declaration";
 import { validateListingRoute } from "./listings/validate/declaration";
+import { revokeRoute } from "./oauth/revoke/declaration";
+import { tokenRoute } from "./oauth/token/declaration";
 import { openApiRoute } from "./openapi.json/declaration";
 import { pingRoute } from "./ping/declaration";
 import { vocabularyRoute } from "./schema/declaration";
@@ -38,6 +40,8 @@ export const routes: readonly RouteDeclaration[] = [
   accountListingRoute,
   accountListingByRefRoute,
   eventsRoute,
+  tokenRoute,
+  revokeRoute,
   simulateModerationRoute,
   openApiRoute,
 ];

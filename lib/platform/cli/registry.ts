@@ -4,6 +4,7 @@ import { databaseCommands } from "./database";
 import { jobCommands } from "./jobs";
 import { keyCommands } from "./keys";
 import { moderationCommands } from "./moderation";
+import { oauthCommands } from "./oauth";
 import { rateCommands } from "./rates";
 import { CliError } from "./reply";
 import { reportCommands } from "./reports";
@@ -12,6 +13,7 @@ import { reportCommands } from "./reports";
 export const commands: readonly Command[] = [
   ...accountCommands,
   ...keyCommands,
+  ...oauthCommands,
   ...jobCommands,
   ...databaseCommands,
   ...rateCommands,

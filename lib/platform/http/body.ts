@@ -56,7 +56,8 @@ function nestingDepth(value: unknown): number {
   return deepest;
 }
 
-async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
+/** The body's bytes, refused with 413 once they exceed `limit` (read as they come: a lying Content-Length does not help). */
+export async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -81,6 +81,64 @@ export const en: Messages = {
       title: "Service unavailable",
       detail: "The service cannot reach its database right now; nothing was written. Retry in {retry_after} seconds.",
     },
+    invalid_request: {
+      title: "Invalid OAuth request",
+      detail: "The request is missing a parameter or has one that is not valid.",
+      reasons: {
+        form_content_type: "Send the body as application/x-www-form-urlencoded.",
+        malformed_form: "The form body is not valid UTF-8 or is larger than {limit} bytes.",
+        duplicate_parameter: "The parameter {parameter} appears more than once.",
+        missing_parameter: "The parameter {parameter} is missing.",
+        two_client_authentications: "Authenticate the app one way only: HTTP Basic or client_id and client_secret in the body, not both.",
+        client_id_mismatch: "The client_id in the body differs from the one in HTTP Basic.",
+        code_verifier_format: "The code_verifier must be 43 to 128 characters: letters, digits, -, ., _ and ~.",
+        missing_state: "The parameter state is required.",
+        code_challenge_missing: "The parameter code_challenge is required (PKCE).",
+        code_challenge_method: "The code_challenge_method must be S256; plain is not accepted.",
+        code_challenge_format: "The code_challenge must be the 43-character base64url SHA-256 of the code_verifier.",
+      },
+    },
+    invalid_client: {
+      title: "App authentication failed",
+      detail: "The client_id is unknown or the client_secret is wrong.",
+      reasons: {
+        no_client_authentication: "Authenticate the app with HTTP Basic or with client_id and client_secret in the body.",
+        malformed_basic: "The HTTP Basic credentials are not valid: send base64 of client_id:client_secret, each form-urlencoded.",
+      },
+    },
+    invalid_grant: {
+      title: "Invalid authorization code",
+      detail: "The authorization code cannot be exchanged.",
+      reasons: {
+        code_unknown: "The authorization code is unknown or was issued to another app.",
+        code_expired: "The authorization code has expired; codes are valid for 60 seconds. Ask the account holder for consent again.",
+        code_used: "The authorization code was used already; the key it granted is now revoked. Ask the account holder for consent again.",
+        redirect_uri_mismatch: "The redirect_uri differs from the one of the consent request.",
+        code_verifier_mismatch: "The code_verifier does not match the code_challenge of the consent request.",
+        key_limit: "The account already has {limit} keys; the account holder must revoke one before connecting the app.",
+        account_unavailable: "The account can no longer be connected: it is inactive or its e-mail address is not confirmed.",
+      },
+    },
+    unsupported_grant_type: {
+      title: "Unsupported grant type",
+      detail: "The grant_type must be authorization_code.",
+    },
+    invalid_scope: {
+      title: "Invalid scope",
+      detail: "The requested scope is not valid.",
+      reasons: {
+        scope_missing: "Ask for at least one permission in scope: listings:read, listings:write, media:write, separated by spaces.",
+        unknown_scope: "Unknown permission {scope}; use listings:read, listings:write or media:write.",
+      },
+    },
+    unsupported_response_type: {
+      title: "Unsupported response type",
+      detail: "The response_type must be code.",
+    },
+    access_denied: {
+      title: "Access denied",
+      detail: "The account holder did not allow the app to connect.",
+    },
   },
   validation: {
     required: "This field is required.",
@@ -156,6 +214,11 @@ export const en: Messages = {
     link_expired: "This link has expired; ask for a new one.",
     link_used: "This link has been used already; ask for a new one if you still need it.",
     wrong_password: "The current password is not correct.",
+    redirect_uri_scheme:
+      "A redirect address is an absolute https:// address, or http:// on 127.0.0.1, [::1] or localhost for an app on the user's machine.",
+    redirect_uri_fragment: "A redirect address cannot contain a fragment (#).",
+    unknown_client: "No app has this client_id.",
+    redirect_uri_not_registered: "This redirect address is not registered for the app.",
     invalid: "The value is not valid.",
   },
   /** A bound as a quantity (`{n}` is the number), one text per plural category of English. */

@@ -32,6 +32,13 @@ export const problemDetails = {
   too_many_requests: ["limit", "retry_after"],
   internal_error: ["request_id"],
   service_unavailable: ["retry_after"],
+  invalid_request: [],
+  invalid_client: [],
+  invalid_grant: [],
+  unsupported_grant_type: [],
+  invalid_scope: [],
+  unsupported_response_type: [],
+  access_denied: [],
 } as const satisfies Record<ErrorCode, readonly string[]>;
 
 /**
@@ -62,6 +69,41 @@ export const problemReasons = {
   },
   limit_reached: {
     too_many_keys: ["limit"],
+  },
+  invalid_request: {
+    /** The token and revocation endpoints take `application/x-www-form-urlencoded` only. */
+    form_content_type: [],
+    /** A form body that is not UTF-8 or exceeds the size limit. */
+    malformed_form: ["limit"],
+    duplicate_parameter: ["parameter"],
+    missing_parameter: ["parameter"],
+    /** HTTP Basic and `client_secret` in the body together (RFC 6749 §2.3: one method per request). */
+    two_client_authentications: [],
+    /** `client_id` in the body differs from the one in HTTP Basic. */
+    client_id_mismatch: [],
+    code_verifier_format: [],
+    missing_state: [],
+    code_challenge_missing: [],
+    /** Missing `code_challenge_method` means `plain` (RFC 7636 §4.3), refused like an explicit `plain`. */
+    code_challenge_method: [],
+    code_challenge_format: [],
+  },
+  invalid_client: {
+    no_client_authentication: [],
+    malformed_basic: [],
+  },
+  invalid_grant: {
+    code_unknown: [],
+    code_expired: [],
+    code_used: [],
+    redirect_uri_mismatch: [],
+    code_verifier_mismatch: [],
+    key_limit: ["limit"],
+    account_unavailable: [],
+  },
+  invalid_scope: {
+    scope_missing: [],
+    unknown_scope: ["scope"],
   },
 } as const satisfies Partial<Record<ErrorCode, Record<string, readonly string[]>>>;
 
@@ -151,6 +193,10 @@ export const validationReasons = {
   link_expired: [],
   link_used: [],
   wrong_password: [],
+  redirect_uri_scheme: [],
+  redirect_uri_fragment: [],
+  unknown_client: [],
+  redirect_uri_not_registered: [],
   invalid: [],
 } as const;
 

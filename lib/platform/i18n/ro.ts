@@ -81,6 +81,66 @@ export const ro: Messages = {
       title: "Serviciu indisponibil",
       detail: "Serviciul nu își poate accesa baza de date acum; nu s-a scris nimic. Reîncercați peste {retry_after} secunde.",
     },
+    invalid_request: {
+      title: "Cerere OAuth invalidă",
+      detail: "Cererii îi lipsește un parametru sau are unul care nu este valid.",
+      reasons: {
+        form_content_type: "Trimiteți corpul ca application/x-www-form-urlencoded.",
+        malformed_form: "Corpul formularului nu este UTF-8 valid sau depășește {limit} octeți.",
+        duplicate_parameter: "Parametrul {parameter} apare de mai multe ori.",
+        missing_parameter: "Lipsește parametrul {parameter}.",
+        two_client_authentications:
+          "Autentificați aplicația într-un singur fel: HTTP Basic sau client_id și client_secret în corp, nu amândouă.",
+        client_id_mismatch: "client_id din corp diferă de cel din HTTP Basic.",
+        code_verifier_format: "code_verifier trebuie să aibă între 43 și 128 de caractere: litere, cifre, -, ., _ și ~.",
+        missing_state: "Parametrul state este obligatoriu.",
+        code_challenge_missing: "Parametrul code_challenge este obligatoriu (PKCE).",
+        code_challenge_method: "code_challenge_method trebuie să fie S256; plain nu este acceptat.",
+        code_challenge_format: "code_challenge trebuie să fie SHA-256 al code_verifier în base64url, de 43 de caractere.",
+      },
+    },
+    invalid_client: {
+      title: "Autentificarea aplicației a eșuat",
+      detail: "client_id este necunoscut sau client_secret este greșit.",
+      reasons: {
+        no_client_authentication: "Autentificați aplicația cu HTTP Basic sau cu client_id și client_secret în corp.",
+        malformed_basic: "Datele HTTP Basic nu sunt valide: trimiteți base64 din client_id:client_secret, fiecare codificat ca formular.",
+      },
+    },
+    invalid_grant: {
+      title: "Cod de autorizare invalid",
+      detail: "Codul de autorizare nu poate fi schimbat.",
+      reasons: {
+        code_unknown: "Codul de autorizare este necunoscut sau a fost emis pentru altă aplicație.",
+        code_expired: "Codul de autorizare a expirat; codurile sunt valabile 60 de secunde. Cereți din nou acordul titularului contului.",
+        code_used:
+          "Codul de autorizare a fost deja folosit; cheia emisă cu el este acum revocată. Cereți din nou acordul titularului contului.",
+        redirect_uri_mismatch: "redirect_uri diferă de cel din cererea de acord.",
+        code_verifier_mismatch: "code_verifier nu corespunde cu code_challenge din cererea de acord.",
+        key_limit: "Contul are deja {limit} chei; titularul trebuie să revoce una înainte de a conecta aplicația.",
+        account_unavailable: "Contul nu mai poate fi conectat: este inactiv sau adresa lui de e-mail nu este confirmată.",
+      },
+    },
+    unsupported_grant_type: {
+      title: "Tip de acordare nesuportat",
+      detail: "grant_type trebuie să fie authorization_code.",
+    },
+    invalid_scope: {
+      title: "Permisiuni invalide",
+      detail: "Permisiunile cerute nu sunt valide.",
+      reasons: {
+        scope_missing: "Cereți cel puțin o permisiune în scope: listings:read, listings:write, media:write, separate prin spații.",
+        unknown_scope: "Permisiune necunoscută {scope}; folosiți listings:read, listings:write sau media:write.",
+      },
+    },
+    unsupported_response_type: {
+      title: "Tip de răspuns nesuportat",
+      detail: "response_type trebuie să fie code.",
+    },
+    access_denied: {
+      title: "Acces refuzat",
+      detail: "Titularul contului nu a permis conectarea aplicației.",
+    },
   },
   validation: {
     required: "Câmpul este obligatoriu.",
@@ -156,6 +216,11 @@ export const ro: Messages = {
     link_expired: "Linkul a expirat; cereți unul nou.",
     link_used: "Linkul a fost deja folosit; cereți unul nou dacă mai aveți nevoie.",
     wrong_password: "Parola actuală nu este corectă.",
+    redirect_uri_scheme:
+      "O adresă de redirecționare este o adresă https:// absolută, sau http:// pe 127.0.0.1, [::1] ori localhost pentru o aplicație de pe calculatorul utilizatorului.",
+    redirect_uri_fragment: "O adresă de redirecționare nu poate conține un fragment (#).",
+    unknown_client: "Nicio aplicație nu are acest client_id.",
+    redirect_uri_not_registered: "Această adresă de redirecționare nu este înregistrată pentru aplicație.",
     invalid: "Valoarea nu este validă.",
   },
   /** Forms per plural category of Romanian: one (1), few (0, 2–19, 101–119…), other (20 and up: „de”). */

@@ -10,6 +10,10 @@ const tags = [
   { name: "Listings", description: "The account's listings: create, validate, edit, delete, state changes and reads." },
   { name: "Catalog", description: "Active listings of every account, readable with any valid key." },
   { name: "Events", description: "State changes of the account's listings, for polling." },
+  {
+    name: "OAuth",
+    description: "Connecting an integrator app to an account: the code exchange and revocation (RFC 6749, RFC 7636, RFC 7009).",
+  },
   { name: "Sandbox", description: "Simulations that exist in the sandbox only." },
   { name: "Meta", description: "This document." },
 ];

@@ -34,7 +34,8 @@ export function operationOf(route: RouteDeclaration): ZodOpenApiOperationObject 
       ...(r.schema ? { content: { "application/json": { schema: r.schema } } } : {}),
     };
   }
-  Object.assign(responses, problemResponses(...refusals));
+  // A refusal the declaration describes itself (the OAuth errors) keeps its own body; the others are problems.
+  Object.assign(responses, problemResponses(...refusals.filter((status) => !route.responses[status])));
   const permissionNote = keyed ? `\n\nPermission: \`${route.permission}\`.` : "\n\nNo key needed.";
   const body = route.body;
   return {

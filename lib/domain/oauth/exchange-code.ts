@@ -1,0 +1,122 @@
+import { eq } from "drizzle-orm";
+import { apiKeys, oauthCodes, oauthConnections } from "@/db/schema";
+import { recordActivity } from "@/lib/domain/accounts/activity";
+import { issueKey, maxKeysPerAccount } from "@/lib/domain/keys/create-key";
+import { hashSecret, type Permission } from "@/lib/domain/keys/format";
+import { withTransaction, type ServiceContext, type TransactionContext } from "@/lib/platform/context";
+import { AppError } from "@/lib/platform/errors";
+import { authenticateClient, type ClientAuthenticatedInput, type OAuthClient } from "./internal/client-auth";
+import { endConnection, revokeConnectionKeys } from "./internal/connection-keys";
+import { scopeText } from "./internal/scope";
+import { codeVerifierPattern, s256 } from "./internal/secrets";
+
+/** Days a key granted by consent lasts (spec: Authentication 8, `expires_in` of 365 days). */
+export const grantedKeyDays = 365;
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+  scope: string;
+  connection_id: number;
+}
+
+type Outcome = { token: TokenResponse } | { refusal: AppError };
+
+/**
+ * `POST /oauth/token` with `grant_type=authorization_code` (RFC 6749 §4.1.3, RFC 7636 §4.5). The app
+ * authenticates (`authenticateClient`); the code must be its own, unused, unexpired, for the same
+ * redirect address, and the verifier must hash to the challenge. Then, in one transaction: the
+ * account's connection to the app (created, or the same `connection_id` again, reconnected and with
+ * the new scope), its previous key revoked, a 365-day key issued for the connection, the code marked
+ * used with that key.
+ *
+ * The code row is locked, so of two exchanges of one code one succeeds and the other finds it used.
+ * A used code presented again revokes the key it granted (RFC 6749 §4.1.2): that refusal commits.
+ */
+export async function exchangeCode({ ctx, input }: { ctx: ServiceContext; input: ClientAuthenticatedInput }): Promise<TokenResponse> {
+  const client = await authenticateClient(ctx, input);
+  const form = input.form;
+  if (form.grant_type === undefined) throw new AppError("invalid_request", { reason: "missing_parameter", parameter: "grant_type" });
+  if (form.grant_type !== "authorization_code") throw new AppError("unsupported_grant_type");
+  for (const parameter of ["code", "redirect_uri", "code_verifier"] as const) {
+    if (!form[parameter]) throw new AppError("invalid_request", { reason: "missing_parameter", parameter });
+  }
+  if (!codeVerifierPattern.test(form.code_verifier)) throw new AppError("invalid_request", { reason: "code_verifier_format" });
+  const outcome = await withTransaction(ctx, (tx) => exchange(tx, client, form));
+  if ("refusal" in outcome) throw outcome.refusal;
+  return outcome.token;
+}
+
+async function exchange(ctx: TransactionContext, client: OAuthClient, form: Readonly<Record<string, string>>): Promise<Outcome> {
+  const [code] = await ctx.db
+    .select()
+    .from(oauthCodes)
+    .where(eq(oauthCodes.codeHash, hashSecret(form.code)))
+    .for("update");
+  const refuse = (reason: "code_unknown" | "code_expired" | "code_used" | "redirect_uri_mismatch" | "code_verifier_mismatch") => ({
+    refusal: new AppError("invalid_grant", { reason }),
+  });
+  if (!code || code.clientId !== client.id) return refuse("code_unknown");
+  if (code.usedAt) {
+    await revokeGrantedKey(ctx, code.keyId, client);
+    return refuse("code_used");
+  }
+  if (code.expiresAt <= ctx.now) return refuse("code_expired");
+  if (code.redirectUri !== form.redirect_uri) return refuse("redirect_uri_mismatch");
+  if (s256(form.code_verifier) !== code.codeChallenge) return refuse("code_verifier_mismatch");
+
+  const scope = code.scope as Permission[];
+  const [connection] = await ctx.db
+    .insert(oauthConnections)
+    .values({ accountId: code.accountId, clientId: client.id, scope, connectedAt: ctx.now })
+    .onConflictDoUpdate({
+      target: [oauthConnections.accountId, oauthConnections.clientId],
+      set: { scope, connectedAt: ctx.now, disconnectedAt: null },
+    })
+    .returning();
+  await revokeConnectionKeys(ctx, connection.id);
+  const key = await issueKey(ctx, {
+    accountId: code.accountId,
+    name: client.name,
+    permissions: scope,
+    days: grantedKeyDays,
+    connectionId: connection.id,
+  }).catch((error: unknown) => {
+    throw keyRefusal(error);
+  });
+  await ctx.db.update(oauthCodes).set({ usedAt: ctx.now, keyId: key.id }).where(eq(oauthCodes.id, code.id));
+  await recordActivity(ctx.db, {
+    accountId: code.accountId,
+    actor: ctx.actor,
+    action: "app.connected",
+    subjectId: client.id,
+    details: client.name,
+  });
+  return {
+    token: {
+      access_token: key.key,
+      token_type: "Bearer",
+      expires_in: Math.round((key.expiresAt.getTime() - ctx.now.getTime()) / 1000),
+      scope: scopeText(scope),
+      connection_id: connection.id,
+    },
+  };
+}
+
+/** Why the key could not be issued, as the token endpoint says it; the transaction rolls back and the code stays unused. */
+function keyRefusal(error: unknown): unknown {
+  if (!(error instanceof AppError)) return error;
+  if (error.code === "limit_reached") return new AppError("invalid_grant", { reason: "key_limit", limit: maxKeysPerAccount });
+  if (error.code === "not_found" || error.code === "forbidden") return new AppError("invalid_grant", { reason: "account_unavailable" });
+  return error;
+}
+
+/** A replayed code: the key its first exchange granted is revoked, and the connection it serves ends with it. */
+async function revokeGrantedKey(ctx: TransactionContext, keyId: string | null, client: OAuthClient): Promise<void> {
+  if (!keyId) return;
+  const [key] = await ctx.db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).for("update");
+  if (!key || key.revokedAt || key.connectionId === null) return;
+  const [connection] = await ctx.db.select().from(oauthConnections).where(eq(oauthConnections.id, key.connectionId)).for("update");
+  if (connection) await endConnection(ctx, connection, client.name);
+}

@@ -1,0 +1,41 @@
+import { eq } from "drizzle-orm";
+import { oauthClients } from "@/db/schema";
+import type { Permission } from "@/lib/domain/keys/format";
+import type { ServiceContext } from "@/lib/platform/context";
+import { AppError } from "@/lib/platform/errors";
+import type { Locale } from "@/lib/platform/i18n";
+import { describeError } from "./errors";
+import { issuer } from "./issuer";
+import { withParameters } from "./redirect-uris";
+
+/** A consent request that passed every check: what the consent page shows, and what Allow and Deny take back. */
+export interface AuthorizeRequest {
+  client: { id: string; name: string };
+  redirectUri: string;
+  scope: Permission[];
+  state: string;
+  codeChallenge: string;
+}
+
+export const localeOf = (ctx: ServiceContext): Locale => ctx.locale ?? "ro";
+
+/** The app of a consent request, when its redirect address is one the app registered; undefined otherwise. */
+export async function registeredClient(ctx: ServiceContext, clientId: string, redirectUri: string) {
+  const [client] = clientId.startsWith("svcc_") ? await ctx.db.select().from(oauthClients).where(eq(oauthClients.id, clientId)) : [];
+  if (!client) return { found: false as const, reason: "unknown_client" as const };
+  if (!client.redirectUris.includes(redirectUri)) return { found: false as const, reason: "unregistered_redirect_uri" as const };
+  return { found: true as const, client };
+}
+
+/**
+ * The authorization response sent back to the app's redirect address (RFC 6749 §4.1.2, §4.1.2.1),
+ * with `iss` (RFC 9207) so an app talking to several servers knows which one answered.
+ */
+export function redirectWith(redirectUri: string, parameters: Record<string, string | undefined>): string {
+  return withParameters(redirectUri, { ...parameters, iss: issuer() });
+}
+
+/** An error response at the app's redirect address: the code, its description in ASCII, and `state` when there was one. */
+export function errorRedirect(redirectUri: string, error: AppError, locale: Locale, state: string | undefined): string {
+  return redirectWith(redirectUri, { error: error.code, error_description: describeError(error, locale), state });
+}

@@ -1,0 +1,25 @@
+import { issuer } from "./internal/issuer";
+import { scopesSupported } from "./internal/scope";
+
+/**
+ * Authorization server metadata (RFC 8414), served at `/.well-known/oauth-authorization-server`:
+ * what a client library needs to find the endpoints and the methods they accept.
+ */
+export function authorizationServerMetadata() {
+  const origin = issuer();
+  return {
+    issuer: origin,
+    authorization_endpoint: `${origin}/oauth/authorize`,
+    token_endpoint: `${origin}/api/v1/oauth/token`,
+    revocation_endpoint: `${origin}/api/v1/oauth/revoke`,
+    response_types_supported: ["code"],
+    response_modes_supported: ["query"],
+    grant_types_supported: ["authorization_code"],
+    code_challenge_methods_supported: ["S256"],
+    token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+    revocation_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+    scopes_supported: [...scopesSupported],
+    authorization_response_iss_parameter_supported: true,
+    service_documentation: `${origin}/docs/api`,
+  };
+}

@@ -1,0 +1,88 @@
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { accounts } from "@/db/schema";
+import { permissions } from "@/lib/domain/keys/format";
+import { checkAuthorizeRequest } from "@/lib/domain/oauth/check-authorize-request";
+import { grantConsent } from "@/lib/domain/oauth/grant-consent";
+import { codeChallengePattern } from "@/lib/domain/oauth/internal/secrets";
+import { registerClientFor } from "@/lib/domain/oauth/register-client";
+import { asAccount, type OperatorActor, type ServiceContext } from "@/lib/platform/context";
+import { AppError, ValidationError } from "@/lib/platform/errors";
+import { commaList, defineCommand } from "./command";
+
+const email = z.email().transform((value) => value.toLowerCase());
+
+async function accountIdOf(ctx: ServiceContext<OperatorActor>, address: string): Promise<string> {
+  const [account] = await ctx.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, address));
+  if (!account) throw new ValidationError([{ pointer: "/email", code: "invalid_value", params: { reason: "unknown_account_email" } }]);
+  return account.id;
+}
+
+/** A scope as OAuth writes it (spaces) or as the other commands take lists (commas). */
+const scope = z
+  .string()
+  .transform((value) => value.split(/[\s,]+/).filter(Boolean))
+  .pipe(z.array(z.enum(permissions)).min(1));
+
+export const oauthCommands = [
+  defineCommand({
+    name: "client:create",
+    summary:
+      "Registers an integrator app (OAuth client) of the account with this e-mail; --redirect-uri takes one address or several separated by commas (https://, or http:// on a loopback host). Prints client_id and client_secret (shown once). The webhook flags come with webhooks.",
+    args: z.object({ email, name: z.string(), "redirect-uri": commaList(z.string()) }),
+    run: async (ctx, args) => {
+      const accountId = await accountIdOf(ctx, args.email);
+      const client = await registerClientFor({
+        ctx,
+        input: { account_id: accountId, name: args.name, redirect_uris: args["redirect-uri"] },
+      });
+      return { ...client };
+    },
+  }),
+  defineCommand({
+    name: "oauth:consent",
+    summary:
+      "What pressing Allow on the consent page does for the account with this e-mail: prints the single-use code (60 s) and the redirect address carrying it. Scope: permissions separated by spaces or commas.",
+    args: z.object({
+      email,
+      "client-id": z.string().min(1),
+      "redirect-uri": z.string().min(1),
+      scope,
+      "code-challenge": z.string().regex(codeChallengePattern),
+      state: z.string().min(1).optional(),
+    }),
+    run: async (ctx, args) => {
+      const accountId = await accountIdOf(ctx, args.email);
+      const check = await checkAuthorizeRequest({
+        ctx,
+        input: {
+          response_type: "code",
+          client_id: args["client-id"],
+          redirect_uri: args["redirect-uri"],
+          scope: args.scope.join(" "),
+          // The page requires the app's state; a command has no request to tie it to, so one is made up when none is given.
+          state: args.state ?? randomBytes(16).toString("base64url"),
+          code_challenge: args["code-challenge"],
+          code_challenge_method: "S256",
+        },
+      });
+      if (check.kind === "invalid_client_or_redirect") {
+        const unknownClient = check.reason === "unknown_client";
+        throw new ValidationError([
+          unknownClient
+            ? { pointer: "/client-id", code: "invalid_value", params: { reason: "unknown_client" } }
+            : { pointer: "/redirect-uri", code: "invalid_value", params: { reason: "redirect_uri_not_registered" } },
+        ]);
+      }
+      if (check.kind === "redirect_error") throw new AppError(check.error);
+      const consent = await grantConsent({ ctx: asAccount(ctx, { accountId, agency: null }), input: check });
+      if (consent.kind === "refused") {
+        throw consent.reason === "too_many_keys"
+          ? new AppError("limit_reached", { reason: "too_many_keys", limit: consent.limit })
+          : new AppError("forbidden");
+      }
+      return { code: consent.code, redirect_to: consent.redirectTo };
+    },
+  }),
+];
