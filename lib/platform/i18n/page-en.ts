@@ -1,3 +1,5 @@
+import { secretTexts } from "./pages/secret";
+import { consentTexts } from "./pages/consent";
 import { accountTexts } from "./pages/account";
 import { shellTexts } from "./pages/shell";
 import { accessTexts } from "./pages/access";
@@ -56,4 +58,6 @@ export const pageEn = {
   access: accessTexts.en,
   shell: shellTexts.en,
   account: accountTexts.en,
+  consent: consentTexts.en,
+  secret: secretTexts.en,
 };

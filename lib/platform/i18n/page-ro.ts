@@ -1,3 +1,5 @@
+import { secretTexts } from "./pages/secret";
+import { consentTexts } from "./pages/consent";
 import { accountTexts } from "./pages/account";
 import { shellTexts } from "./pages/shell";
 import { accessTexts } from "./pages/access";
@@ -54,4 +56,6 @@ export const pageRo: PageMessages = {
   access: accessTexts.ro,
   shell: shellTexts.ro,
   account: accountTexts.ro,
+  consent: consentTexts.ro,
+  secret: secretTexts.ro,
 };

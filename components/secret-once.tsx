@@ -1,0 +1,45 @@
+"use client";
+
+import { useRef, useState } from "react";
+import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+
+/**
+ * A secret shown once, with its label, a Copy button (the clipboard, or else the text selected for
+ * the keyboard) and the warning that it will not be shown again. The copy result is announced.
+ */
+export function SecretOnce({ label, value, texts }: { label: string; value: string; texts: PageMessages["secret"] }) {
+  const code = useRef<HTMLElement>(null);
+  const [status, setStatus] = useState<"" | "copied" | "failed">("");
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setStatus("copied");
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents(code.current!);
+      const selection = window.getSelection()!;
+      selection.removeAllRanges();
+      selection.addRange(range);
+      setStatus("failed");
+    }
+  };
+  return (
+    <div className="notice warning">
+      <p>
+        <strong>{label}</strong>
+      </p>
+      <div className="secret">
+        <code ref={code} data-secret>
+          {value}
+        </code>
+        <button type="button" className="secondary" onClick={copy}>
+          {texts.copy}
+        </button>
+      </div>
+      <p role="status" aria-live="polite">
+        {status === "copied" ? texts.copied : status === "failed" ? texts.copyFailed : ""}
+      </p>
+      <p>{texts.warning}</p>
+    </div>
+  );
+}
