@@ -55,10 +55,20 @@ export function Field({
 }
 
 /** The form's submit button: disabled and relabelled while the action runs, so a double click sends once. */
-export function SubmitButton({ children, pending: pendingLabel, className }: { children: ReactNode; pending: string; className?: string }) {
+export function SubmitButton({
+  children,
+  pending: pendingLabel,
+  className,
+  autoFocus,
+}: {
+  children: ReactNode;
+  pending: string;
+  className?: string;
+  autoFocus?: boolean;
+}) {
   const { pending } = useFormStatus();
   return (
-    <button type="submit" disabled={pending} aria-disabled={pending} className={className}>
+    <button type="submit" disabled={pending} aria-disabled={pending} className={className} autoFocus={autoFocus}>
       {pending ? pendingLabel : children}
     </button>
   );
