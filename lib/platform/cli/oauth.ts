@@ -5,6 +5,7 @@ import { accounts } from "@/db/schema";
 import { permissions } from "@/lib/domain/keys/format";
 import { checkAuthorizeRequest } from "@/lib/domain/oauth/check-authorize-request";
 import { grantConsent } from "@/lib/domain/oauth/grant-consent";
+import { redirectUri } from "@/lib/domain/oauth/internal/redirect-uris";
 import { codeChallengePattern } from "@/lib/domain/oauth/internal/secrets";
 import { registerClientFor } from "@/lib/domain/oauth/register-client";
 import { asAccount, type OperatorActor, type ServiceContext } from "@/lib/platform/context";
@@ -30,7 +31,8 @@ export const oauthCommands = [
     name: "client:create",
     summary:
       "Registers an integrator app (OAuth client) of the account with this e-mail; --redirect-uri takes one address or several separated by commas (https://, or http:// on a loopback host). Prints client_id and client_secret (shown once). The webhook flags come with webhooks.",
-    args: z.object({ email, name: z.string(), "redirect-uri": commaList(z.string()) }),
+    // The addresses are checked here too, so that a refusal names the flag (`/redirect-uri/0`).
+    args: z.object({ email, name: z.string(), "redirect-uri": commaList(redirectUri) }),
     run: async (ctx, args) => {
       const accountId = await accountIdOf(ctx, args.email);
       const client = await registerClientFor({

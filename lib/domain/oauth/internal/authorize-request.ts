@@ -6,7 +6,7 @@ import { AppError } from "@/lib/platform/errors";
 import type { Locale } from "@/lib/platform/i18n";
 import { describeError } from "./errors";
 import { issuer } from "./issuer";
-import { withParameters } from "./redirect-uris";
+import { redirectMatches, withParameters } from "./redirect-uris";
 
 /** A consent request that passed every check: what the consent page shows, and what Allow and Deny take back. */
 export interface AuthorizeRequest {
@@ -23,7 +23,8 @@ export const localeOf = (ctx: ServiceContext): Locale => ctx.locale ?? "ro";
 export async function registeredClient(ctx: ServiceContext, clientId: string, redirectUri: string) {
   const [client] = clientId.startsWith("svcc_") ? await ctx.db.select().from(oauthClients).where(eq(oauthClients.id, clientId)) : [];
   if (!client) return { found: false as const, reason: "unknown_client" as const };
-  if (!client.redirectUris.includes(redirectUri)) return { found: false as const, reason: "unregistered_redirect_uri" as const };
+  if (!client.redirectUris.some((registered) => redirectMatches(registered, redirectUri)))
+    return { found: false as const, reason: "unregistered_redirect_uri" as const };
   return { found: true as const, client };
 }
 

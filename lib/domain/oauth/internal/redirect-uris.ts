@@ -39,6 +39,19 @@ export const redirectUris = z
   .max(10)
   .transform((uris) => [...new Set(uris)]);
 
+const loopbackPort = /^(http:\/\/(?:127\.0\.0\.1|\[::1\]|localhost))(?::\d{1,5})?(?=[/?]|$)/;
+
+/**
+ * Whether a consent request's `redirect_uri` is the registered one: the same string, except that on a
+ * loopback `http://` address any port goes (RFC 8252 §7.3: an app on the user's machine listens on
+ * whichever port is free at the time). The token request must then repeat the address as requested.
+ */
+export function redirectMatches(registered: string, requested: string): boolean {
+  if (registered === requested) return true;
+  if (!loopbackPort.test(registered) || !loopbackPort.test(requested)) return false;
+  return registered.replace(loopbackPort, "$1") === requested.replace(loopbackPort, "$1");
+}
+
 /**
  * The redirect address with the authorization response's parameters appended: the registered
  * address's own query is kept byte for byte (RFC 6749 §3.1.2), never re-encoded.
