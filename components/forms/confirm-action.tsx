@@ -1,15 +1,16 @@
 "use client";
 
-import { useActionState, useRef, useState } from "react";
+import { useActionState, useRef, useState, type ReactNode } from "react";
 import { SubmitButton } from "./form-kit";
 import type { FormState } from "@/lib/portal/form-state";
 
 /**
  * A destructive action asked twice: the first button reveals the question with Confirm and Cancel
  * (focus moves to Confirm, Cancel returns it), so a slip of the finger or the keyboard does nothing.
- * `fields` are posted as hidden inputs; the action's refusal is announced beside the buttons.
+ * `fields` are posted as hidden inputs; the action's refusal is announced beside the buttons, and
+ * `result` renders what a successful answer carries (a new secret shown once).
  */
-export function ConfirmAction({
+export function ConfirmAction<S extends FormState>({
   action,
   fields,
   label,
@@ -17,17 +18,23 @@ export function ConfirmAction({
   confirm,
   cancel,
   pending,
+  result,
 }: {
-  action: (previous: FormState, form: FormData) => Promise<FormState>;
+  action: (previous: S, form: FormData) => Promise<S>;
   fields: Record<string, string>;
   label: string;
   question: string;
   confirm: string;
   cancel: string;
   pending: string;
+  result?: (state: S) => ReactNode;
 }) {
-  const [state, run] = useActionState(action, {});
   const [asking, setAsking] = useState(false);
+  const [state, run] = useActionState(async (previous: Awaited<S>, form: FormData): Promise<Awaited<S>> => {
+    const answer = await action(previous, form);
+    setAsking(false);
+    return answer as Awaited<S>;
+  }, {} as Awaited<S>);
   const opener = useRef<HTMLButtonElement>(null);
   if (!asking) {
     return (
@@ -35,11 +42,12 @@ export function ConfirmAction({
         <button ref={opener} type="button" className="secondary" onClick={() => setAsking(true)}>
           {label}
         </button>
-        {state.message ? (
+        {state.message && !state.ok ? (
           <span role="alert" className="field-error">
             {state.message}
           </span>
         ) : null}
+        {state.ok && result ? result(state) : null}
       </>
     );
   }

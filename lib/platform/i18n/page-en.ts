@@ -1,6 +1,11 @@
+import { appsTexts } from "./pages/apps";
+import { apiLogTexts } from "./pages/api-log";
 import { secretTexts } from "./pages/secret";
 import { consentTexts } from "./pages/consent";
 import { accountTexts } from "./pages/account";
+import { apiKeysTexts } from "./pages/api-keys";
+import { activityTexts } from "./pages/activity";
+import { membersTexts } from "./pages/members";
 import { shellTexts } from "./pages/shell";
 import { accessTexts } from "./pages/access";
 /**
@@ -58,6 +63,11 @@ export const pageEn = {
   access: accessTexts.en,
   shell: shellTexts.en,
   account: accountTexts.en,
+  apiKeys: apiKeysTexts.en,
+  activity: activityTexts.en,
+  members: membersTexts.en,
+  apiLog: apiLogTexts.en,
   consent: consentTexts.en,
   secret: secretTexts.en,
+  apps: appsTexts.en,
 };

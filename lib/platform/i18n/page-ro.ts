@@ -1,6 +1,11 @@
+import { appsTexts } from "./pages/apps";
+import { apiLogTexts } from "./pages/api-log";
 import { secretTexts } from "./pages/secret";
 import { consentTexts } from "./pages/consent";
 import { accountTexts } from "./pages/account";
+import { apiKeysTexts } from "./pages/api-keys";
+import { activityTexts } from "./pages/activity";
+import { membersTexts } from "./pages/members";
 import { shellTexts } from "./pages/shell";
 import { accessTexts } from "./pages/access";
 import type { PageMessages } from "./page-messages";
@@ -56,6 +61,11 @@ export const pageRo: PageMessages = {
   access: accessTexts.ro,
   shell: shellTexts.ro,
   account: accountTexts.ro,
+  apiKeys: apiKeysTexts.ro,
+  activity: activityTexts.ro,
+  members: membersTexts.ro,
+  apiLog: apiLogTexts.ro,
   consent: consentTexts.ro,
   secret: secretTexts.ro,
+  apps: appsTexts.ro,
 };

@@ -1,0 +1,60 @@
+import type { Metadata } from "next";
+import { requestLocale } from "@/app/locale";
+import { listOwnClients } from "@/lib/domain/oauth/list-own-clients";
+import { format } from "@/lib/platform/i18n";
+import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { formatDay } from "@/lib/portal/format";
+import { requireAccount } from "@/lib/portal/session";
+import { RedirectUrisForm, RegisterAppForm, RotateSecret } from "./app-forms";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: pageMessages(await requestLocale()).apps.title };
+}
+
+/** The account's integrator apps: register one (its secret shown once), replace a secret, change redirect addresses. */
+export default async function AppsPage() {
+  const { ctx } = await requireAccount();
+  const locale = await requestLocale();
+  const { apps: texts, secret } = pageMessages(locale);
+  const apps = await listOwnClients({ ctx });
+  return (
+    <>
+      <h1>{texts.title}</h1>
+      <p>{texts.intro}</p>
+      {apps.length === 0 ? (
+        <p className="empty">{texts.empty}</p>
+      ) : (
+        <ul className="plain">
+          {apps.map((app) => (
+            <li key={app.client_id} className="card">
+              <h2>{app.name}</h2>
+              <p>
+                {texts.clientId}: <code>{app.client_id}</code>
+              </p>
+              <p className="muted">
+                {format(texts.created, { date: formatDay(locale, app.created_at) })}
+                {app.secret_rotated_at ? ` · ${format(texts.rotated, { date: formatDay(locale, app.secret_rotated_at) })}` : ""}
+              </p>
+              <p>{texts.redirectUris}:</p>
+              <ul>
+                {app.redirect_uris.map((uri) => (
+                  <li key={uri}>
+                    <code>{uri}</code>
+                  </li>
+                ))}
+              </ul>
+              <div className="actions">
+                <RotateSecret clientId={app.client_id} name={app.name} texts={{ apps: texts, secret }} />
+              </div>
+              <RedirectUrisForm clientId={app.client_id} name={app.name} uris={app.redirect_uris} texts={{ apps: texts, secret }} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <section className="card" aria-labelledby="register-app">
+        <h2 id="register-app">{texts.registerTitle}</h2>
+        <RegisterAppForm texts={{ apps: texts, secret }} />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,19 @@
+"use client";
+
+import { ConfirmAction } from "@/components/forms/confirm-action";
+import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import { disconnectApp } from "./actions";
+
+export function DisconnectButton({ connectionId, app, texts }: { connectionId: number; app: string; texts: PageMessages["apps"] }) {
+  return (
+    <ConfirmAction
+      action={disconnectApp}
+      fields={{ connection_id: String(connectionId), app }}
+      label={texts.connections.disconnect}
+      question={texts.connections.disconnectQuestion.replace("{app}", app)}
+      confirm={texts.connections.disconnectConfirm}
+      cancel={texts.cancel}
+      pending={texts.connections.disconnecting}
+    />
+  );
+}

@@ -1,0 +1,56 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { requestLocale } from "@/app/locale";
+import { checkAuthorizeRequest } from "@/lib/domain/oauth/check-authorize-request";
+import { format } from "@/lib/platform/i18n";
+import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { requireAccount } from "@/lib/portal/session";
+import { ConsentForm } from "./consent-form";
+import { consentFields, consentToken } from "./consent-request";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: pageMessages(await requestLocale()).consent.pageTitle, robots: { index: false }, referrer: "no-referrer" };
+}
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/**
+ * GET /oauth/authorize – the consent request (DESIGN §4). A signed-out holder signs in first and
+ * comes back here with the same query. Until the app and its exact redirect address are known, an
+ * error is shown here and never redirected; after that, errors go back to the app. Like every page,
+ * it cannot be framed (`frame-ancestors 'none'`), so nobody can overlay the Allow button.
+ */
+export default async function ConsentPage({ searchParams }: Props) {
+  const { account, ctx } = await requireAccount();
+  const texts = pageMessages(await requestLocale()).consent;
+  const check = await checkAuthorizeRequest({ ctx, input: await searchParams });
+  if (check.kind === "redirect_error") redirect(check.redirectTo);
+  if (check.kind === "invalid_client_or_redirect") {
+    return (
+      <section className="narrow" aria-labelledby="consent-error">
+        <h1 id="consent-error">{texts.errorTitle}</h1>
+        <p>{texts.errorIntro}</p>
+        <p className="notice error">{check.detail}</p>
+        <p>{texts.errorAdvice}</p>
+      </section>
+    );
+  }
+  const app = check.client.name;
+  return (
+    <section className="narrow" aria-labelledby="consent-title">
+      <h1 id="consent-title">{format(texts.title, { app })}</h1>
+      <p>{format(texts.intro, { app, account: account.email })}</p>
+      <p>{format(texts.canDo, { app })}</p>
+      <ul>
+        {check.scope.map((permission) => (
+          <li key={permission}>
+            <code>{permission}</code>: {texts.permissions[permission]}
+          </li>
+        ))}
+      </ul>
+      <p className="muted">{format(texts.keyNote, { app })}</p>
+      <p className="muted">{format(texts.returnNote, { origin: new URL(check.redirectUri).origin })}</p>
+      <ConsentForm fields={consentFields(check)} token={consentToken(account, check)} texts={texts} />
+    </section>
+  );
+}
