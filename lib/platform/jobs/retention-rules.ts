@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { apiLog, events, idempotencyKeys, jobs, sandboxMail } from "@/db/schema";
+import { apiLog, events, idempotencyKeys, jobs, oauthCodes, sandboxMail } from "@/db/schema";
 import type { RetentionRule } from "./retention";
 
 /**
@@ -24,4 +24,6 @@ export const retentionRules: readonly RetentionRule[] = [
   { name: "idempotency_keys.expired", keepDays: 1, table: idempotencyKeys, key: idempotencyKeys.id, age: idempotencyKeys.expiresAt },
   // The sandbox mailbox holds confirmation and reset links, useful for minutes: a week is plenty.
   { name: "sandbox_mail", keepDays: 7, table: sandboxMail, key: sandboxMail.id, age: sandboxMail.createdAt },
+  // An authorization code lives 60 seconds; a used one is kept a week so that a replay still revokes the key it granted.
+  { name: "oauth_codes.expired", keepDays: 7, table: oauthCodes, key: oauthCodes.id, age: oauthCodes.expiresAt },
 ];
