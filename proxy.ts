@@ -9,7 +9,8 @@ import { pagePathHeader } from "@/lib/portal/page-path";
  * - A path Next.js cannot decode ends in the framework's own text/plain 500 before any route handler
  *   runs; under /api/v1 such a request gets the API's 400 problem here instead. Only API paths holding
  *   a `%` come through this proxy.
- * - Pages (every path outside /api and the framework's static files, prefetches excluded) get a fresh
+ * - Pages (every path outside /api, /.well-known (JSON for machines, which sets its own headers) and
+ *   the framework's static files, prefetches excluded) get a fresh
  *   CSP nonce and the security headers. Next.js reads the nonce from the request's
  *   Content-Security-Policy header and puts it on the scripts it renders, which is why the policy is
  *   set on the request as well as on the response.
@@ -33,7 +34,7 @@ export const config = {
   matcher: [
     "/api/v1/:path(.*%.*)",
     {
-      source: "/((?!api/|_next/static|_next/image|favicon.ico).*)",
+      source: "/((?!api/|\\.well-known/|_next/static|_next/image|favicon.ico).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

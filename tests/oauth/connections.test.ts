@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { unstable_doesMiddlewareMatch } from "next/experimental/testing/server";
 import { describe, expect, it } from "vitest";
 import { GET as metadata } from "@/app/.well-known/oauth-authorization-server/route";
 import { GET as ping } from "@/app/api/v1/ping/route";
@@ -6,6 +7,7 @@ import { database } from "@/db";
 import { activityLog, oauthConnections } from "@/db/schema";
 import { disconnect } from "@/lib/domain/oauth/disconnect";
 import { listConnections } from "@/lib/domain/oauth/list-connections";
+import { config as proxyConfig } from "@/proxy";
 import { accountWithKey, call } from "../support/fixtures";
 import { basic, consentCode, exchange, freshAccount, freshClient, postRevoke } from "./support";
 
@@ -120,6 +122,12 @@ describe("listConnections and disconnect", () => {
 });
 
 describe("GET /.well-known/oauth-authorization-server", () => {
+  it("is left alone by the page proxy (no CSP nonce for a JSON document), unlike the consent page", () => {
+    const runs = (url: string) => unstable_doesMiddlewareMatch({ config: proxyConfig, url });
+    expect(runs("/.well-known/oauth-authorization-server")).toBe(false);
+    expect(runs("/oauth/authorize")).toBe(true);
+  });
+
   it("publishes the RFC 8414 metadata with APP_URL as issuer", async () => {
     const res = metadata();
     expect(res.status).toBe(200);
