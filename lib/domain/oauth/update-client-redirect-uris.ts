@@ -29,7 +29,7 @@ export async function updateClientRedirectUris({
       actor: ctx.actor,
       action: "app.redirect_uris_updated",
       subjectId: client.id,
-      details: data.redirect_uris.join(" "),
+      details: client.name,
     });
     return { client_id: client.id, redirect_uris: data.redirect_uris };
   });
