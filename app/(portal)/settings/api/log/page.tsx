@@ -1,0 +1,210 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requestLocale } from "@/app/locale";
+import { listApiLog, statusClasses } from "@/lib/domain/api-log/list-api-log";
+import { listOwnKeys, type OwnKey } from "@/lib/domain/keys/list-keys";
+import { format } from "@/lib/platform/i18n";
+import { pageMessages, type PageMessages } from "@/lib/platform/i18n/page-messages";
+import {
+  apiLogEntryHref,
+  apiLogHref,
+  apiLogPath,
+  formatLogTime,
+  hasFilters,
+  isCursorRefusal,
+  parseApiLogQuery,
+  statusTone,
+  type SearchParams,
+} from "@/lib/portal/api-log-page";
+import { requireAccount } from "@/lib/portal/session";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: pageMessages(await requestLocale()).apiLog.title };
+}
+
+/**
+ * The account's API log: a GET form of filters (so a filtered page is a shareable address), the
+ * requests newest first, each linking to its detail, and "Older requests" with the next cursor.
+ */
+export default async function ApiLogPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const { ctx } = await requireAccount();
+  const locale = await requestLocale();
+  const { apiLog: t } = pageMessages(locale);
+  const { keys } = await listOwnKeys({ ctx });
+  const query = parseApiLogQuery(
+    await searchParams,
+    keys.map((key) => key.id),
+  );
+
+  let cursor = query.cursor;
+  let cursorRefused = query.ignored.includes("cursor");
+  let page;
+  try {
+    page = await listApiLog({ ctx, input: { ...query.filters, cursor } });
+  } catch (error) {
+    if (!isCursorRefusal(error)) throw error;
+    cursorRefused = true;
+    cursor = undefined;
+    page = await listApiLog({ ctx, input: query.filters });
+  }
+
+  const ignoredFilters = query.ignored.filter((name) => name !== "cursor").map((name) => t.filters[name]);
+  const filtered = hasFilters(query.filters);
+
+  return (
+    <>
+      <h1>{t.title}</h1>
+      <p>{t.intro}</p>
+
+      {ignoredFilters.length > 0 ? (
+        <p className="notice warning" role="status">
+          {format(t.filters.ignored, { fields: ignoredFilters.join(", ") })}
+        </p>
+      ) : null}
+      {cursorRefused ? (
+        <p className="notice warning" role="status">
+          {t.filters.unknownCursor}
+        </p>
+      ) : null}
+
+      <form method="get" action={apiLogPath} className="card filters" aria-labelledby="log-filters">
+        <h2 id="log-filters">{t.filters.title}</h2>
+        <div className="filter-fields">
+          <div className="field">
+            <label htmlFor="status">{t.filters.status}</label>
+            <select id="status" name="status" defaultValue={query.filters.status ?? ""}>
+              <option value="">{t.filters.anyStatus}</option>
+              {statusClasses.map((status) => (
+                <option key={status} value={status}>
+                  {t.filters.statusClasses[status]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="key">{t.filters.key}</label>
+            <select id="key" name="key" defaultValue={query.filters.keyId ?? ""}>
+              <option value="">{t.filters.anyKey}</option>
+              {keys.map((key) => (
+                <option key={key.id} value={key.id}>
+                  {keyLabel(key, t)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="path">{t.filters.path}</label>
+            <input
+              id="path"
+              name="path"
+              type="text"
+              inputMode="url"
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={2048}
+              defaultValue={query.filters.path ?? ""}
+              aria-describedby="path-hint"
+            />
+            <p className="hint" id="path-hint">
+              {t.filters.pathHint}
+            </p>
+          </div>
+        </div>
+        <div className="actions">
+          <button type="submit">{t.filters.apply}</button>
+          <Link href={apiLogPath}>{t.filters.clear}</Link>
+        </div>
+      </form>
+
+      {page.items.length === 0 ? (
+        filtered || cursor ? (
+          <div className="empty">
+            <p>{t.empty.filtered}</p>
+            <p>
+              <Link href={apiLogPath}>{t.empty.clear}</Link>
+            </p>
+          </div>
+        ) : (
+          <div className="empty">
+            <h2>{t.empty.title}</h2>
+            <p>{renderWithCode(t.empty.text, "request", "GET /api/v1/ping")}</p>
+            <p>
+              <Link href="/docs/api">{t.empty.reference}</Link>
+            </p>
+          </div>
+        )
+      ) : (
+        <>
+          <div className="table-wrap" role="region" aria-labelledby="log-caption" tabIndex={0}>
+            <table className="data">
+              <caption id="log-caption">{t.table.caption}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t.table.time}</th>
+                  <th scope="col">{t.table.method}</th>
+                  <th scope="col">{t.table.path}</th>
+                  <th scope="col">{t.table.status}</th>
+                  <th scope="col">{t.table.duration}</th>
+                  <th scope="col">{t.table.key}</th>
+                  <th scope="col">{t.table.requestId}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.items.map((row) => (
+                  <tr key={row.id}>
+                    <td className="nowrap">
+                      <Link href={apiLogEntryHref(row.id)}>
+                        <time dateTime={row.createdAt.toISOString()}>{formatLogTime(row.createdAt, locale)}</time>
+                      </Link>
+                    </td>
+                    <td>
+                      <code>{row.method}</code>
+                    </td>
+                    <td className="log-path">
+                      <code>{row.path}</code>
+                    </td>
+                    <td>
+                      <span className={`badge ${statusTone(row.status)}`}>{row.status}</span>
+                    </td>
+                    <td className="nowrap">{format(t.table.durationMs, { ms: row.durationMs })}</td>
+                    <td>{row.keyName ?? t.table.noKey}</td>
+                    <td>
+                      <code>{row.requestId}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {page.nextCursor || cursor ? (
+            <nav aria-label={t.paging.label} className="actions paging">
+              {cursor ? <Link href={apiLogHref(query.filters)}>{t.paging.newest}</Link> : null}
+              {page.nextCursor ? (
+                <Link href={apiLogHref(query.filters, page.nextCursor)} rel="next">
+                  {t.paging.older}
+                </Link>
+              ) : null}
+            </nav>
+          ) : null}
+        </>
+      )}
+    </>
+  );
+}
+
+function keyLabel(key: OwnKey, t: PageMessages["apiLog"]): string {
+  if (key.status === "active") return format(t.filters.keyOption, { name: key.name, id: key.id });
+  return format(t.filters.keyOptionWithStatus, { name: key.name, id: key.id, status: t.filters.keyStatuses[key.status] });
+}
+
+/** A catalogue text with one `{placeholder}` shown as code. */
+function renderWithCode(template: string, placeholder: string, code: string) {
+  const [before, after] = template.split(`{${placeholder}}`);
+  return (
+    <>
+      {before}
+      <code>{code}</code>
+      {after}
+    </>
+  );
+}

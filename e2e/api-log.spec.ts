@@ -1,0 +1,224 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { cli, newHolder, signedInPage, type Holder } from "./support";
+
+/**
+ * The API log as a holder uses it: requests made with a key appear on the log page (rows are
+ * written a moment after each answer, so the page is polled), the status filter, the detail with
+ * its masked bodies, another holder's entry as the 404 page, and both pages accessible and without
+ * horizontal scroll at 360 px in both languages.
+ */
+
+// Each test signs in one or two new holders, waits for the log's batched rows and runs axe scans: more than the default 30 s.
+test.describe.configure({ timeout: 120_000 });
+
+interface MadeRequests {
+  key: { id: string; name: string };
+  ping: string;
+  invalid: string;
+  missing: string;
+}
+
+/** The password member of the refused body: the log must never show it. */
+const sentPassword = "not-for-the-log-7f3a";
+
+/** A key for the holder (the CLI) and three requests with it: a 200, a 422 and a 404; their request ids. */
+async function makeRequests(page: Page, holder: Holder): Promise<MadeRequests> {
+  const key = cli<{ key: string; id: string; name: string }>(
+    "key:create",
+    "--email",
+    holder.email,
+    "--name",
+    "Log test key",
+    "--permissions",
+    "listings:read,listings:write",
+    "--days",
+    "30",
+  );
+  const headers = { authorization: `Bearer ${key.key}` };
+  const ping = await page.request.get("/api/v1/ping", { headers });
+  expect(ping.status()).toBe(200);
+  const invalid = await page.request.post("/api/v1/listings", {
+    headers,
+    data: { type: "apartment", title: "Short", password: sentPassword },
+  });
+  expect(invalid.status()).toBe(422);
+  const missing = await page.request.get("/api/v1/account/listings/ZZZZ2222", { headers });
+  expect(missing.status()).toBe(404);
+  const requestId = (response: typeof ping) => response.headers()["x-request-id"];
+  return { key: { id: key.id, name: key.name }, ping: requestId(ping), invalid: requestId(invalid), missing: requestId(missing) };
+}
+
+const logRow = (page: Page, requestId: string) => page.getByRole("row").filter({ hasText: requestId });
+
+/** Opens the log until the rows of these requests are there (they are written in batches after the answers). */
+async function openLogWith(page: Page, path: string, requestIds: string[]): Promise<void> {
+  await expect(async () => {
+    await page.goto(path);
+    for (const id of requestIds) await expect(logRow(page, id)).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
+/** Kept under test-results/ (CI keeps that folder) and attached to the HTML report. */
+async function screenshot(page: Page, testInfo: TestInfo, name: string) {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: "image/png" });
+}
+
+/** No serious or critical axe violation, then no horizontal scroll at 360 px; screenshots of both widths. */
+async function checkAccessibleAndNarrow(page: Page, testInfo: TestInfo, name: string) {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await screenshot(page, testInfo, `${name}-desktop`);
+  const scan = await new AxeBuilder({ page }).analyze();
+  const serious = scan.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  expect(
+    serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join("; ")})`),
+  ).toEqual([]);
+  await page.setViewportSize({ width: 360, height: 780 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  // What sticks out, outside the scrolling table, to say where the scroll comes from.
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll("body *")]
+      .filter((element) => !element.closest(".table-wrap") && element.getBoundingClientRect().right > document.documentElement.clientWidth)
+      .map((element) => `${element.tagName.toLowerCase()}.${element.className}`),
+  );
+  expect(overflow, `horizontal scroll at 360 px: ${wide.join(", ")}`).toBeLessThanOrEqual(0);
+  await screenshot(page, testInfo, `${name}-360px`);
+}
+
+test("the log lists the holder's requests, filters them by status class, and shows one with its masked bodies", async ({ browser }) => {
+  const t = pageMessages("en").apiLog;
+  const holder = newHolder();
+  const page = await signedInPage(browser, holder);
+  const made = await makeRequests(page, holder);
+
+  await openLogWith(page, "/settings/api/log", [made.ping, made.invalid, made.missing]);
+  await expect(page.getByRole("heading", { level: 1, name: t.title })).toBeVisible();
+  const invalidRow = logRow(page, made.invalid);
+  await expect(invalidRow.getByRole("cell").nth(1)).toHaveText("POST");
+  await expect(invalidRow.getByRole("cell").nth(2)).toHaveText("/api/v1/listings");
+  await expect(invalidRow.getByRole("cell").nth(3)).toHaveText("422");
+  await expect(invalidRow.getByRole("cell").nth(4)).toHaveText(/^\d+ ms$/);
+  await expect(invalidRow.getByRole("cell").nth(5)).toHaveText(made.key.name);
+  await expect(logRow(page, made.ping).getByRole("cell").nth(3)).toHaveText("200");
+  await expect(logRow(page, made.missing).getByRole("cell").nth(3)).toHaveText("404");
+  // Time to the second, in the page's language.
+  await expect(invalidRow.getByRole("cell").first()).toHaveText(/\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2} EES?T/);
+
+  // The filter form is a GET form: the filtered page is a shareable address.
+  await page.getByLabel(t.filters.status).selectOption("4xx");
+  await page.getByLabel(t.filters.key).selectOption(made.key.id);
+  await page.getByRole("button", { name: t.filters.apply }).click();
+  await expect(page).toHaveURL(/\/settings\/api\/log\?status=4xx&key=[^&]+&path=$/);
+  await expect(logRow(page, made.invalid)).toHaveCount(1);
+  await expect(logRow(page, made.missing)).toHaveCount(1);
+  await expect(logRow(page, made.ping)).toHaveCount(0);
+  await expect(page.getByLabel(t.filters.status)).toHaveValue("4xx");
+
+  await page.goto("/settings/api/log?status=2xx&path=/api/v1/ping");
+  await expect(logRow(page, made.ping)).toHaveCount(1);
+  await expect(page.getByRole("row")).toHaveCount(2);
+  await expect(page.getByLabel(t.filters.path)).toHaveValue("/api/v1/ping");
+
+  await page.goto("/settings/api/log?status=5xx");
+  await expect(page.getByText(t.empty.filtered)).toBeVisible();
+  await page.getByRole("link", { name: t.filters.clear }).click();
+  await expect(page).toHaveURL(/\/settings\/api\/log$/);
+  await expect(logRow(page, made.ping)).toHaveCount(1);
+
+  // The detail of the refused request: the password masked, the response's problem.
+  await logRow(page, made.invalid).getByRole("link").click();
+  await expect(page).toHaveURL(/\/settings\/api\/log\/\d+$/);
+  await expect(page.getByRole("heading", { level: 1, name: t.detail.title })).toBeVisible();
+  await expect(page.getByText(made.invalid, { exact: true })).toBeVisible();
+  await expect(page.getByText(t.detail.masked)).toBeVisible();
+  const requestBody = page.getByRole("region", { name: t.detail.requestBody }).locator("pre");
+  await expect(requestBody).toContainText('"password": "[redacted]"');
+  await expect(requestBody).toContainText('"title": "Short"');
+  await expect(page.locator("main")).not.toContainText(sentPassword);
+  const responseBody = page.getByRole("region", { name: t.detail.responseBody }).locator("pre");
+  await expect(responseBody).toContainText('"code": "validation_failed"');
+  await expect(responseBody).toContainText('"status": 422');
+  await expect(responseBody).toContainText('"errors": [');
+  await page.context().close();
+});
+
+test("another holder's entry, a malformed id and a missing one are the 404 page", async ({ browser }) => {
+  const owner = newHolder();
+  const ownerPage = await signedInPage(browser, owner);
+  const made = await makeRequests(ownerPage, owner);
+  await openLogWith(ownerPage, "/settings/api/log", [made.ping]);
+  const entryPath = new URL((await logRow(ownerPage, made.ping).getByRole("link").getAttribute("href"))!, ownerPage.url()).pathname;
+  await ownerPage.goto(entryPath);
+  await expect(ownerPage.getByText(made.ping, { exact: true })).toBeVisible();
+  await ownerPage.context().close();
+
+  const notFound = pageMessages("en").notFound;
+  const other = await signedInPage(browser, newHolder());
+  for (const path of [entryPath, "/settings/api/log/not-an-id", "/settings/api/log/99999999999"]) {
+    await other.goto(path);
+    await expect(other.getByRole("heading", { level: 1, name: notFound.title })).toBeVisible();
+    await expect(other.getByText(made.ping)).toHaveCount(0);
+  }
+  await other.context().close();
+});
+
+test("an address the log cannot use shows a notice and the first page instead of failing", async ({ browser }) => {
+  const t = pageMessages("en").apiLog;
+  const holder = newHolder();
+  const page = await signedInPage(browser, holder);
+  const made = await makeRequests(page, holder);
+  await openLogWith(page, "/settings/api/log", [made.ping]);
+
+  // A cursor of the right alphabet that names no position, another of the wrong one.
+  for (const cursor of ["bm90LWEtY3Vyc29y", "not+a+cursor"]) {
+    await page.goto(`/settings/api/log?cursor=${cursor}`);
+    await expect(page.getByText(t.filters.unknownCursor)).toBeVisible();
+    await expect(logRow(page, made.ping)).toHaveCount(1);
+  }
+
+  await page.goto("/settings/api/log?status=7xx&key=someone-else&path=/api/v1/ping");
+  await expect(page.getByText(t.filters.ignored.replace("{fields}", `${t.filters.status}, ${t.filters.key}`))).toBeVisible();
+  await expect(logRow(page, made.ping)).toHaveCount(1);
+  await expect(logRow(page, made.invalid)).toHaveCount(0);
+  await page.context().close();
+});
+
+test("a holder without requests is told how to make a first one", async ({ browser }) => {
+  const t = pageMessages("en").apiLog;
+  const page = await signedInPage(browser, newHolder());
+  await page.goto("/settings/api/log");
+  await expect(page.getByRole("heading", { level: 2, name: t.empty.title })).toBeVisible();
+  await expect(page.getByText("GET /api/v1/ping")).toBeVisible();
+  await expect(page.getByRole("link", { name: t.empty.reference })).toHaveAttribute("href", "/docs/api");
+  await page.context().close();
+});
+
+for (const locale of ["ro", "en"] as const) {
+  test(`the log and an entry (${locale}): accessible, no horizontal scroll at 360 px`, async ({ browser }, testInfo) => {
+    const t = pageMessages(locale).apiLog;
+    const holder = newHolder({ locale });
+    const page = await signedInPage(browser, holder, locale);
+    const made = await makeRequests(page, holder);
+
+    await openLogWith(page, "/settings/api/log", [made.ping, made.invalid, made.missing]);
+    await expect(page.locator("html")).toHaveAttribute("lang", locale);
+    await expect(page.getByRole("heading", { level: 1, name: t.title })).toBeVisible();
+    await checkAccessibleAndNarrow(page, testInfo, `api-log-${locale}`);
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await logRow(page, made.invalid).getByRole("link").click();
+    await expect(page.getByRole("heading", { level: 1, name: t.detail.title })).toBeVisible();
+    await expect(page.getByRole("region", { name: t.detail.requestBody }).locator("pre")).toContainText("[redacted]");
+    await checkAccessibleAndNarrow(page, testInfo, `api-log-entry-${locale}`);
+
+    const empty = await signedInPage(browser, newHolder({ locale }), locale);
+    await empty.goto("/settings/api/log");
+    await expect(empty.getByRole("heading", { level: 2, name: t.empty.title })).toBeVisible();
+    await checkAccessibleAndNarrow(empty, testInfo, `api-log-empty-${locale}`);
+    await empty.context().close();
+    await page.context().close();
+  });
+}
