@@ -93,9 +93,28 @@ test("the log lists the holder's requests, filters them by status class, and sho
   const holder = newHolder();
   const page = await signedInPage(browser, holder);
   const made = await makeRequests(page, holder);
+  const old = cli<{ id: string }>(
+    "key:create",
+    "--email",
+    holder.email,
+    "--name",
+    "Old key",
+    "--permissions",
+    "listings:read",
+    "--days",
+    "30",
+  );
+  cli("key:revoke", "--id", old.id);
 
   await openLogWith(page, "/settings/api/log", [made.ping, made.invalid, made.missing]);
   await expect(page.getByRole("heading", { level: 1, name: t.title })).toBeVisible();
+  // The key filter offers every key of the account, a revoked one too.
+  const keyOptions = page.getByLabel(t.filters.key).locator("option");
+  await expect(keyOptions).toHaveText([
+    t.filters.anyKey,
+    t.filters.keyOptionWithStatus.replace("{name}", "Old key").replace("{id}", old.id).replace("{status}", t.filters.keyStatuses.revoked),
+    t.filters.keyOption.replace("{name}", made.key.name).replace("{id}", made.key.id),
+  ]);
   const invalidRow = logRow(page, made.invalid);
   await expect(invalidRow.getByRole("cell").nth(1)).toHaveText("POST");
   await expect(invalidRow.getByRole("cell").nth(2)).toHaveText("/api/v1/listings");

@@ -136,7 +136,7 @@ export default async function ApiLogPage({ searchParams }: { searchParams: Promi
       ) : (
         <>
           <div className="table-wrap" role="region" aria-labelledby="log-caption" tabIndex={0}>
-            <table className="data">
+            <table className="data log-table">
               <caption id="log-caption">{t.table.caption}</caption>
               <thead>
                 <tr>
@@ -152,7 +152,7 @@ export default async function ApiLogPage({ searchParams }: { searchParams: Promi
               <tbody>
                 {page.items.map((row) => (
                   <tr key={row.id}>
-                    <td className="nowrap">
+                    <td className="log-time">
                       <Link href={apiLogEntryHref(row.id)}>
                         <time dateTime={row.createdAt.toISOString()}>{formatLogTime(row.createdAt, locale)}</time>
                       </Link>
@@ -166,9 +166,9 @@ export default async function ApiLogPage({ searchParams }: { searchParams: Promi
                     <td>
                       <span className={`badge ${statusTone(row.status)}`}>{row.status}</span>
                     </td>
-                    <td className="nowrap">{format(t.table.durationMs, { ms: row.durationMs })}</td>
-                    <td>{row.keyName ?? t.table.noKey}</td>
-                    <td>
+                    <td>{format(t.table.durationMs, { ms: row.durationMs })}</td>
+                    <td className="log-key">{row.keyName ?? t.table.noKey}</td>
+                    <td className="log-id">
                       <code>{row.requestId}</code>
                     </td>
                   </tr>
