@@ -2,18 +2,26 @@
 
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
+import { setAccountLanguage } from "@/lib/domain/accounts/set-account-language";
 import { isLocale } from "@/lib/platform/i18n";
 import { localeCookie, localeCookieMaxAge, returnPath } from "@/lib/platform/i18n/page-locale";
+import { sessionContext, signedInAccount } from "@/lib/portal/session";
 
 /**
- * The language switcher's form: remembers the language in a cookie and returns to the page it was
- * sent from. A plain form post without JavaScript; Next.js checks that the post comes from this origin.
+ * The language switcher's form: remembers the language in a cookie and, for a signed-in holder, on
+ * the account too (its pages in any browser, its mails, its keys' API answers), then returns to the
+ * page it was sent from. A plain form post without JavaScript; Next.js checks that the post comes
+ * from this origin.
  */
 export async function chooseLocale(form: FormData): Promise<void> {
   const locale = form.get("locale");
   if (isLocale(locale)) {
     // Not a secret and read by no script: HttpOnly; Lax so that it comes with links from other sites.
     (await cookies()).set(localeCookie, locale, { path: "/", maxAge: localeCookieMaxAge, sameSite: "lax", httpOnly: true });
+    const account = await signedInAccount();
+    if (account && account.language !== locale) {
+      await setAccountLanguage({ ctx: await sessionContext(account), input: { language: locale } });
+    }
   }
   redirect(returnPath(form.get("return")));
 }

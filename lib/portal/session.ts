@@ -29,8 +29,13 @@ export interface PortalSession {
 export async function requireAccount(): Promise<PortalSession> {
   const account = await signedInAccount();
   if (!account) redirect(`/login?next=${encodeURIComponent(await currentPath())}`);
+  return { account, ctx: await sessionContext(account) };
+}
+
+/** The service context of a signed-in account, for code that reads the session itself (`signedInAccount`). */
+export async function sessionContext(account: SessionAccount): Promise<PortalSession["ctx"]> {
   const agency = account.agency ? { id: account.agency.id, role: account.agency.role } : null;
-  return { account, ctx: accountContext(await database(), { accountId: account.id, agency }, { locale: account.language }) };
+  return accountContext(await database(), { accountId: account.id, agency }, { locale: account.language });
 }
 
 async function currentPath(): Promise<string> {

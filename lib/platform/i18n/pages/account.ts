@@ -1,6 +1,6 @@
 import { pageArea } from "./area";
 
-/** The account page: profile, language and password. */
+/** The account page: profile and password (the language is the header's switcher, remembered on the account). */
 export const accountTexts = pageArea({
   en: {
     title: "Account",
@@ -9,8 +9,6 @@ export const accountTexts = pageArea({
     email: "E-mail address",
     agency: "Agency",
     noAgency: "Not a member of an agency",
-    language: "Language",
-    languageHint: "Pages, e-mails and the API's messages for your keys use this language.",
     password: {
       title: "Change the password",
       intro: "Every other browser signed in to this account is signed out.",
@@ -28,8 +26,6 @@ export const accountTexts = pageArea({
     email: "Adresa de e-mail",
     agency: "Agenție",
     noAgency: "Nu ești membru al unei agenții",
-    language: "Limba",
-    languageHint: "Paginile, e-mailurile și mesajele API pentru cheile tale folosesc această limbă.",
     password: {
       title: "Schimbă parola",
       intro: "Orice alt browser autentificat în acest cont este deconectat.",

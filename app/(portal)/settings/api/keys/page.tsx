@@ -1,0 +1,87 @@
+import type { Metadata } from "next";
+import { requestLocale } from "@/app/locale";
+import { permissions, validityDays } from "@/lib/domain/keys/format";
+import { listOwnKeys, type KeyStatus } from "@/lib/domain/keys/list-keys";
+import { format } from "@/lib/platform/i18n";
+import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { portalDateTime } from "@/lib/portal/dates";
+import { requireAccount } from "@/lib/portal/session";
+import { KeyCreation } from "./key-creation";
+import { RevokeButton } from "./revoke-button";
+import { RevokedNotice } from "./revoked-notice";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: pageMessages(await requestLocale()).apiKeys.title };
+}
+
+const badge: Record<KeyStatus, string> = { active: "badge ok", expired: "badge", revoked: "badge bad" };
+
+export default async function ApiKeysPage({ searchParams }: { searchParams: Promise<{ revoked?: string | string[] }> }) {
+  const { revoked } = await searchParams;
+  const { ctx } = await requireAccount();
+  const locale = await requestLocale();
+  const t = pageMessages(locale).apiKeys;
+  const { keys, usable, limit } = await listOwnKeys({ ctx });
+  const date = portalDateTime(locale);
+  const revokedKey = keys.find((key) => key.id === revoked && key.status === "revoked");
+  return (
+    <>
+      <h1>{t.title}</h1>
+      <p>{t.intro}</p>
+      {revokedKey ? <RevokedNotice>{format(t.revoke.done, { name: revokedKey.name })}</RevokedNotice> : null}
+      <section aria-labelledby="keys-heading">
+        <h2 id="keys-heading">{t.list.heading}</h2>
+        <p>{format(t.usage, { used: usable, limit })}</p>
+        {keys.length === 0 ? (
+          <p className="empty">{t.list.empty}</p>
+        ) : (
+          <div className="table-wrap" role="region" aria-labelledby="keys-heading" tabIndex={0}>
+            <table className="data">
+              <thead>
+                <tr>
+                  <th scope="col">{t.list.name}</th>
+                  <th scope="col">{t.list.prefix}</th>
+                  <th scope="col">{t.list.permissions}</th>
+                  <th scope="col">{t.list.created}</th>
+                  <th scope="col">{t.list.expires}</th>
+                  <th scope="col">{t.list.lastUsed}</th>
+                  <th scope="col">{t.list.origin}</th>
+                  <th scope="col">{t.list.status}</th>
+                  <th scope="col">{t.list.actions}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.map((key) => (
+                  <tr key={key.id}>
+                    <th scope="row">{key.name}</th>
+                    <td>
+                      <code>{key.displayPrefix}</code>
+                    </td>
+                    <td>
+                      <ul className="key-permissions">
+                        {key.permissions.map((permission) => (
+                          <li key={permission}>
+                            <code>{permission}</code>
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                    <td>{date.format(key.createdAt)}</td>
+                    <td>{date.format(key.expiresAt)}</td>
+                    <td>{key.lastUsedAt ? date.format(key.lastUsedAt) : t.list.never}</td>
+                    <td>{key.origin.kind === "app" ? format(t.list.originApp, { app: key.origin.appName }) : t.list.originAccount}</td>
+                    <td>
+                      <span className={badge[key.status]}>{t.list.statuses[key.status]}</span>
+                    </td>
+                    <td>{key.status === "active" ? <RevokeButton id={key.id} name={key.name} texts={t.revoke} /> : null}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <KeyCreation texts={t} atLimit={usable >= limit} limit={limit} permissions={permissions} validity={validityDays} />
+    </>
+  );
+}

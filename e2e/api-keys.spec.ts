@@ -1,0 +1,239 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { format, messages } from "../lib/platform/i18n";
+import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { cli, newHolder, signedInPage } from "./support";
+
+/**
+ * The API settings as a holder lives them, in a real browser against the production build: a key
+ * made in the page and shown once, used against the API, revoked after a confirmation; the 10-key
+ * limit; the activity log; the agency members page (owners and admins only); the language remembered
+ * on the account; and each page accessible and without horizontal scroll at 360 px, in both languages.
+ */
+
+const keysPath = "/settings/api/keys";
+const activityPath = "/settings/api/activity";
+const membersPath = "/account/members";
+
+const unique = () => `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+
+/** Creates a key through the page's form; answers the whole key from the one-time box. */
+async function createInPage(page: Page, locale: "ro" | "en", name: string, extra: string[] = []): Promise<string> {
+  const t = pageMessages(locale).apiKeys;
+  await page.getByLabel(t.create.name, { exact: true }).fill(name);
+  for (const permission of extra) await page.getByRole("checkbox", { name: permission }).check();
+  await page.getByRole("radio", { name: format(t.create.days, { days: 30 }) }).check();
+  await page.getByRole("button", { name: t.create.submit }).click();
+  await expect(page.getByRole("heading", { level: 2, name: format(t.created.heading, { name }) })).toBeFocused();
+  return (await page.locator(".secret code").textContent())!;
+}
+
+const cliKey = (email: string, name: string) =>
+  cli("key:create", "--email", email, "--name", name, "--permissions", "listings:read", "--days", "30");
+
+/** Kept under test-results/ (CI keeps that folder) and attached to the HTML report. */
+async function screenshot(page: Page, testInfo: TestInfo, name: string) {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: "image/png" });
+}
+
+/** No serious or critical axe finding, no horizontal scroll at 360 px; screenshots at both widths. */
+async function checkPage(page: Page, testInfo: TestInfo, name: string) {
+  await screenshot(page, testInfo, `${name}-desktop`);
+  const scan = await new AxeBuilder({ page }).analyze();
+  const serious = scan.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  expect(
+    serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join("; ")})`),
+  ).toEqual([]);
+  await page.setViewportSize({ width: 360, height: 780 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `horizontal scroll at 360 px on ${name}`).toBeLessThanOrEqual(0);
+  await screenshot(page, testInfo, `${name}-360px`);
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+test("a key made in the page is shown once, works, and after a confirmed revocation gets 401; the activity says so", async ({
+  browser,
+}) => {
+  const t = pageMessages("en").apiKeys;
+  const holder = newHolder();
+  const page = await signedInPage(browser, holder);
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto(keysPath);
+  await expect(page.getByText(format(t.usage, { used: 0, limit: 10 }))).toBeVisible();
+  await expect(page.getByText(t.list.empty)).toBeVisible();
+
+  const key = await createInPage(page, "en", "Site sync", ["listings:write"]);
+  expect(key).toMatch(/^[^|]+\|svc_test_[A-Za-z0-9]{40}$/);
+  await expect(page.getByText(t.created.warning)).toBeVisible();
+  await page.getByRole("button", { name: t.created.copy }).click();
+  await expect(page.locator(".secret").getByRole("status")).toHaveText(t.created.copied);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+
+  await expect(page.getByText(format(t.usage, { used: 1, limit: 10 }))).toBeVisible();
+  const row = page.getByRole("row", { name: /Site sync/ });
+  await expect(row).toContainText(key.split("|")[0]);
+  await expect(row).toContainText("listings:read");
+  await expect(row).toContainText("listings:write");
+  await expect(row).not.toContainText("media:write");
+  await expect(row).toContainText(t.list.originAccount);
+  await expect(row).toContainText(t.list.statuses.active);
+  await expect(row).toContainText(t.list.never);
+
+  const ping = await page.request.get("/api/v1/ping", { headers: { authorization: `Bearer ${key}` } });
+  expect(ping.status(), await ping.text()).toBe(200);
+  expect((await ping.json()).data.key.name).toBe("Site sync");
+
+  // Shown once: a new load of the page has the key's id, never its secret.
+  await page.reload();
+  await expect(page.locator(".secret")).toHaveCount(0);
+  expect(await page.content()).not.toContain(key.split("|")[1]);
+  await expect(row).toContainText(t.list.statuses.active);
+
+  // Revocation asks first; Escape goes back, all by keyboard.
+  const revoke = page.getByRole("button", { name: format(t.revoke.buttonLabel, { name: "Site sync" }) });
+  await revoke.focus();
+  await page.keyboard.press("Enter");
+  const confirm = page.getByRole("button", { name: format(t.revoke.confirm, { name: "Site sync" }) });
+  await expect(confirm).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(revoke).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(confirm).toBeFocused();
+  await page.keyboard.press("Enter");
+
+  const done = page.getByRole("status").filter({ hasText: format(t.revoke.done, { name: "Site sync" }) });
+  await expect(done).toBeFocused();
+  await expect(row).toContainText(t.list.statuses.revoked);
+  await expect(revoke).toHaveCount(0);
+  await expect(page.getByText(format(t.usage, { used: 0, limit: 10 }))).toBeVisible();
+  const refused = await page.request.get("/api/v1/ping", { headers: { authorization: `Bearer ${key}` } });
+  expect(refused.status()).toBe(401);
+
+  const a = pageMessages("en").activity;
+  await page.goto(activityPath);
+  const rows = page.getByRole("table").getByRole("row");
+  await expect(rows.nth(1)).toContainText(format(a.actions["api_key.revoked"], { name: "Site sync" }));
+  await expect(rows.nth(1)).toContainText(a.actors.you);
+  await expect(rows.nth(2)).toContainText(format(a.actions["api_key.created"], { name: "Site sync" }));
+  await expect(rows.nth(2)).toContainText(a.actors.you);
+  await expect(page.getByRole("row", { name: new RegExp(a.actions["account.created"]) })).toContainText(a.actors.operator);
+
+  await page.goto(`${activityPath}?cursor=not-a-cursor`);
+  await expect(page.getByRole("main").getByRole("alert")).toContainText(a.badCursor);
+  await page.context().close();
+});
+
+test("the eleventh key is refused with the reason, and at ten the form gives way to it", async ({ browser }) => {
+  // Nine operator commands, a few seconds each.
+  test.setTimeout(120_000);
+  const t = pageMessages("en").apiKeys;
+  const holder = newHolder();
+  const page = await signedInPage(browser, holder);
+  await page.goto(keysPath);
+  await createInPage(page, "en", "From the page");
+  for (let n = 1; n <= 8; n += 1) cliKey(holder.email, `CLI ${n}`);
+
+  await page.reload();
+  await expect(page.getByText(format(t.usage, { used: 9, limit: 10 }))).toBeVisible();
+  await page.getByLabel(t.create.name, { exact: true }).fill("One too many");
+  // The tenth arrives elsewhere while the form is open: the service refuses, the page says why.
+  cliKey(holder.email, "CLI 9");
+  await page.getByRole("button", { name: t.create.submit }).click();
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText(
+    format(messages("en").problems.limit_reached.reasons.too_many_keys, { limit: 10 }),
+  );
+  await expect(page.getByText(format(t.create.limit, { limit: 10 }))).toBeVisible();
+  await expect(page.getByText(format(t.usage, { used: 10, limit: 10 }))).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByText(format(t.create.limit, { limit: 10 }))).toBeVisible();
+  await expect(page.getByRole("button", { name: t.create.submit })).toHaveCount(0);
+  await expect(page.getByLabel(t.create.name, { exact: true })).toHaveCount(0);
+  await expect(page.getByRole("row", { name: /One too many/ })).toHaveCount(0);
+  await page.context().close();
+});
+
+test("the members page shows an owner the agency, and an agent gets the not-found page", async ({ browser }) => {
+  const agency = `Agentia X ${unique()}`;
+  const owner = newHolder({ agency, role: "owner" });
+  const agent = newHolder({ agency, role: "agent" });
+  const t = pageMessages("en").members;
+  const shell = pageMessages("en").shell;
+
+  const page = await signedInPage(browser, owner);
+  await expect(page.getByRole("link", { name: shell.members })).toBeVisible();
+  await page.goto(membersPath);
+  await expect(page.getByRole("heading", { level: 1, name: t.title })).toBeVisible();
+  await expect(page.getByText(format(t.intro, { agency }))).toBeVisible();
+  const rows = page.getByRole("table").getByRole("row");
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(1)).toContainText(owner.email);
+  await expect(rows.nth(1)).toContainText(t.you);
+  await expect(rows.nth(1)).toContainText(shell.roles.owner);
+  await expect(rows.nth(2)).toContainText(agent.email);
+  await expect(rows.nth(2)).toContainText(shell.roles.agent);
+  await page.context().close();
+
+  const agentPage = await signedInPage(browser, agent);
+  await expect(agentPage.getByRole("link", { name: shell.members })).toHaveCount(0);
+  // The portal's loading state has started the answer (200) before the page decides; what shows is the site's not-found page.
+  await agentPage.goto(membersPath);
+  await expect(agentPage.getByRole("heading", { level: 1, name: pageMessages("en").notFound.title })).toBeVisible();
+  // The header names the agent's own agency; the page itself tells nothing of it.
+  await expect(agentPage.getByRole("main").getByText(agency)).toHaveCount(0);
+  await expect(agentPage.getByRole("main").getByRole("table")).toHaveCount(0);
+  await agentPage.context().close();
+});
+
+test("the language chosen while signed in is remembered on the account, in a new browser too", async ({ browser }) => {
+  const holder = newHolder({ locale: "en" });
+  const page = await signedInPage(browser, holder);
+  await page.goto(keysPath);
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await page.getByRole("button", { name: "Română" }).click();
+  await expect(page.locator("html")).toHaveAttribute("lang", "ro");
+  await expect(page.getByRole("heading", { level: 1, name: pageMessages("ro").apiKeys.title })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe(keysPath);
+  await page.context().close();
+
+  // A new browser with an English Accept-Language and no cookie: after signing in, the account's Romanian.
+  const again = await signedInPage(browser, holder, "en");
+  await expect(again.locator("html")).toHaveAttribute("lang", "ro");
+  await expect(again.getByRole("heading", { level: 1, name: pageMessages("ro").account.title })).toBeVisible();
+  await again.getByRole("button", { name: "English" }).click();
+  await expect(again.locator("html")).toHaveAttribute("lang", "en");
+  await expect(again.getByRole("heading", { level: 1, name: pageMessages("en").account.title })).toBeVisible();
+  await again.context().close();
+});
+
+for (const locale of ["ro", "en"] as const) {
+  test(`keys, activity and members pages (${locale}): accessible, no horizontal scroll at 360 px`, async ({ browser }, testInfo) => {
+    const texts = pageMessages(locale);
+    const holder = newHolder({ locale, agency: `Agentia X ${unique()}`, role: "owner" });
+    const page = await signedInPage(browser, holder, locale);
+
+    await page.goto(keysPath);
+    await expect(page.locator("html")).toHaveAttribute("lang", locale);
+    await expect(page.getByText(texts.apiKeys.list.empty)).toBeVisible();
+    await checkPage(page, testInfo, `keys-empty-${locale}`);
+
+    cliKey(holder.email, "Sincronizare site cu un nume destul de lung pentru un tabel îngust");
+    await page.reload();
+    await createInPage(page, locale, "Import CRM", ["listings:write", "media:write"]);
+    await page.getByRole("button", { name: format(texts.apiKeys.revoke.buttonLabel, { name: "Import CRM" }) }).click();
+    await expect(page.getByRole("button", { name: format(texts.apiKeys.revoke.confirm, { name: "Import CRM" }) })).toBeFocused();
+    await checkPage(page, testInfo, `keys-${locale}`);
+
+    await page.goto(activityPath);
+    await expect(page.getByRole("heading", { level: 1, name: texts.activity.title })).toBeVisible();
+    await expect(page.getByText(format(texts.activity.actions["api_key.created"], { name: "Import CRM" }))).toBeVisible();
+    await checkPage(page, testInfo, `activity-${locale}`);
+
+    await page.goto(membersPath);
+    await expect(page.getByRole("heading", { level: 1, name: texts.members.title })).toBeVisible();
+    await checkPage(page, testInfo, `members-${locale}`);
+    await page.context().close();
+  });
+}
