@@ -25,7 +25,7 @@ async function createInPage(page: Page, locale: "ro" | "en", name: string, extra
   await page.getByRole("radio", { name: format(t.create.days, { days: 30 }) }).check();
   await page.getByRole("button", { name: t.create.submit }).click();
   await expect(page.getByRole("heading", { level: 2, name: format(t.created.heading, { name }) })).toBeFocused();
-  return (await page.locator(".secret code").textContent())!;
+  return (await page.locator("[data-secret]").textContent())!;
 }
 
 const cliKey = (email: string, name: string) =>
@@ -66,9 +66,12 @@ test("a key made in the page is shown once, works, and after a confirmed revocat
 
   const key = await createInPage(page, "en", "Site sync", ["listings:write"]);
   expect(key).toMatch(/^[^|]+\|svc_test_[A-Za-z0-9]{40}$/);
-  await expect(page.getByText(t.created.warning)).toBeVisible();
-  await page.getByRole("button", { name: t.created.copy }).click();
-  await expect(page.locator(".secret").getByRole("status")).toHaveText(t.created.copied);
+  const secret = pageMessages("en").secret;
+  const box = page.getByRole("region", { name: format(t.created.heading, { name: "Site sync" }) });
+  await expect(box.getByText(t.created.key)).toBeVisible();
+  await expect(box.getByText(secret.warning)).toBeVisible();
+  await box.getByRole("button", { name: secret.copy }).click();
+  await expect(box.getByRole("status")).toHaveText(secret.copied);
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
 
   await expect(page.getByText(format(t.usage, { used: 1, limit: 10 }))).toBeVisible();
@@ -87,7 +90,7 @@ test("a key made in the page is shown once, works, and after a confirmed revocat
 
   // Shown once: a new load of the page has the key's id, never its secret.
   await page.reload();
-  await expect(page.locator(".secret")).toHaveCount(0);
+  await expect(page.locator("[data-secret]")).toHaveCount(0);
   expect(await page.content()).not.toContain(key.split("|")[1]);
   await expect(row).toContainText(t.list.statuses.active);
 
@@ -180,6 +183,7 @@ test("the members page shows an owner the agency, and an agent gets the not-foun
   await expect(agentPage.getByRole("link", { name: shell.members })).toHaveCount(0);
   // The portal's loading state has started the answer (200) before the page decides; what shows is the site's not-found page.
   await agentPage.goto(membersPath);
+  await expect(agentPage.locator('meta[name="robots"][content="noindex"]').first()).toBeAttached();
   await expect(agentPage.getByRole("heading", { level: 1, name: pageMessages("en").notFound.title })).toBeVisible();
   // The header names the agent's own agency; the page itself tells nothing of it.
   await expect(agentPage.getByRole("main").getByText(agency)).toHaveCount(0);

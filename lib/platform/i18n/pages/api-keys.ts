@@ -42,12 +42,7 @@ export const apiKeysTexts = pageArea({
     },
     created: {
       heading: "Your new key “{name}”",
-      warning:
-        "Copy it now and keep it somewhere safe: it will not be shown again. Only a form of it that cannot be turned back into the key is stored.",
       key: "The whole key",
-      copy: "Copy the key",
-      copied: "Copied",
-      copyFailed: "Copying is not possible here: the key is selected, press Ctrl+C (⌘+C on a Mac).",
     },
     revoke: {
       button: "Revoke",
@@ -100,12 +95,7 @@ export const apiKeysTexts = pageArea({
     },
     created: {
       heading: "Cheia ta nouă „{name}”",
-      warning:
-        "Copiaz-o acum și păstreaz-o într-un loc sigur: nu va mai fi afișată. Se păstrează doar o formă a ei din care cheia nu mai poate fi refăcută.",
       key: "Cheia întreagă",
-      copy: "Copiază cheia",
-      copied: "Copiată",
-      copyFailed: "Copierea nu este posibilă aici: cheia este selectată, apasă Ctrl+C (⌘+C pe Mac).",
     },
     revoke: {
       button: "Revocă",

@@ -2,10 +2,10 @@
 
 import { useActionState, useEffect, useRef } from "react";
 import { Field, FormMessage, SubmitButton } from "@/components/forms/form-kit";
+import { SecretOnce } from "@/components/secret-once";
 import { format } from "@/lib/platform/i18n";
 import type { PageMessages } from "@/lib/platform/i18n/page-messages";
 import { createKeyAction, type KeyFormState } from "./actions";
-import { CopySecret } from "./copy-secret";
 
 type Texts = PageMessages["apiKeys"];
 
@@ -16,12 +16,14 @@ type Texts = PageMessages["apiKeys"];
  */
 export function KeyCreation({
   texts,
+  secret,
   atLimit,
   limit,
   permissions,
   validity,
 }: {
   texts: Texts;
+  secret: PageMessages["secret"];
   atLimit: boolean;
   limit: number;
   permissions: readonly (keyof Texts["create"]["permissionHelp"])[];
@@ -45,8 +47,7 @@ export function KeyCreation({
           <h2 id="new-key-heading" tabIndex={-1} ref={heading}>
             {format(texts.created.heading, { name: state.created.name })}
           </h2>
-          <p className="notice warning">{texts.created.warning}</p>
-          <CopySecret key={state.created.key} value={state.created.key} texts={texts.created} />
+          <SecretOnce key={state.created.key} label={texts.created.key} value={state.created.key} texts={secret} />
         </section>
       ) : null}
       <section className="card" aria-labelledby="create-key-heading">

@@ -20,7 +20,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
   const { revoked } = await searchParams;
   const { ctx } = await requireAccount();
   const locale = await requestLocale();
-  const t = pageMessages(locale).apiKeys;
+  const { apiKeys: t, secret } = pageMessages(locale);
   const { keys, usable, limit } = await listOwnKeys({ ctx });
   const date = portalDateTime(locale);
   const revokedKey = keys.find((key) => key.id === revoked && key.status === "revoked");
@@ -81,7 +81,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
           </div>
         )}
       </section>
-      <KeyCreation texts={t} atLimit={usable >= limit} limit={limit} permissions={permissions} validity={validityDays} />
+      <KeyCreation texts={t} secret={secret} atLimit={usable >= limit} limit={limit} permissions={permissions} validity={validityDays} />
     </>
   );
 }
