@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
-import { cli, demoKey } from "./support";
+import { cli, demoKey, newHolder, signIn } from "./support";
 
 /**
  * Every existing page, in both languages: the security headers, no CSP violation, no serious or
@@ -42,7 +42,18 @@ test.beforeAll(async ({ request }) => {
   listingPath = new URL(data.url).pathname;
 });
 
-type PageCase = { name: string; path: () => string; status: number; ready: (page: Page, locale: "ro" | "en") => Promise<void> };
+type PageCase = {
+  name: string;
+  path: () => string;
+  status: number;
+  ready: (page: Page, locale: "ro" | "en") => Promise<void>;
+  /** Seen signed in, as a new holder whose account language is the case's. */
+  signedIn?: boolean;
+};
+
+const heading = (name: string) => async (page: Page) => {
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+};
 
 const pages: PageCase[] = [
   {
@@ -93,6 +104,48 @@ const pages: PageCase[] = [
       await expect(page.getByRole("heading", { level: 1, name: "Sandbox mailbox" })).toBeVisible();
     },
   },
+  { name: "login", path: () => "/login", status: 200, ready: (page, locale) => heading(pageMessages(locale).access.login.title)(page) },
+  { name: "signup", path: () => "/signup", status: 200, ready: (page, locale) => heading(pageMessages(locale).access.signup.title)(page) },
+  {
+    name: "confirm-email",
+    path: () => "/confirm-email?token=not-a-real-token",
+    status: 200,
+    ready: (page, locale) => heading(pageMessages(locale).access.confirm.title)(page),
+  },
+  {
+    name: "reset-password",
+    path: () => "/reset-password",
+    status: 200,
+    ready: (page, locale) => heading(pageMessages(locale).access.reset.title)(page),
+  },
+  {
+    name: "account",
+    path: () => "/account",
+    status: 200,
+    signedIn: true,
+    ready: (page, locale) => heading(pageMessages(locale).account.title)(page),
+  },
+  {
+    name: "apps",
+    path: () => "/settings/api/apps",
+    status: 200,
+    signedIn: true,
+    ready: (page, locale) => heading(pageMessages(locale).apps.title)(page),
+  },
+  {
+    name: "connections",
+    path: () => "/settings/api/connections",
+    status: 200,
+    signedIn: true,
+    ready: (page, locale) => heading(pageMessages(locale).apps.connections.title)(page),
+  },
+  {
+    name: "consent-error",
+    path: () => "/oauth/authorize?client_id=svcc_unknown&redirect_uri=https%3A%2F%2Fcrm.example%2Fcb",
+    status: 200,
+    signedIn: true,
+    ready: (page, locale) => heading(pageMessages(locale).consent.errorTitle)(page),
+  },
   {
     name: "not-found",
     path: () => "/no-such-page",
@@ -137,6 +190,7 @@ for (const { locale, browserLocale } of languages) {
       browser,
     }, testInfo) => {
       const { context, page } = await newPage(browser, browserLocale);
+      if (pageCase.signedIn) await signIn(page, newHolder({ locale }), locale);
       const violations = await watchPolicy(page);
       const response = await page.goto(pageCase.path());
       expect(response?.status()).toBe(pageCase.status);

@@ -57,11 +57,16 @@ export function newHolder(options: { locale?: "ro" | "en"; agency?: string; role
 export async function signedInPage(browser: Browser, holder: Holder, locale: "ro" | "en" = "en"): Promise<Page> {
   const context = await browser.newContext({ locale: locale === "ro" ? "ro-RO" : "en-US" });
   const page = await context.newPage();
+  await signIn(page, holder, locale);
+  return page;
+}
+
+/** Signs `page` in as `holder` through the sign-in form (the page's language is the one of `locale`). */
+export async function signIn(page: Page, holder: Holder, locale: "ro" | "en" = "en"): Promise<void> {
   const texts = pageMessages(locale).access;
   await page.goto("/login?next=%2Faccount");
   await page.getByLabel(texts.email).fill(holder.email);
   await page.getByLabel(texts.password, { exact: true }).fill(holder.password);
   await page.getByRole("button", { name: texts.login.submit }).click();
   await page.waitForURL(/\/account$/);
-  return page;
 }
