@@ -29,7 +29,7 @@ export default async function MembersPage() {
       <h1>{t.title}</h1>
       <p>{format(t.intro, { agency: members.agency.name })}</p>
       <div className="table-wrap" role="region" aria-label={t.title} tabIndex={0}>
-        <table className="data">
+        <table className="data portal-table">
           <thead>
             <tr>
               <th scope="col">{t.name}</th>
@@ -42,15 +42,15 @@ export default async function MembersPage() {
           <tbody>
             {members.members.map((member) => (
               <tr key={member.accountId}>
-                <th scope="row">
+                <th scope="row" className="text">
                   {member.name} {member.accountId === account.id ? <span className="muted">{t.you}</span> : null}
                 </th>
                 <td>{member.email}</td>
-                <td>{shell.roles[member.role]}</td>
+                <td className="nowrap">{shell.roles[member.role]}</td>
                 <td>
                   <span className={member.confirmed ? "badge ok" : "badge"}>{member.confirmed ? t.confirmed : t.unconfirmed}</span>
                 </td>
-                <td>{date.format(member.joinedAt)}</td>
+                <td className="date">{date.format(member.joinedAt)}</td>
               </tr>
             ))}
           </tbody>

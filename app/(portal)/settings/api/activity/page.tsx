@@ -48,7 +48,7 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
         <section aria-labelledby="activity-heading">
           <h2 id="activity-heading">{t.heading}</h2>
           <div className="table-wrap" role="region" aria-labelledby="activity-heading" tabIndex={0}>
-            <table className="data">
+            <table className="data portal-table">
               <thead>
                 <tr>
                   <th scope="col">{t.when}</th>
@@ -59,11 +59,11 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
               <tbody>
                 {page.items.map((entry) => (
                   <tr key={entry.id}>
-                    <td>
+                    <td className="date">
                       <time dateTime={entry.createdAt.toISOString()}>{date.format(entry.createdAt)}</time>
                     </td>
-                    <td>{activitySentence(entry, t)}</td>
-                    <td>{activityWho(entry.by, t, keyNames)}</td>
+                    <td className="text">{activitySentence(entry, t)}</td>
+                    <td className="text">{activityWho(entry.by, t, keyNames)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -36,7 +36,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
           <p className="empty">{t.list.empty}</p>
         ) : (
           <div className="table-wrap" role="region" aria-labelledby="keys-heading" tabIndex={0}>
-            <table className="data">
+            <table className="data portal-table">
               <thead>
                 <tr>
                   <th scope="col">{t.list.name}</th>
@@ -53,11 +53,13 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
               <tbody>
                 {keys.map((key) => (
                   <tr key={key.id}>
-                    <th scope="row">{key.name}</th>
+                    <th scope="row" className="text">
+                      {key.name}
+                    </th>
                     <td>
-                      <code>{key.displayPrefix}</code>
+                      <code className="key-prefix">{key.displayPrefix}</code>
                     </td>
-                    <td>
+                    <td className="nowrap">
                       <ul className="key-permissions">
                         {key.permissions.map((permission) => (
                           <li key={permission}>
@@ -66,14 +68,16 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
                         ))}
                       </ul>
                     </td>
-                    <td>{date.format(key.createdAt)}</td>
-                    <td>{date.format(key.expiresAt)}</td>
-                    <td>{key.lastUsedAt ? date.format(key.lastUsedAt) : t.list.never}</td>
+                    <td className="date">{date.format(key.createdAt)}</td>
+                    <td className="date">{date.format(key.expiresAt)}</td>
+                    <td className="date">{key.lastUsedAt ? date.format(key.lastUsedAt) : t.list.never}</td>
                     <td>{key.origin.kind === "app" ? format(t.list.originApp, { app: key.origin.appName }) : t.list.originAccount}</td>
-                    <td>
+                    <td className="nowrap">
                       <span className={badge[key.status]}>{t.list.statuses[key.status]}</span>
                     </td>
-                    <td>{key.status === "active" ? <RevokeButton id={key.id} name={key.name} texts={t.revoke} /> : null}</td>
+                    <td className="row-actions">
+                      {key.status === "active" ? <RevokeButton id={key.id} name={key.name} texts={t.revoke} /> : null}
+                    </td>
                   </tr>
                 ))}
               </tbody>
