@@ -12,30 +12,54 @@ afterEach(() => {
 // prepareServer gives the database its settings; the file's database (already open) keeps the test's.
 afterAll(() => configureDatabase(() => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE })));
 
-async function startUpLog(env: Record<string, string | undefined>): Promise<Record<string, unknown>[]> {
+/** Starts the server with `env`; what it logs goes into `lines`, also when start-up stops. */
+async function startUpLog(
+  env: Record<string, string | undefined>,
+  lines: Record<string, unknown>[] = [],
+): Promise<Record<string, unknown>[]> {
   await database();
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   resetConfig();
-  const lines: Record<string, unknown>[] = [];
   vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
     for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
     return true;
   });
-  await prepareServer();
-  vi.mocked(process.stderr.write).mockRestore();
+  try {
+    await prepareServer();
+  } finally {
+    vi.mocked(process.stderr.write).mockRestore();
+  }
   return lines;
 }
 
+const secret = "a-production-session-secret-of-32-characters-or-more";
+
 describe("a production server's start-up and mail", () => {
+  it("without AUTH_SECRET says so in one line and stops (portal sessions would not survive a restart)", async () => {
+    vi.spyOn(process, "exit").mockImplementation((code) => {
+      throw new Error(`exit ${code}`);
+    });
+    const lines: Record<string, unknown>[] = [];
+    await expect(startUpLog({ APP_ENV: "production", AUTH_SECRET: undefined, LOG_LEVEL: "info" }, lines)).rejects.toThrow("exit 1");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: "error" });
+    expect(lines[0].message).toMatch(/AUTH_SECRET is required with APP_ENV=production/);
+  });
+
   it("without SMTP_URL says in one line that mail is not configured", async () => {
-    const lines = await startUpLog({ APP_ENV: "production", SMTP_URL: undefined, LOG_LEVEL: "info" });
+    const lines = await startUpLog({ APP_ENV: "production", AUTH_SECRET: secret, SMTP_URL: undefined, LOG_LEVEL: "info" });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: "warn" });
     expect(lines[0].message).toMatch(/mail is not configured: set SMTP_URL/);
   });
 
   it("with SMTP_URL says nothing about mail", async () => {
-    const lines = await startUpLog({ APP_ENV: "production", SMTP_URL: "smtp://mail.example.test:587", LOG_LEVEL: "info" });
+    const lines = await startUpLog({
+      APP_ENV: "production",
+      AUTH_SECRET: secret,
+      SMTP_URL: "smtp://mail.example.test:587",
+      LOG_LEVEL: "info",
+    });
     expect(lines.filter((line) => String(line.message).includes("mail"))).toEqual([]);
   });
 });
