@@ -143,6 +143,8 @@ test("the activity pages with More, the cursor in the address, and back to the n
       await page.getByRole("button", { name: format(t.revoke.buttonLabel, { name }) }).click();
       await page.getByRole("button", { name: format(t.revoke.confirm, { name }) }).click();
       await expect(page.getByRole("status").filter({ hasText: format(t.revoke.done, { name }) })).toBeVisible();
+      // The last key made is still shown until it is revoked itself.
+      await expect(page.locator("[data-secret]")).toHaveCount(n < 10 ? 1 : 0);
     }
   }
 

@@ -12,7 +12,7 @@ import { requireAccount } from "@/lib/portal/session";
 
 export interface KeyFormState extends FormState {
   /** The key just created: shown once, in this answer only (only its hash is stored). */
-  created?: { name: string; key: string };
+  created?: { id: string; name: string; key: string };
 }
 
 const keysPath = "/settings/api/keys";
@@ -34,7 +34,7 @@ export async function createKeyAction(_previous: KeyFormState, form: FormData): 
       ctx,
       input: { name, permissions: permissions as Permission[], days: Number(days) as 30 | 90 | 365 },
     });
-    return { ok: true, created: { name: created.name, key: created.key } };
+    return { ok: true, created: { id: created.id, name: created.name, key: created.key } };
   } catch (error) {
     return refusalState(error, locale, values);
   } finally {

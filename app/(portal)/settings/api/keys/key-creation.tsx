@@ -17,6 +17,7 @@ type Texts = PageMessages["apiKeys"];
 export function KeyCreation({
   texts,
   secret,
+  activeKeyIds,
   atLimit,
   limit,
   permissions,
@@ -24,6 +25,8 @@ export function KeyCreation({
 }: {
   texts: Texts;
   secret: PageMessages["secret"];
+  /** The keys still usable: the new key's box goes once the key is revoked (the page keeps this component's state). */
+  activeKeyIds: readonly string[];
   atLimit: boolean;
   limit: number;
   permissions: readonly (keyof Texts["create"]["permissionHelp"])[];
@@ -42,7 +45,7 @@ export function KeyCreation({
   const kept = state.values ? `${state.values.permissions}|${state.values.days}` : "initial";
   return (
     <>
-      {state.created ? (
+      {state.created && activeKeyIds.includes(state.created.id) ? (
         <section className="card" aria-labelledby="new-key-heading">
           <h2 id="new-key-heading" tabIndex={-1} ref={heading}>
             {format(texts.created.heading, { name: state.created.name })}

@@ -85,7 +85,15 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
           </div>
         )}
       </section>
-      <KeyCreation texts={t} secret={secret} atLimit={usable >= limit} limit={limit} permissions={permissions} validity={validityDays} />
+      <KeyCreation
+        texts={t}
+        secret={secret}
+        activeKeyIds={keys.filter((key) => key.status === "active").map((key) => key.id)}
+        atLimit={usable >= limit}
+        limit={limit}
+        permissions={permissions}
+        validity={validityDays}
+      />
     </>
   );
 }
