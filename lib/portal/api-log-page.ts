@@ -1,6 +1,5 @@
 import { statusClasses, type StatusClass } from "@/lib/domain/api-log/list-api-log";
 import { ValidationError } from "@/lib/platform/errors";
-import type { Locale } from "@/lib/platform/i18n";
 
 /**
  * What the API log pages do besides calling services: read the filters from the address (a shared
@@ -93,24 +92,6 @@ export function statusTone(status: number): "ok" | "neutral" | "warn" | "bad" {
   if (status >= 400 && status < 500) return "warn";
   if (status >= 500) return "bad";
   return "neutral";
-}
-
-/**
- * The time of a request to the second, in the page's language. The platform's market is Romania, so
- * times are shown in Romanian time, with the zone's name (EET/EEST) so that no one has to guess.
- */
-export function formatLogTime(at: Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === "ro" ? "ro-RO" : "en-GB", {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23",
-    timeZone: "Europe/Bucharest",
-    timeZoneName: "short",
-  }).format(at);
 }
 
 /** A stored body as the page shows it: JSON pretty-printed, a text body as it is, no body as null. */

@@ -1,8 +1,8 @@
+import { portalDateTime } from "@/lib/portal/dates";
 import { describe, expect, it } from "vitest";
 import {
   apiLogEntryHref,
   apiLogHref,
-  formatLogTime,
   hasFilters,
   isCursorRefusal,
   parseApiLogQuery,
@@ -99,9 +99,9 @@ describe("the page's helpers", () => {
 
   it("shows times to the second in the page's language, in Romanian time with the zone", () => {
     const winter = new Date("2026-11-25T10:03:28.500Z");
-    expect(formatLogTime(winter, "en")).toBe("25 Nov 2026, 12:03:28 EET");
-    expect(formatLogTime(winter, "ro")).toBe("25 nov. 2026, 12:03:28 EET");
-    expect(formatLogTime(new Date("2026-07-01T00:00:05Z"), "en")).toBe("1 Jul 2026, 03:00:05 EEST");
+    expect(portalDateTime("en", "second").format(winter)).toBe("25 Nov 2026, 12:03:28 EET");
+    expect(portalDateTime("ro", "second").format(winter)).toBe("25 nov. 2026, 12:03:28 EET");
+    expect(portalDateTime("en", "second").format(new Date("2026-07-01T00:00:05Z"))).toBe("1 Jul 2026, 03:00:05 EEST");
   });
 
   it("pretty-prints JSON bodies and keeps text bodies as they are", () => {

@@ -3,7 +3,7 @@ import { requestLocale } from "@/app/locale";
 import { listOwnClients } from "@/lib/domain/oauth/list-own-clients";
 import { format } from "@/lib/platform/i18n";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { formatDay } from "@/lib/portal/format";
+import { portalDateTime } from "@/lib/portal/dates";
 import { requireAccount } from "@/lib/portal/session";
 import { RedirectUrisForm, RegisterAppForm, RotateSecret } from "./app-forms";
 
@@ -32,8 +32,10 @@ export default async function AppsPage() {
                 {texts.clientId}: <code>{app.client_id}</code>
               </p>
               <p className="muted">
-                {format(texts.created, { date: formatDay(locale, app.created_at) })}
-                {app.secret_rotated_at ? ` · ${format(texts.rotated, { date: formatDay(locale, app.secret_rotated_at) })}` : ""}
+                {format(texts.created, { date: portalDateTime(locale, "day").format(app.created_at) })}
+                {app.secret_rotated_at
+                  ? ` · ${format(texts.rotated, { date: portalDateTime(locale, "day").format(app.secret_rotated_at) })}`
+                  : ""}
               </p>
               <p>{texts.redirectUris}:</p>
               <ul>

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { requestLocale } from "@/app/locale";
 import { listConnections } from "@/lib/domain/oauth/list-connections";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { formatDay } from "@/lib/portal/format";
+import { portalDateTime } from "@/lib/portal/dates";
 import { requireAccount } from "@/lib/portal/session";
 import { DisconnectButton } from "./disconnect-button";
 
@@ -46,10 +46,10 @@ export default async function ConnectionsPage() {
                       </span>
                     ))}
                   </td>
-                  <td>{formatDay(locale, connection.connected_at)}</td>
+                  <td>{portalDateTime(locale, "day").format(connection.connected_at)}</td>
                   <td>
                     {connection.key_expires_at && connection.key_expires_at.getTime() > now
-                      ? formatDay(locale, connection.key_expires_at)
+                      ? portalDateTime(locale, "day").format(connection.key_expires_at)
                       : texts.connections.noKey}
                   </td>
                   <td>

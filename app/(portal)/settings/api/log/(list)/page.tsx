@@ -9,13 +9,13 @@ import {
   apiLogEntryHref,
   apiLogHref,
   apiLogPath,
-  formatLogTime,
   hasFilters,
   isCursorRefusal,
   parseApiLogQuery,
   statusTone,
   type SearchParams,
 } from "@/lib/portal/api-log-page";
+import { portalDateTime } from "@/lib/portal/dates";
 import { requireAccount } from "@/lib/portal/session";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -154,7 +154,7 @@ export default async function ApiLogPage({ searchParams }: { searchParams: Promi
                   <tr key={row.id}>
                     <td className="log-time">
                       <Link href={apiLogEntryHref(row.id)}>
-                        <time dateTime={row.createdAt.toISOString()}>{formatLogTime(row.createdAt, locale)}</time>
+                        <time dateTime={row.createdAt.toISOString()}>{portalDateTime(locale, "second").format(row.createdAt)}</time>
                       </Link>
                     </td>
                     <td>

@@ -6,7 +6,8 @@ import { getApiLogEntry, type ApiLogEntryDetail } from "@/lib/domain/api-log/get
 import { AppError } from "@/lib/platform/errors";
 import { format } from "@/lib/platform/i18n";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { apiLogPath, formatLogTime, prettyBody, statusTone } from "@/lib/portal/api-log-page";
+import { apiLogPath, prettyBody, statusTone } from "@/lib/portal/api-log-page";
+import { portalDateTime } from "@/lib/portal/dates";
 import { requireAccount, type PortalSession } from "@/lib/portal/session";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -38,7 +39,7 @@ export default async function ApiLogEntryPage({ params }: { params: Promise<{ id
           </dd>
           <dt>{t.time}</dt>
           <dd>
-            <time dateTime={entry.createdAt.toISOString()}>{formatLogTime(entry.createdAt, locale)}</time>
+            <time dateTime={entry.createdAt.toISOString()}>{portalDateTime(locale, "second").format(entry.createdAt)}</time>
           </dd>
           <dt>{t.key}</dt>
           <dd>{entry.keyName ?? apiLog.table.noKey}</dd>
