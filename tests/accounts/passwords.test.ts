@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { accountTokens, accounts, activityLog } from "@/db/schema";
 import { changePassword } from "@/lib/domain/accounts/change-password";
+import { signInRules } from "@/lib/domain/accounts/internal/limits";
 import { hashPassword, dummyHash } from "@/lib/domain/accounts/internal/password";
 import { requestPasswordReset } from "@/lib/domain/accounts/request-password-reset";
 import { resetPassword } from "@/lib/domain/accounts/reset-password";
@@ -163,6 +164,20 @@ describe("changePassword", () => {
     expect(after.passwordHash).toBe(account.passwordHash);
     expect(after.sessionGeneration).toBe(account.sessionGeneration);
     expect(await actionsOf(account.id)).not.toContain("password.changed");
+  });
+
+  it("counts guesses of the current password with the account's sign-in attempts: past the limit even the right one is refused", async () => {
+    const { account } = await confirmedAccount();
+    const ctx = await ctxOf(account.id);
+    for (let attempt = 0; attempt < signInRules.account.limit; attempt++) {
+      await changePassword({ ctx, input: { current_password: `guess number ${attempt}`, new_password: newPassword } }).catch(
+        () => undefined,
+      );
+    }
+    const error = await changePassword({ ctx, input: { current_password: password, new_password: newPassword } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: "too_many_requests", params: { reason: "password_attempts" } });
+    expect((await accountByEmail(account.email)).passwordHash).toBe(account.passwordHash);
   });
 
   it("refuses an inactive account as unauthenticated", async () => {

@@ -6,6 +6,8 @@ import { AppError, ValidationError } from "@/lib/platform/errors";
 import type { Locale } from "@/lib/platform/i18n";
 import { parseOrThrow } from "@/lib/platform/validation/zod";
 import { recordActivity } from "./activity";
+import { rateLimiter } from "@/lib/platform/http/rate-limit";
+import { emailBucket, signInRules } from "./internal/limits";
 import { portalLink, sendAccountMail } from "./internal/mails";
 import { hashPassword, newPassword, passwordMatches } from "./internal/password";
 import { consumeTokens } from "./internal/tokens";
@@ -28,6 +30,9 @@ export async function changePassword({
   const accountId = ctx.actor.accountId;
   const [account] = await ctx.db.select().from(accounts).where(eq(accounts.id, accountId));
   if (!account?.active) throw new AppError("unauthenticated");
+  // Guesses of the current password count with the account's sign-in attempts: a borrowed session must not open an unlimited oracle.
+  const attempt = await rateLimiter().hit(emailBucket(account.email), signInRules.account);
+  if (attempt.limited) throw new AppError("too_many_requests", { reason: "password_attempts", retry_after: attempt.resetSeconds });
   if (!(await passwordMatches(account.passwordHash, data.current_password)))
     throw new ValidationError([{ pointer: "/current_password", code: "invalid_value", params: { reason: "wrong_password" } }]);
   const passwordHash = await hashPassword(data.new_password);

@@ -72,6 +72,7 @@ export const en: Messages = {
     too_many_requests: {
       title: "Too many requests",
       detail: "The request limit of {limit} per minute is exceeded; retry in {retry_after} seconds.",
+      reasons: { password_attempts: "Too many password attempts for this account; retry in {retry_after} seconds." },
     },
     internal_error: {
       title: "Internal error",

@@ -70,6 +70,10 @@ export const problemReasons = {
   limit_reached: {
     too_many_keys: ["limit"],
   },
+  too_many_requests: {
+    /** Password guesses for one account (sign-in and the password change count together), in a 15-minute window. */
+    password_attempts: ["retry_after"],
+  },
   invalid_request: {
     /** The token and revocation endpoints take `application/x-www-form-urlencoded` only. */
     form_content_type: [],

@@ -72,6 +72,7 @@ export const ro: Messages = {
     too_many_requests: {
       title: "Prea multe cereri",
       detail: "Limita de {limit} cereri pe minut a fost depășită; reîncercați peste {retry_after} secunde.",
+      reasons: { password_attempts: "Prea multe încercări de parolă pentru acest cont; reîncercați peste {retry_after} secunde." },
     },
     internal_error: {
       title: "Eroare internă",
