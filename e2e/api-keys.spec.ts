@@ -1,8 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { format, messages } from "../lib/platform/i18n";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
-import { cli, newHolder, signedInPage } from "./support";
+import { checkPage, cli, newHolder, signedInPage } from "./support";
 
 /**
  * The API settings as a holder lives them, in a real browser against the production build: a key
@@ -30,28 +29,6 @@ async function createInPage(page: Page, locale: "ro" | "en", name: string, extra
 
 const cliKey = (email: string, name: string) =>
   cli("key:create", "--email", email, "--name", name, "--permissions", "listings:read", "--days", "30");
-
-/** Kept under test-results/ (CI keeps that folder) and attached to the HTML report. */
-async function screenshot(page: Page, testInfo: TestInfo, name: string) {
-  const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  await testInfo.attach(name, { path, contentType: "image/png" });
-}
-
-/** No serious or critical axe finding, no horizontal scroll at 360 px; screenshots at both widths. */
-async function checkPage(page: Page, testInfo: TestInfo, name: string) {
-  await screenshot(page, testInfo, `${name}-desktop`);
-  const scan = await new AxeBuilder({ page }).analyze();
-  const serious = scan.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  expect(
-    serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join("; ")})`),
-  ).toEqual([]);
-  await page.setViewportSize({ width: 360, height: 780 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `horizontal scroll at 360 px on ${name}`).toBeLessThanOrEqual(0);
-  await screenshot(page, testInfo, `${name}-360px`);
-  await page.setViewportSize({ width: 1280, height: 720 });
-}
 
 test("a key made in the page is shown once, works, and after a confirmed revocation gets 401; the activity says so", async ({
   browser,

@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
-import { cli, newHolder, signedInPage, type Holder } from "./support";
+import { checkPage, cli, newHolder, signedInPage, type Holder } from "./support";
 
 /**
  * The API log as a holder uses it: requests made with a key appear on the log page (rows are
@@ -58,34 +57,6 @@ async function openLogWith(page: Page, path: string, requestIds: string[]): Prom
     await page.goto(path);
     for (const id of requestIds) await expect(logRow(page, id)).toHaveCount(1, { timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
-}
-
-/** Kept under test-results/ (CI keeps that folder) and attached to the HTML report. */
-async function screenshot(page: Page, testInfo: TestInfo, name: string) {
-  const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  await testInfo.attach(name, { path, contentType: "image/png" });
-}
-
-/** No serious or critical axe violation, then no horizontal scroll at 360 px; screenshots of both widths. */
-async function checkAccessibleAndNarrow(page: Page, testInfo: TestInfo, name: string) {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await screenshot(page, testInfo, `${name}-desktop`);
-  const scan = await new AxeBuilder({ page }).analyze();
-  const serious = scan.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  expect(
-    serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join("; ")})`),
-  ).toEqual([]);
-  await page.setViewportSize({ width: 360, height: 780 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  // What sticks out, outside the scrolling table, to say where the scroll comes from.
-  const wide = await page.evaluate(() =>
-    [...document.querySelectorAll("body *")]
-      .filter((element) => !element.closest(".table-wrap") && element.getBoundingClientRect().right > document.documentElement.clientWidth)
-      .map((element) => `${element.tagName.toLowerCase()}.${element.className}`),
-  );
-  expect(overflow, `horizontal scroll at 360 px: ${wide.join(", ")}`).toBeLessThanOrEqual(0);
-  await screenshot(page, testInfo, `${name}-360px`);
 }
 
 test("the log lists the holder's requests, filters them by status class, and shows one with its masked bodies", async ({ browser }) => {
@@ -263,22 +234,24 @@ for (const locale of ["ro", "en"] as const) {
     const holder = newHolder({ locale });
     const page = await signedInPage(browser, holder, locale);
     const made = await makeRequests(page, holder);
+    // The desktop size of these checks (checkPage puts it back after its 360 px check).
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     await openLogWith(page, "/settings/api/log", [made.ping, made.invalid, made.missing]);
     await expect(page.locator("html")).toHaveAttribute("lang", locale);
     await expect(page.getByRole("heading", { level: 1, name: t.title })).toBeVisible();
-    await checkAccessibleAndNarrow(page, testInfo, `api-log-${locale}`);
+    await checkPage(page, testInfo, `api-log-${locale}`);
 
-    await page.setViewportSize({ width: 1280, height: 900 });
     await logRow(page, made.invalid).getByRole("link").click();
     await expect(page.getByRole("heading", { level: 1, name: t.detail.title })).toBeVisible();
     await expect(page.getByRole("region", { name: t.detail.requestBody }).locator("pre")).toContainText("[redacted]");
-    await checkAccessibleAndNarrow(page, testInfo, `api-log-entry-${locale}`);
+    await checkPage(page, testInfo, `api-log-entry-${locale}`);
 
     const empty = await signedInPage(browser, newHolder({ locale }), locale);
+    await empty.setViewportSize({ width: 1280, height: 900 });
     await empty.goto("/settings/api/log");
     await expect(empty.getByRole("heading", { level: 2, name: t.empty.title })).toBeVisible();
-    await checkAccessibleAndNarrow(empty, testInfo, `api-log-empty-${locale}`);
+    await checkPage(empty, testInfo, `api-log-empty-${locale}`);
     await empty.context().close();
     await page.context().close();
   });

@@ -1,10 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import * as oauth from "oauth4webapi";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
-import { newHolder, signedInPage } from "./support";
+import { expectNoSeriousAxeViolations, newHolder, screenshot, signedInPage } from "./support";
 
 /**
  * A CRM connects an account the standard way, in a real browser: its maker registers the app in
@@ -71,7 +70,7 @@ test("register an app, connect through consent with PKCE, reuse of the code revo
   const texts = pageMessages("en");
   const maker = await signedInPage(browser, newHolder());
   const app = await registerApp(maker, `CRM ${Date.now()}`);
-  await maker.screenshot({ path: testInfo.outputPath("apps.png"), fullPage: true });
+  await screenshot(maker, testInfo, "apps");
 
   const issuer = new URL(baseURL!);
   const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oauth2" }));
@@ -90,9 +89,8 @@ test("register an app, connect through consent with PKCE, reuse of the code revo
   await holderPage.getByRole("button", { name: texts.access.login.submit }).click();
   await expect(holderPage.getByRole("heading", { level: 1 })).toHaveText(/^Connect CRM/);
   await expect(holderPage.getByText(texts.consent.permissions["listings:write"])).toBeVisible();
-  const scan = await new AxeBuilder({ page: holderPage }).analyze();
-  expect(scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
-  await holderPage.screenshot({ path: testInfo.outputPath("consent.png"), fullPage: true });
+  await expectNoSeriousAxeViolations(holderPage);
+  await screenshot(holderPage, testInfo, "consent");
 
   await holderPage.getByRole("button", { name: texts.consent.allow }).click();
   await expect(holderPage.getByText("Back at the CRM.")).toBeVisible();

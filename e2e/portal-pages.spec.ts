@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
-import { cli, demoKey, newHolder, signIn } from "./support";
+import { checkPage, cli, demoKey, newHolder, screenshot, signIn } from "./support";
 
 /**
  * Every existing page, in both languages: the security headers, no CSP violation, no serious or
@@ -177,13 +176,6 @@ async function newPage(browser: Browser, browserLocale: string, options: { javaS
   return { context, page: await context.newPage() };
 }
 
-/** Kept under test-results/ (CI keeps that folder) and attached to the HTML report. */
-async function screenshot(page: Page, testInfo: TestInfo, name: string) {
-  const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  await testInfo.attach(name, { path, contentType: "image/png" });
-}
-
 for (const { locale, browserLocale } of languages) {
   for (const pageCase of pages) {
     test(`${pageCase.name} (${locale}): security headers, no CSP violation, accessible, no horizontal scroll at 360 px`, async ({
@@ -208,20 +200,7 @@ for (const { locale, browserLocale } of languages) {
 
       await expect(page.locator("html")).toHaveAttribute("lang", locale);
       await pageCase.ready(page, locale);
-      await screenshot(page, testInfo, `${pageCase.name}-${locale}-desktop`);
-
-      const scan = await new AxeBuilder({ page }).analyze();
-      const serious = scan.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-      expect(
-        serious.map(
-          (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join("; ")})`,
-        ),
-      ).toEqual([]);
-
-      await page.setViewportSize({ width: 360, height: 780 });
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow, "horizontal scroll at 360 px").toBeLessThanOrEqual(0);
-      await screenshot(page, testInfo, `${pageCase.name}-${locale}-360px`);
+      await checkPage(page, testInfo, `${pageCase.name}-${locale}`);
 
       expect(await violations()).toEqual([]);
       await context.close();

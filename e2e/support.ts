@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import type { Browser, Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Browser, type Page, type TestInfo } from "@playwright/test";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
 
 /**
@@ -69,4 +70,53 @@ export async function signIn(page: Page, holder: Holder, locale: "ro" | "en" = "
   await page.getByLabel(texts.password, { exact: true }).fill(holder.password);
   await page.getByRole("button", { name: texts.login.submit }).click();
   await page.waitForURL(/\/account$/);
+}
+
+/** A full-page screenshot kept under test-results/ (CI keeps that folder) and attached to the HTML report. */
+export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: "image/png" });
+}
+
+/** No serious or critical axe violation on the page as it is; a failure lists each rule, its help and its targets. */
+export async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
+  const scan = await new AxeBuilder({ page }).analyze();
+  const serious = scan.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  expect(
+    serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join("; ")})`),
+  ).toEqual([]);
+}
+
+/**
+ * Sets the viewport to 360 px wide (and leaves it there) and expects no horizontal scroll; a failure
+ * names what sticks out, outside the scrolling tables (`.table-wrap`), to say where the scroll comes from.
+ */
+export async function expectNoHorizontalScroll(page: Page, name: string): Promise<void> {
+  await page.setViewportSize({ width: 360, height: 780 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const wide =
+    overflow > 0
+      ? await page.evaluate(() =>
+          [...document.querySelectorAll("body *")]
+            .filter(
+              (element) => !element.closest(".table-wrap") && element.getBoundingClientRect().right > document.documentElement.clientWidth,
+            )
+            .map((element) => `${element.tagName.toLowerCase()}.${element.getAttribute("class") ?? ""}`),
+        )
+      : [];
+  expect(overflow, `horizontal scroll at 360 px on ${name}: ${wide.join(", ")}`).toBeLessThanOrEqual(0);
+}
+
+/**
+ * A screenshot at the current (desktop) size, no serious or critical axe violation, no horizontal
+ * scroll at 360 px and a screenshot there (`<name>-desktop`, `<name>-360px`); then the viewport as it was.
+ */
+export async function checkPage(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const viewport = page.viewportSize();
+  await screenshot(page, testInfo, `${name}-desktop`);
+  await expectNoSeriousAxeViolations(page);
+  await expectNoHorizontalScroll(page, name);
+  await screenshot(page, testInfo, `${name}-360px`);
+  if (viewport) await page.setViewportSize(viewport);
 }
