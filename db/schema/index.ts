@@ -6,3 +6,4 @@ export * from "./listings";
 export * from "./events";
 export * from "./mail";
 export * from "./oauth";
+export * from "./webhooks";

@@ -1,0 +1,78 @@
+import { sql } from "drizzle-orm";
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { accounts } from "./accounts";
+import { events } from "./events";
+import { connectionIdColumn, oauthClients } from "./oauth";
+
+/**
+ * An account's webhook endpoints (at most 5, app webhooks included). With `client_id` the webhook is
+ * an integrator app's (one per app): it receives the events of the accounts connected to that app,
+ * each delivery carrying its `connection`. The secret is kept encrypted (AES-256-GCM, key derived
+ * from AUTH_SECRET), not hashed: signing needs the plain secret.
+ */
+export const webhooks = pgTable(
+  "webhooks",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    clientId: text("client_id").references(() => oauthClients.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    eventTypes: text("event_types").array().notNull(),
+    secretSealed: text("secret_sealed").notNull(),
+    active: boolean("active").notNull().default(true),
+    // Why a webhook is stopped: by its owner, a `410 Gone` from the receiver, or deliveries failing for days.
+    stoppedReason: text("stopped_reason", { enum: ["owner", "gone", "failing"] }),
+    stoppedAt: timestamp("stopped_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    secretRotatedAt: timestamp("secret_rotated_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("webhooks_account_idx").on(t.accountId),
+    uniqueIndex("webhooks_client_idx")
+      .on(t.clientId)
+      .where(sql`client_id is not null`),
+    check("webhooks_stopped_check", sql`active = (stopped_reason is null) and active = (stopped_at is null)`),
+  ],
+);
+
+/**
+ * One delivery of one outbox event to one webhook, made in the transaction that records the event.
+ * The attempt state lives here so that either job engine resumes it after a restart. The webhook-id
+ * header is the event's id (`eventId(event_seq)`), the same on every attempt.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    webhookId: text("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    eventSeq: bigint("event_seq", { mode: "number" })
+      .notNull()
+      .references(() => events.seq, { onDelete: "cascade" }),
+    // Set when the webhook is an app's: the connection whose account the event belongs to.
+    connectionId: connectionIdColumn(),
+    status: text("status", { enum: ["pending", "delivering", "succeeded", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    lastDurationMs: integer("last_duration_ms"),
+    lastResponseExcerpt: text("last_response_excerpt"),
+    // The headers of the last attempt as sent (the signature is no secret; the secret is never stored here).
+    lastRequestHeaders: jsonb("last_request_headers").$type<Record<string, string>>(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Event first: it also serves the foreign key when retention deletes events.
+    uniqueIndex("webhook_deliveries_event_webhook_idx").on(t.eventSeq, t.webhookId),
+    index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    index("webhook_deliveries_webhook_created_idx").on(t.webhookId, t.createdAt),
+    index("webhook_deliveries_created_idx").on(t.createdAt),
+  ],
+);
