@@ -29,6 +29,8 @@ const envSchema = z.object({
   API_V1_DEPRECATED_AT: z.string().optional(),
   API_V1_SUNSET_AT: z.string().optional(),
   API_V1_DEPRECATION_LINK: z.string().optional(),
+  // `1` lets outbound requests (webhooks) use http:// and reach loopback addresses, for local receivers; refused in production.
+  UNSAFE_ALLOW_LOCAL_URLS: z.enum(["0", "1"]).default("0"),
   // Set by Next.js: `development` under `next dev`.
   NODE_ENV: z.string().optional(),
 });
@@ -72,4 +74,13 @@ export const mailDelivery = (): "smtp" | "sandbox-mailbox" | "none" => {
   const c = config();
   if (c.SMTP_URL) return "smtp";
   return c.APP_ENV === "sandbox" ? "sandbox-mailbox" : "none";
+};
+
+/**
+ * Whether outbound requests may use http:// and reach loopback addresses (never private ranges). Never in
+ * production, even where start-up's refusal did not run (the CLI, scripts).
+ */
+export const localUrlsAllowed = (): boolean => {
+  const c = config();
+  return c.UNSAFE_ALLOW_LOCAL_URLS === "1" && c.APP_ENV !== "production";
 };

@@ -23,6 +23,12 @@ export async function prepareServer(): Promise<void> {
     logger.error("AUTH_SECRET is required with APP_ENV=production (32 characters or more, e.g. `openssl rand -base64 32`)");
     process.exit(1);
   }
+  if (c.APP_ENV === "production" && c.UNSAFE_ALLOW_LOCAL_URLS === "1") {
+    // Outbound requests ignore it in production (config.ts); a deployment that sets it expects receivers on this
+    // machine that it will not get, so it stops and says so rather than behave differently than configured.
+    logger.error("UNSAFE_ALLOW_LOCAL_URLS=1 is for local testing only and refused with APP_ENV=production: unset it");
+    process.exit(1);
+  }
   configureDatabase(databaseSettings);
   const db = await openOrExplain();
   if (db.driver === "pglite" && !c.PGLITE_DIR.startsWith("memory://")) await startOperatorChannel({ dataDir: c.dataDir });
