@@ -6,7 +6,7 @@ import { pageMessages } from "@/lib/platform/i18n/page-messages";
 import { format } from "@/lib/platform/i18n";
 import { signIn, signOut, SignInRefused } from "@/lib/portal/auth";
 import { formText, type FormState } from "@/lib/portal/form-state";
-import { safeReturnPath } from "@/lib/portal/session";
+import { safeReturnPath } from "@/lib/portal/return-path";
 
 /** The sign-in form: on success back to the page that asked for it; a refusal says why only as far as it is safe to. */
 export async function logIn(_previous: FormState, form: FormData): Promise<FormState> {

@@ -3,7 +3,8 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { requestLocale } from "@/app/locale";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { safeReturnPath, signedInAccount } from "@/lib/portal/session";
+import { safeReturnPath } from "@/lib/portal/return-path";
+import { signedInAccount } from "@/lib/portal/session";
 import { LoginForm } from "./login-form";
 
 export async function generateMetadata(): Promise<Metadata> {

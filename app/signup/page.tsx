@@ -3,6 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { requestLocale } from "@/app/locale";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { portalStart } from "@/lib/portal/return-path";
 import { signedInAccount } from "@/lib/portal/session";
 import { SignupForm } from "./signup-form";
 
@@ -11,7 +12,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function SignupPage() {
-  if (await signedInAccount()) redirect("/settings/api/keys");
+  if (await signedInAccount()) redirect(portalStart);
   const texts = pageMessages(await requestLocale()).access;
   return (
     <section className="narrow">

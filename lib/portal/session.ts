@@ -6,6 +6,7 @@ import { sessionAccount, type SessionAccount } from "@/lib/domain/accounts/sessi
 import { accountContext, publicContext, type AccountActor, type ServiceContext } from "@/lib/platform/context";
 import { auth } from "./auth";
 import { pagePathHeader } from "./page-path";
+import { safeReturnPath } from "./return-path";
 
 /** The account signed in to this request, or null; read once per request. */
 export const signedInAccount = cache(async (): Promise<SessionAccount | null> => {
@@ -40,10 +41,4 @@ export async function sessionContext(account: SessionAccount): Promise<PortalSes
 
 async function currentPath(): Promise<string> {
   return safeReturnPath((await headers()).get(pagePathHeader));
-}
-
-/** A path on this site to return to after signing in; anything else (another origin, `//host`, `/\\host`) is the portal's start. */
-export function safeReturnPath(value: unknown): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/settings/api/keys";
-  return value.length > 2000 ? "/settings/api/keys" : value;
 }
