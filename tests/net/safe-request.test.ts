@@ -1,0 +1,183 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { resetConfig } from "@/lib/platform/config";
+import { checkPublicUrl, type Resolver } from "@/lib/platform/net/public-address";
+import { OutboundError, safePost, type SafePostRequest } from "@/lib/platform/net/safe-request";
+import { closedPort, startHttpServer, startRawServer, type LocalServer } from "../support/local-http-server";
+
+const servers: LocalServer[] = [];
+async function server(start: Promise<LocalServer>): Promise<LocalServer> {
+  servers.push(await start);
+  return servers[servers.length - 1];
+}
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const post = (url: string, more: Partial<SafePostRequest> = {}) =>
+  safePost({ url, headers: { "content-type": "text/plain" }, body: "hello", timeoutMs: 5_000, maxResponseBytes: 2048, ...more });
+
+/** The OutboundError a request ends in. */
+async function failure(request: Promise<unknown>): Promise<OutboundError> {
+  const error = await request.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(OutboundError);
+  return error as OutboundError;
+}
+
+const toLoopback: Resolver = async () => ["127.0.0.1"];
+
+describe("safePost without UNSAFE_ALLOW_LOCAL_URLS", () => {
+  it("refuses a name that resolves to 127.0.0.1 before any request reaches it", async () => {
+    const receiver = await server(startHttpServer((_, res) => res.end("ok")));
+    const viaHosts = await failure(post(`http://localhost:${receiver.port}/`, { schemes: ["http"] }));
+    expect(viaHosts).toMatchObject({ reason: "refused_address", refusal: "private_address" });
+    const viaDns = await failure(post(`https://receiver.test:${receiver.port}/`, { resolve: toLoopback }));
+    expect(viaDns).toMatchObject({ reason: "refused_address", refusal: "private_address" });
+    expect(receiver.received).toEqual([]);
+  });
+
+  it("checks the addresses it connects to, not an earlier answer (DNS rebinding)", async () => {
+    let calls = 0;
+    const rebinding: Resolver = async () => (calls++ === 0 ? ["93.184.216.34"] : ["127.0.0.1"]);
+    expect(await checkPublicUrl("https://rebinding.test/", { schemes: ["https"], resolve: rebinding })).toMatchObject({ ok: true });
+    expect(await failure(post("https://rebinding.test/", { resolve: rebinding }))).toMatchObject({ reason: "refused_address" });
+  });
+
+  it("refuses when one of the answers is private", async () => {
+    const mixed: Resolver = async () => ["93.184.216.34", "10.0.0.1"];
+    expect(await failure(post("https://mixed.test/", { resolve: mixed }))).toMatchObject({ reason: "refused_address" });
+  });
+
+  it.each([
+    ["http://127.0.0.1/", "refused_url", "scheme_not_allowed"],
+    ["https://127.0.0.1/", "refused_address", "private_address"],
+    ["https://2130706433/", "refused_address", "private_address"],
+    ["https://[::ffff:127.0.0.1]/", "refused_address", "private_address"],
+    ["https://user:pw@93.184.216.34/", "refused_url", "credentials_in_url"],
+    ["nonsense", "refused_url", "not_a_url"],
+  ])("%s: %s (%s)", async (url, reason, refusal) => {
+    expect(await failure(post(url))).toMatchObject({ reason, refusal });
+  });
+
+  it("a name that does not resolve: dns_failed", async () => {
+    const nowhere: Resolver = async () => {
+      throw Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
+    };
+    expect(await failure(post("https://nowhere.test/", { resolve: nowhere }))).toMatchObject({ reason: "dns_failed" });
+  });
+});
+
+describe("safePost with UNSAFE_ALLOW_LOCAL_URLS=1, to real local servers", () => {
+  beforeEach(() => {
+    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
+    resetConfig();
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    resetConfig();
+  });
+
+  it("posts the body and headers, and returns the status, headers and body", async () => {
+    const receiver = await server(
+      startHttpServer((_, res) => {
+        res.setHeader("x-receiver", "yes");
+        res.writeHead(201).end("created");
+      }),
+    );
+    const response = await post(`${receiver.origin}/hooks?x=1`, { headers: { "content-type": "application/json" }, body: '{"a":"ă"}' });
+    expect(response).toMatchObject({ status: 201, excerpt: "created", headers: { "x-receiver": "yes" } });
+    expect(response.durationMs).toBeGreaterThanOrEqual(0);
+    expect(receiver.received).toEqual([
+      expect.objectContaining({
+        method: "POST",
+        url: "/hooks?x=1",
+        body: '{"a":"ă"}',
+        headers: expect.objectContaining({ "content-type": "application/json", "content-length": String(Buffer.byteLength('{"a":"ă"}')) }),
+      }),
+    ]);
+  });
+
+  it("connects to the address it checked and keeps the name as Host", async () => {
+    const receiver = await server(startHttpServer((_, res) => res.end("ok")));
+    await post(`http://receiver.test:${receiver.port}/`, { resolve: toLoopback });
+    expect(receiver.received[0].headers.host).toBe(`receiver.test:${receiver.port}`);
+  });
+
+  it("still refuses private addresses", async () => {
+    expect(await failure(post("http://10.0.0.1/"))).toMatchObject({ reason: "refused_address" });
+    const toPrivate: Resolver = async () => ["192.168.1.10"];
+    expect(await failure(post("http://printer.test/", { resolve: toPrivate }))).toMatchObject({ reason: "refused_address" });
+  });
+
+  it("returns a redirect as it is, without following it", async () => {
+    const receiver = await server(
+      startHttpServer((request, res) => {
+        if (request.url === "/start") res.writeHead(302, { location: "/elsewhere" }).end();
+        else res.end("followed");
+      }),
+    );
+    const response = await post(`${receiver.origin}/start`);
+    expect(response).toMatchObject({ status: 302, headers: { location: "/elsewhere" } });
+    expect(receiver.received.map((r) => r.url)).toEqual(["/start"]);
+  });
+
+  it("returns a 5xx as it is", async () => {
+    const receiver = await server(startHttpServer((_, res) => res.writeHead(503).end("down")));
+    expect(await post(receiver.origin)).toMatchObject({ status: 503, excerpt: "down" });
+  });
+
+  it("reads only the first bytes of a long answer, then drops the connection", async () => {
+    let responseClosed: () => void = () => {};
+    const closed = new Promise<void>((resolve) => (responseClosed = resolve));
+    // An answer that never ends: the request returns only if it stops reading and hangs up.
+    const receiver = await server(
+      startHttpServer((_, res) => {
+        res.writeHead(200, { "content-type": "text/plain" });
+        const chunk = "x".repeat(16 * 1024);
+        const timer = setInterval(() => res.write(chunk), 1);
+        res.on("close", () => {
+          clearInterval(timer);
+          responseClosed();
+        });
+      }),
+    );
+    const response = await post(receiver.origin, { maxResponseBytes: 2048, timeoutMs: 10_000 });
+    expect(response.status).toBe(200);
+    expect(response.excerpt).toBe("x".repeat(2048));
+    await closed;
+  });
+
+  it("times out against a server that never answers", async () => {
+    const silent = await server(startHttpServer(() => {}));
+    const error = await failure(post(silent.origin, { timeoutMs: 200 }));
+    expect(error.reason).toBe("timeout");
+    expect(silent.received).toHaveLength(1);
+  });
+
+  it("times out when the answer starts but never ends", async () => {
+    const trickle = await server(startHttpServer((_, res) => res.writeHead(200).write("partial")));
+    expect(await failure(post(trickle.origin, { timeoutMs: 200 }))).toMatchObject({ reason: "timeout" });
+  });
+
+  it("a refused connection: connection_failed", async () => {
+    const port = await closedPort();
+    expect(await failure(post(`http://127.0.0.1:${port}/`))).toMatchObject({ reason: "connection_failed" });
+  });
+
+  it("https to a server that does not speak TLS: tls_failed", async () => {
+    const plain = await server(startHttpServer((_, res) => res.end("ok")));
+    expect(await failure(post(`https://127.0.0.1:${plain.port}/`))).toMatchObject({ reason: "tls_failed" });
+  });
+
+  it("an answer that is not HTTP: invalid_response", async () => {
+    const garbage = await server(startRawServer((socket) => socket.once("data", () => socket.end("hello there\r\n\r\n"))));
+    expect(await failure(post(garbage.origin))).toMatchObject({ reason: "invalid_response" });
+  });
+
+  it("a connection closed without an answer: connection_failed", async () => {
+    const hangUp = await server(startRawServer((socket) => socket.once("data", () => socket.destroy())));
+    expect(await failure(post(hangUp.origin))).toMatchObject({ reason: "connection_failed" });
+  });
+});
