@@ -15,6 +15,8 @@ export default defineConfig({
       PGLITE_DIR: "memory://",
       JOBS_RUNNER: "off",
       LOG_LEVEL: "silent",
+      // Webhook secrets are encrypted with a key derived from it; without it the sandbox would write one beside the working folder.
+      AUTH_SECRET: "a-test-only-auth-secret-of-32-characters-or-more",
     },
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -6,7 +6,7 @@ import { config } from "@/lib/platform/config";
 import { publicContext } from "@/lib/platform/context";
 import { clientIp } from "@/lib/platform/http/endpoint";
 import { logger } from "@/lib/platform/logger";
-import { authSecret } from "./auth-secret";
+import { authSecret } from "@/lib/platform/auth-secret";
 
 /** A refused sign-in, carrying the service's reason to the sign-in form (never shown for an unknown address). */
 export class SignInRefused extends CredentialsSignin {

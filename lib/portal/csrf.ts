@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { SessionAccount } from "@/lib/domain/accounts/session-account";
-import { authSecret } from "./auth-secret";
+import { authSecret } from "@/lib/platform/auth-secret";
 
 /**
  * A form token bound to the signed-in account and to what the form is about (the consent request),

@@ -4,9 +4,10 @@ import path from "node:path";
 import { config } from "@/lib/platform/config";
 
 /**
- * The secret portal sessions are sealed with: `AUTH_SECRET`, required in production (start-up
- * refuses without it). A sandbox without it makes one on first use and keeps it beside the embedded
- * database, so sessions survive a restart; instances sharing a PostgreSQL sandbox set `AUTH_SECRET`.
+ * The secret portal sessions are sealed with, and the one webhook secrets are encrypted with a key
+ * derived from: `AUTH_SECRET`, required in production (start-up refuses without it). A sandbox
+ * without it makes one on first use and keeps it beside the embedded database, so sessions and
+ * webhook secrets survive a restart; instances sharing a PostgreSQL sandbox set `AUTH_SECRET`.
  */
 export function authSecret(): string {
   const c = config();
