@@ -37,6 +37,18 @@ function upstashLimiter(url: string, token: string, timeoutMs?: number) {
   return { limiter, warnings };
 }
 
+/**
+ * An address where Redis does not answer: a server of this test that drops every connection. A port
+ * merely found free could be taken meanwhile by another process's server, which would answer.
+ */
+const refusing = createServer();
+refusing.on("connection", (socket) => socket.destroy());
+const refusingUrl = async (): Promise<string> => {
+  if (!refusing.listening) await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+};
+afterAll(() => new Promise<void>((resolve) => (refusing.listening ? refusing.close(() => resolve()) : resolve())));
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -47,7 +59,7 @@ async function freePort(): Promise<number> {
 
 describe("Upstash rate limiter when Redis does not answer", () => {
   it("counts in the process instead and says so once", async () => {
-    const { limiter, warnings } = upstashLimiter(`http://127.0.0.1:${await freePort()}`, "token");
+    const { limiter, warnings } = upstashLimiter(await refusingUrl(), "token");
     expect(await limiter.hit("key_a", rateRules.key)).toMatchObject({ limited: false, limit: 300, remaining: 299 });
     expect(await limiter.hit("key_a", rateRules.key)).toMatchObject({ limited: false, limit: 300, remaining: 298 });
     expect(warnings).toHaveLength(1);
@@ -55,7 +67,7 @@ describe("Upstash rate limiter when Redis does not answer", () => {
   });
 
   it("still refuses past the limit, from the process's own count", async () => {
-    const { limiter } = upstashLimiter(`http://127.0.0.1:${await freePort()}`, "token");
+    const { limiter } = upstashLimiter(await refusingUrl(), "token");
     const rule: RateRule = { name: "fallback", limit: 2, windowSeconds: 60 };
     const decisions = [];
     for (let i = 0; i < 4; i++) decisions.push((await limiter.hit("key_f", rule)).limited);
@@ -87,7 +99,7 @@ describe("the API with UPSTASH_REDIS_REST_URL pointing where nothing answers", (
   });
 
   it("answers every request, counts them in this instance and logs the outage once", async () => {
-    process.env.UPSTASH_REDIS_REST_URL = `http://127.0.0.1:${await freePort()}`;
+    process.env.UPSTASH_REDIS_REST_URL = await refusingUrl();
     process.env.UPSTASH_REDIS_REST_TOKEN = "token";
     resetConfig();
     const warn = vi.spyOn(logger, "warn");
