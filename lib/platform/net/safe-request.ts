@@ -59,7 +59,8 @@ export async function safePost(request: SafePostRequest): Promise<SafePostRespon
   try {
     return await post(request, started);
   } catch (error) {
-    // Anything else is a mistake of the caller's (a header Node refuses, say), not the receiver's doing.
+    // Only OutboundErrors come from the receiver or the network; anything else (a header Node refuses,
+    // say) is the caller's mistake and goes up as it is.
     if (error instanceof OutboundError) error.durationMs = Math.round(performance.now() - started);
     throw error;
   }
