@@ -54,7 +54,7 @@ describe("activitySentence", () => {
   });
 
   it("shows an action without a sentence by its code, never a text of the prototype", () => {
-    expect(activitySentence({ action: "webhook.created", details: "x", subjectId: null }, en)).toBe("Action webhook.created");
+    expect(activitySentence({ action: "listing.teleported", details: "x", subjectId: null }, en)).toBe("Action listing.teleported");
     expect(activitySentence({ action: "toString", details: null, subjectId: null }, ro)).toBe("Acțiunea toString");
   });
 });

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Handle } from "@/db";
 import { apiKeys, events } from "@/db/schema";
+import { fanOutEvent } from "@/lib/domain/webhooks/fan-out-event";
 import { eventBody, type EventBody, type EventType } from "./types";
 
 // First key of the two-integer advisory lock space, naming "events of account <hash>". Lock ids of
@@ -36,5 +37,6 @@ export async function recordEvent(tx: Handle, event: NewEvent): Promise<EventBod
     .insert(events)
     .values({ accountId: event.accountId, type: event.type, data: event.data, createdAt: event.now })
     .returning();
+  await fanOutEvent({ tx, event: row });
   return eventBody(row);
 }

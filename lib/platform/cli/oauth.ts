@@ -8,7 +8,9 @@ import { grantConsent } from "@/lib/domain/oauth/grant-consent";
 import { redirectUri } from "@/lib/domain/oauth/internal/redirect-uris";
 import { codeChallengePattern } from "@/lib/domain/oauth/internal/secrets";
 import { registerClientFor } from "@/lib/domain/oauth/register-client";
-import { asAccount, type OperatorActor, type ServiceContext } from "@/lib/platform/context";
+import { publicWebhookUrl, subscribableEventTypes } from "@/lib/domain/webhooks/internal/fields";
+import { setAppWebhook } from "@/lib/domain/webhooks/set-app-webhook";
+import { asAccount, withTransaction, type OperatorActor, type ServiceContext } from "@/lib/platform/context";
 import { AppError, ValidationError } from "@/lib/platform/errors";
 import { commaList, defineCommand } from "./command";
 
@@ -30,16 +32,39 @@ export const oauthCommands = [
   defineCommand({
     name: "client:create",
     summary:
-      "Registers an integrator app (OAuth client) of the account with this e-mail; --redirect-uri takes one address or several separated by commas (https://, or http:// on a loopback host). Prints client_id and client_secret (shown once). The webhook flags come with webhooks.",
+      "Registers an integrator app (OAuth client) of the account with this e-mail; --redirect-uri takes one address or several separated by commas (https://, or http:// on a loopback host). Prints client_id and client_secret (shown once). With --webhook-url and --events (comma-separated event types) the app gets its webhook, which receives the events of its connections: webhook_id and webhook_secret (shown once) are printed too.",
     // The addresses are checked here too, so that a refusal names the flag (`/redirect-uri/0`).
-    args: z.object({ email, name: z.string(), "redirect-uri": commaList(redirectUri) }),
+    args: z
+      .object({
+        email,
+        name: z.string(),
+        "redirect-uri": commaList(redirectUri),
+        "webhook-url": z.string().optional(),
+        events: commaList(z.enum(subscribableEventTypes)).optional(),
+      })
+      .superRefine((args, issues) => {
+        const pair = ["webhook-url", "events"] as const;
+        for (const [present, missing] of [pair, [...pair].reverse()])
+          if (args[present] !== undefined && args[missing] === undefined)
+            issues.addIssue({ code: "custom", path: [missing], params: { code: "required_with", params: { other: present } } });
+      }),
     run: async (ctx, args) => {
       const accountId = await accountIdOf(ctx, args.email);
-      const client = await registerClientFor({
-        ctx,
-        input: { account_id: accountId, name: args.name, redirect_uris: args["redirect-uri"] },
+      // Checked here too, so that a refusal names the flag (`/webhook-url`) before anything is written.
+      const webhookUrl = args["webhook-url"] === undefined ? undefined : await publicWebhookUrl(args["webhook-url"], "/webhook-url");
+      // One transaction: a webhook refused there (the account's limit) leaves no app behind.
+      return withTransaction(ctx, async (tx) => {
+        const client = await registerClientFor({
+          ctx: tx,
+          input: { account_id: accountId, name: args.name, redirect_uris: args["redirect-uri"] },
+        });
+        if (webhookUrl === undefined || args.events === undefined) return { ...client };
+        const webhook = await setAppWebhook({
+          ctx: asAccount(tx, { accountId, agency: null }),
+          input: { client_id: client.client_id, url: webhookUrl, events: args.events },
+        });
+        return { ...client, webhook_id: webhook.id, webhook_secret: webhook.secret };
       });
-      return { ...client };
     },
   }),
   defineCommand({

@@ -8,6 +8,7 @@ import { oauthCommands } from "./oauth";
 import { rateCommands } from "./rates";
 import { CliError } from "./reply";
 import { reportCommands } from "./reports";
+import { webhookCommands } from "./webhooks";
 
 /** Every operator command. A command group is one file under lib/platform/cli exporting a list, spread here. */
 export const commands: readonly Command[] = [
@@ -19,6 +20,7 @@ export const commands: readonly Command[] = [
   ...rateCommands,
   ...moderationCommands,
   ...reportCommands,
+  ...webhookCommands,
 ];
 
 export function findCommand(name: string | undefined): Command {

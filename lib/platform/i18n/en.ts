@@ -53,7 +53,10 @@ export const en: Messages = {
     limit_reached: {
       title: "Limit reached",
       detail: "A limit of the account is reached.",
-      reasons: { too_many_keys: "An account has at most {limit} keys; revoke one first." },
+      reasons: {
+        too_many_keys: "An account has at most {limit} keys; revoke one first.",
+        too_many_webhooks: "An account has at most {limit} webhooks, its apps' included; delete one first.",
+      },
     },
     listing_changed_meanwhile: {
       title: "Listing changed meanwhile",
@@ -220,6 +223,9 @@ export const en: Messages = {
     redirect_uri_fragment: "A redirect address cannot contain a fragment (#).",
     unknown_client: "No app has this client_id.",
     redirect_uri_not_registered: "This redirect address is not registered for the app.",
+    url_credentials: "The address cannot contain a user name or password.",
+    url_not_public: "The address must be a public one on the internet, not a local, private or reserved one.",
+    url_unresolvable: "The host name of the address does not resolve; check its spelling.",
     invalid: "The value is not valid.",
   },
   /** A bound as a quantity (`{n}` is the number), one text per plural category of English. */

@@ -69,6 +69,7 @@ export const problemReasons = {
   },
   limit_reached: {
     too_many_keys: ["limit"],
+    too_many_webhooks: ["limit"],
   },
   too_many_requests: {
     /** Password guesses for one account (sign-in and the password change count together), in a 15-minute window. */
@@ -201,6 +202,12 @@ export const validationReasons = {
   redirect_uri_fragment: [],
   unknown_client: [],
   redirect_uri_not_registered: [],
+  /** A webhook address with a user name or password in it. */
+  url_credentials: [],
+  /** A webhook address on (or resolving to) a loopback, private, link-local, reserved or other non-public address. */
+  url_not_public: [],
+  /** A webhook address whose host name does not resolve. */
+  url_unresolvable: [],
   invalid: [],
 } as const;
 

@@ -52,7 +52,10 @@ export const ro: Messages = {
     limit_reached: {
       title: "Limită atinsă",
       detail: "O limită a contului a fost atinsă.",
-      reasons: { too_many_keys: "Un cont are cel mult {limit} chei; revocați una mai întâi." },
+      reasons: {
+        too_many_keys: "Un cont are cel mult {limit} chei; revocați una mai întâi.",
+        too_many_webhooks: "Un cont are cel mult {limit} webhook-uri, inclusiv ale aplicațiilor sale; ștergeți unul mai întâi.",
+      },
     },
     listing_changed_meanwhile: {
       title: "Anunțul s-a schimbat între timp",
@@ -222,6 +225,9 @@ export const ro: Messages = {
     redirect_uri_fragment: "O adresă de redirecționare nu poate conține un fragment (#).",
     unknown_client: "Nicio aplicație nu are acest client_id.",
     redirect_uri_not_registered: "Această adresă de redirecționare nu este înregistrată pentru aplicație.",
+    url_credentials: "Adresa nu poate conține un nume de utilizator sau o parolă.",
+    url_not_public: "Adresa trebuie să fie una publică pe internet, nu una locală, privată sau rezervată.",
+    url_unresolvable: "Numele de gazdă al adresei nu poate fi rezolvat; verificați cum este scris.",
     invalid: "Valoarea nu este validă.",
   },
   /** Forms per plural category of Romanian: one (1), few (0, 2–19, 101–119…), other (20 and up: „de”). */

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { apiLog, events, idempotencyKeys, jobs, oauthCodes, sandboxMail } from "@/db/schema";
+import { apiLog, events, idempotencyKeys, jobs, oauthCodes, sandboxMail, webhookDeliveries } from "@/db/schema";
 import type { RetentionRule } from "./retention";
 
 /**
@@ -20,6 +20,8 @@ export const retentionRules: readonly RetentionRule[] = [
   // Failed jobs stay longer: an operator may still be looking into why they failed.
   { name: "jobs.failed", keepDays: 30, table: jobs, key: jobs.id, age: jobs.finishedAt, where: eq(jobs.status, "failed") },
   { name: "events", keepDays: 35, table: events, key: events.seq, age: events.createdAt },
+  // The delivery log; a delivery is finished within about 9 hours, long before.
+  { name: "webhook_deliveries", keepDays: 30, table: webhookDeliveries, key: webhookDeliveries.id, age: webhookDeliveries.createdAt },
   // A key is remembered 10 minutes; an expired row is inert (the next use replaces it), so a day's delay is harmless.
   { name: "idempotency_keys.expired", keepDays: 1, table: idempotencyKeys, key: idempotencyKeys.id, age: idempotencyKeys.expiresAt },
   // The sandbox mailbox holds confirmation and reset links, useful for minutes: a week is plenty.

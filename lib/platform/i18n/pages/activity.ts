@@ -7,7 +7,7 @@ import { pageArea } from "./area";
 export const activityTexts = pageArea({
   en: {
     title: "Activity",
-    intro: "What happened in your account, newest first: keys, password, integrator apps and connections.",
+    intro: "What happened in your account, newest first: keys, password, integrator apps, connections and webhooks.",
     heading: "Entries",
     when: "When",
     what: "What",
@@ -28,6 +28,12 @@ export const activityTexts = pageArea({
       "app.redirect_uris_updated": "Redirect addresses of the integrator app {subject} changed to {name}",
       "app.connected": "App “{name}” connected to your account",
       "app.disconnected": "App “{name}” disconnected from your account",
+      "webhook.created": "Webhook to {name} created",
+      "webhook.updated": "Webhook of an integrator app now sends to {name}",
+      "webhook.stopped": "Webhook to {name} stopped",
+      "webhook.started": "Webhook to {name} started",
+      "webhook.secret_rotated": "New secret for the webhook to {name}",
+      "webhook.deleted": "Webhook to {name} deleted",
     },
     unknownAction: "Action {code}",
     actors: {
@@ -44,7 +50,7 @@ export const activityTexts = pageArea({
   },
   ro: {
     title: "Activitate",
-    intro: "Ce s-a întâmplat în contul tău, cele mai noi întâi: chei, parolă, aplicații de integrare și conexiuni.",
+    intro: "Ce s-a întâmplat în contul tău, cele mai noi întâi: chei, parolă, aplicații de integrare, conexiuni și webhook-uri.",
     heading: "Înregistrări",
     when: "Când",
     what: "Ce",
@@ -65,6 +71,12 @@ export const activityTexts = pageArea({
       "app.redirect_uris_updated": "Adresele de redirecționare ale aplicației de integrare {subject} au devenit {name}",
       "app.connected": "Aplicația „{name}” a fost conectată la contul tău",
       "app.disconnected": "Aplicația „{name}” a fost deconectată de la contul tău",
+      "webhook.created": "Webhook-ul către {name} a fost creat",
+      "webhook.updated": "Webhook-ul unei aplicații de integrare trimite acum către {name}",
+      "webhook.stopped": "Webhook-ul către {name} a fost oprit",
+      "webhook.started": "Webhook-ul către {name} a fost pornit",
+      "webhook.secret_rotated": "Secret nou pentru webhook-ul către {name}",
+      "webhook.deleted": "Webhook-ul către {name} a fost șters",
     },
     unknownAction: "Acțiunea {code}",
     actors: {
