@@ -18,6 +18,11 @@ export interface Database {
   /** Rows of a raw `sql` query, whichever driver ran it. */
   rows<T>(query: Parameters<Connection["execute"]>[0], on?: Handle): Promise<T[]>;
   close(): Promise<void>;
+  /**
+   * Calls `onNotify` on every NOTIFY of `channel` (sent by any session, delivered at its commit);
+   * resolves with the function that stops listening.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /** The PGlite instance when embedded (the operator channel and tests need it). */
   pglite?: import("@electric-sql/pglite").PGlite;
 }
@@ -67,6 +72,10 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     driver: "postgres",
     rows: async <T>(query: Parameters<Connection["execute"]>[0], on: Handle = connection) => (await on.execute(query)) as unknown as T[],
     close: () => client.end({ timeout: 5 }),
+    listen: async (channel, onNotify) => {
+      const { unlisten } = await client.listen(channel, () => onNotify());
+      return unlisten;
+    },
   };
 }
 
@@ -84,5 +93,6 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     rows: async <T>(query: Parameters<Connection["execute"]>[0], on: Handle = connection) =>
       ((await on.execute(query)) as unknown as { rows: T[] }).rows,
     close: () => pglite.close(),
+    listen: async (channel, onNotify) => pglite.listen(channel, () => onNotify()),
   };
 }

@@ -33,10 +33,10 @@ describe("/api/inngest", () => {
     }
   });
 
-  it("serves one function per registered job and the dispatch sweep when Inngest is configured", async () => {
+  it("serves one function per registered job, the dispatch sweep and the two webhook delivery functions when Inngest is configured", async () => {
     const route = await loadRoute({ INNGEST_DEV: "1" });
     const response = await route.GET(request("GET"), {});
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ function_count: jobRegistry.length + 1, mode: "dev" });
+    expect(await response.json()).toMatchObject({ function_count: jobRegistry.length + 3, mode: "dev" });
   });
 });

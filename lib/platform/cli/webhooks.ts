@@ -3,6 +3,7 @@ import { z } from "zod";
 import { accounts } from "@/db/schema";
 import { createWebhookFor } from "@/lib/domain/webhooks/create-webhook";
 import { subscribableEventTypes } from "@/lib/domain/webhooks/internal/fields";
+import { sendTestDelivery } from "@/lib/domain/webhooks/send-test-delivery";
 import { ValidationError } from "@/lib/platform/errors";
 import { commaList, defineCommand } from "./command";
 
@@ -22,6 +23,16 @@ export const webhookCommands = [
       }
       const webhook = await createWebhookFor({ ctx, input: { account_id: account.id, url: args.url, events: args.events } });
       return { id: webhook.id, secret: webhook.secret };
+    },
+  }),
+  defineCommand({
+    name: "webhook:test",
+    summary:
+      "Sends a signed webhook.test event (data.message, --message to choose it) to the webhook with this id, once, not retried. Prints the receiver's answer: ok, status, duration_ms and error.",
+    args: z.object({ id: z.string().min(1), message: z.string().min(1).max(500).optional() }),
+    run: async (ctx, args) => {
+      const result = await sendTestDelivery({ ctx, input: { id: args.id, message: args.message } });
+      return { ...result };
     },
   }),
 ];

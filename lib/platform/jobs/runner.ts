@@ -1,6 +1,7 @@
 import { database as processDatabase, type Database } from "@/db";
 import { config, inngestConfigured } from "@/lib/platform/config";
 import { logger } from "@/lib/platform/logger";
+import { startDeliveryLane, stopDeliveryLane } from "./delivery-lane";
 import { cronDedupeKey, nextOccurrence, type JobDefinition } from "./define";
 import { executeJob, type JobOutcome } from "./execute";
 import { jobRegistry } from "./registry";
@@ -97,6 +98,7 @@ export async function enqueueCronOccurrence(options: { database: Database; job: 
 interface RunnerState {
   timer?: NodeJS.Timeout;
   tick?: Promise<void>;
+  lane?: Promise<void>;
   stopped: boolean;
 }
 
@@ -122,6 +124,10 @@ export function startJobRunner(): boolean {
     if (!state.stopped) state.timer = setTimeout(() => (state.tick = loop()), pollMs).unref();
   };
   state.tick = loop();
+  // Webhook deliveries are rows of their own, claimed by the delivery lane (woken at each commit).
+  state.lane = processDatabase()
+    .then((database) => (state.stopped ? undefined : startDeliveryLane({ database })))
+    .catch((error: unknown) => logger.error("webhook delivery lane not started", { error }));
   logger.info("embedded job runner started", { jobs: jobRegistry.map((job) => job.name) });
   return true;
 }
@@ -133,5 +139,7 @@ export async function stopJobRunner(): Promise<void> {
   state.stopped = true;
   clearTimeout(state.timer);
   await state.tick;
+  await state.lane;
+  await stopDeliveryLane();
   holder.__listingsJobRunner = undefined;
 }

@@ -1,0 +1,117 @@
+import type { Database } from "@/db";
+import { claimDueDeliveries, deliveriesChannel, nextDeliveryDueAt, runClaimedDelivery } from "@/lib/domain/webhooks/deliver";
+import { logger } from "@/lib/platform/logger";
+
+/**
+ * The embedded runner's webhook deliveries. They do not go through the jobs table: a delivery row
+ * is its own job (`lib/domain/webhooks/deliver.ts`). The lane claims due deliveries and runs their
+ * attempts without waiting for one another, up to `maxInFlight` at once in this process (and the
+ * per-webhook cap of the claim), so one slow receiver never holds up the others. A pass starts:
+ * - when woken: the NOTIFY that the event's transaction sends reaches every listening instance at
+ *   its commit (this process and the others through LISTEN on PostgreSQL; in process on PGlite);
+ * - when an attempt ends (room freed, the webhook's cap too);
+ * - when the next retry or lease end falls due, and at least every `sweepMs` as a safety net.
+ */
+
+export interface DeliveryLaneOptions {
+  database: Database;
+  /** Attempts in flight at once in this process. */
+  maxInFlight?: number;
+  /** The safety-net sweep's period. */
+  sweepMs?: number;
+  /** The receiver's time-out (tests shorten it). */
+  timeoutMs?: number;
+}
+
+interface LaneState {
+  options: Required<Omit<DeliveryLaneOptions, "timeoutMs">> & { timeoutMs?: number };
+  inFlight: Set<Promise<void>>;
+  timer?: NodeJS.Timeout;
+  passing?: Promise<void>;
+  again: boolean;
+  stopped: boolean;
+  unlisten?: () => Promise<void>;
+}
+
+const holder = globalThis as typeof globalThis & { __listingsDeliveryLane?: LaneState };
+
+export async function startDeliveryLane(options: DeliveryLaneOptions): Promise<void> {
+  if (holder.__listingsDeliveryLane && !holder.__listingsDeliveryLane.stopped) return;
+  const state: LaneState = {
+    options: { maxInFlight: 32, sweepMs: 60_000, ...options },
+    inFlight: new Set(),
+    again: false,
+    stopped: false,
+  };
+  holder.__listingsDeliveryLane = state;
+  try {
+    state.unlisten = await options.database.listen(deliveriesChannel, () => wake(state));
+  } catch (error) {
+    logger.warn("webhook deliveries: LISTEN failed; in-process wake-ups and the sweep remain", { error });
+  }
+  wake(state);
+}
+
+/** Stops claiming, and waits for the attempts in flight so that the database can be closed after them. */
+export async function stopDeliveryLane(): Promise<void> {
+  const state = holder.__listingsDeliveryLane;
+  if (!state) return;
+  state.stopped = true;
+  clearTimeout(state.timer);
+  await state.unlisten?.().catch(() => undefined);
+  await state.passing;
+  await Promise.all([...state.inFlight]);
+  holder.__listingsDeliveryLane = undefined;
+}
+
+function wake(state: LaneState): void {
+  if (state.stopped) return;
+  if (state.passing) {
+    state.again = true;
+    return;
+  }
+  clearTimeout(state.timer);
+  state.passing = pass(state).finally(() => {
+    state.passing = undefined;
+    // Woken while the pass was reading the next due time: pass again.
+    if (state.again) wake(state);
+  });
+}
+
+async function pass(state: LaneState): Promise<void> {
+  const { database, maxInFlight, sweepMs, timeoutMs } = state.options;
+  const db = database.connection;
+  let nextInMs = sweepMs;
+  try {
+    do {
+      state.again = false;
+      const room = maxInFlight - state.inFlight.size;
+      if (room <= 0) break;
+      const now = new Date();
+      const claimed = await claimDueDeliveries(db, { now, limit: room });
+      for (const one of claimed) {
+        const attempt: Promise<void> = runClaimedDelivery(db, { claimed: one, now, timeoutMs })
+          .then(() => undefined)
+          .catch((error: unknown) => logger.error("webhook delivery attempt not recorded; its lease will end and it is retried", { error }))
+          .finally(() => {
+            state.inFlight.delete(attempt);
+            wake(state);
+          });
+        state.inFlight.add(attempt);
+      }
+      // A full batch may have left due deliveries behind.
+      if (claimed.length === room) state.again = true;
+    } while (state.again && !state.stopped);
+    state.again = false;
+    const next = await nextDeliveryDueAt(db);
+    // A due delivery left unclaimed is held elsewhere or at its webhook's cap: an ending attempt wakes
+    // the lane, and a second later it looks again (another instance may hold it).
+    if (next) nextInMs = Math.min(sweepMs, Math.max(1000, next.getTime() - Date.now()));
+  } catch (error) {
+    logger.error("webhook delivery pass failed; the sweep tries again", { error });
+  }
+  if (!state.stopped) {
+    clearTimeout(state.timer);
+    state.timer = setTimeout(() => wake(state), nextInMs).unref();
+  }
+}

@@ -1,0 +1,92 @@
+import { eq, inArray } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
+import { afterEach, beforeEach, vi } from "vitest";
+import { database } from "@/db";
+import { webhookDeliveries, webhooks } from "@/db/schema";
+import { deliverDue } from "@/lib/domain/webhooks/deliver";
+import { resetConfig } from "@/lib/platform/config";
+import { systemContext } from "@/lib/platform/context";
+import { startHttpServer, type LocalServer, type ReceivedRequest } from "../support/local-http-server";
+import { deliveriesOf, keyedAccount, webhookOf } from "./support";
+
+export type Answer = { status: number; body?: string; headers?: Record<string, string> } | "hold";
+
+const servers: LocalServer[] = [];
+const held: (() => void)[] = [];
+
+/** Local receivers may be used (UNSAFE_ALLOW_LOCAL_URLS=1) and are closed after each test. */
+export function withLocalReceivers(): void {
+  beforeEach(() => {
+    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
+    resetConfig();
+  });
+  afterEach(async () => {
+    held.splice(0).forEach((release) => release());
+    vi.unstubAllEnvs();
+    resetConfig();
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+    // Each test starts with no delivery left due by the ones before it (passes claim every due delivery).
+    const { connection: db } = await database();
+    await db
+      .update(webhookDeliveries)
+      .set({ status: "failed", nextAttemptAt: null })
+      .where(inArray(webhookDeliveries.status, ["pending", "delivering"]));
+  });
+}
+
+/** A real HTTP receiver; `"hold"` keeps the request open until `releaseHeld()` (or the test ends). */
+export async function localReceiver(answer: (request: ReceivedRequest) => Answer): Promise<LocalServer> {
+  const server = await startHttpServer((request, res) => {
+    const reply = answer(request);
+    if (reply === "hold") {
+      held.push(() => res.writeHead(204).end());
+      return;
+    }
+    res.writeHead(reply.status, reply.headers ?? {}).end(reply.body ?? "");
+  });
+  servers.push(server);
+  return server;
+}
+
+export function releaseHeld(): void {
+  held.splice(0).forEach((release) => release());
+}
+
+/** What a Standard Webhooks receiver does: 204 when the signature (and its timestamp) holds, else 400. */
+export const verifyingWith =
+  (secret: string) =>
+  (request: ReceivedRequest): Answer => {
+    try {
+      new Webhook(secret).verify(request.body, request.headers as Record<string, string>);
+      return { status: 204 };
+    } catch {
+      return { status: 400, body: "bad signature" };
+    }
+  };
+
+/** Webhooks are created with a public https address; the test then points them at its local receiver. */
+export async function pointAt(webhookId: string, url: string): Promise<void> {
+  const { connection: db } = await database();
+  await db.update(webhooks).set({ url }).where(eq(webhooks.id, webhookId));
+}
+
+/** A keyed account with one webhook (listing.published) delivering to `server`. */
+export async function hookedAccount(server: LocalServer) {
+  const account = await keyedAccount();
+  const webhook = await webhookOf(account.ctx);
+  await pointAt(webhook.id, `${server.origin}/hook`);
+  return { account, webhook };
+}
+
+export async function deliver(now: Date, options: { limit?: number; timeoutMs?: number } = {}) {
+  const ctx = systemContext(await database(), { now });
+  return deliverDue({ ctx, input: { now, limit: options.limit ?? 50, timeoutMs: options.timeoutMs } });
+}
+
+export async function onlyDelivery(webhookId: string) {
+  const rows = await deliveriesOf([webhookId]);
+  if (rows.length !== 1) throw new Error(`expected one delivery of ${webhookId}, found ${rows.length}`);
+  return rows[0];
+}
+
+export const plusSeconds = (at: Date, seconds: number): Date => new Date(at.getTime() + seconds * 1000);

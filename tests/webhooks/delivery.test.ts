@@ -1,0 +1,254 @@
+import { eq } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
+import { describe, expect, it, vi } from "vitest";
+import { database } from "@/db";
+import { webhooks } from "@/db/schema";
+import { eventTypes, listEvents } from "@/lib/domain/events";
+import { registerClient } from "@/lib/domain/oauth/register-client";
+import { claimDueDeliveries, maxInFlightPerWebhook, retryDelaysSeconds } from "@/lib/domain/webhooks/deliver";
+import { setAppWebhook } from "@/lib/domain/webhooks/set-app-webhook";
+import { startWebhook } from "@/lib/domain/webhooks/start-webhook";
+import { stopWebhook } from "@/lib/domain/webhooks/stop-webhook";
+import { startDeliveryLane, stopDeliveryLane } from "@/lib/platform/jobs/delivery-lane";
+import { consentCode, exchange, redirectUri } from "../oauth/support";
+import {
+  deliver,
+  hookedAccount,
+  localReceiver,
+  onlyDelivery,
+  plusSeconds,
+  pointAt,
+  releaseHeld,
+  withLocalReceivers,
+  verifyingWith,
+} from "./delivery-support";
+import { actionsOf, deliveriesOf, freshAccount, keyedAccount, receiver, record, webhookOf } from "./support";
+
+withLocalReceivers();
+
+describe("deliverDue", () => {
+  it("delivers the event as GET /events shows it, signed as Standard Webhooks receivers verify it", async () => {
+    let secret = "";
+    const server = await localReceiver((request) => verifyingWith(secret)(request));
+    const { account, webhook } = await hookedAccount(server);
+    secret = webhook.secret;
+    const event = (await record(account.id))!;
+
+    const outcomes = await deliver(new Date());
+
+    expect(outcomes).toEqual([expect.objectContaining({ status: "succeeded", statusCode: 204, attempt: 1 })]);
+    const [request] = server.received;
+    expect(request.headers).toMatchObject({
+      "webhook-id": event.id,
+      "user-agent": "Service-Webhooks/1",
+      "content-type": "application/json",
+    });
+    const { data } = await listEvents({ ctx: account.ctx, input: { accountId: account.id, limit: 100 } });
+    expect(JSON.parse(request.body)).toEqual(data.find((listed) => listed.id === event.id));
+    expect(JSON.parse(request.body)).not.toHaveProperty("connection");
+    expect(await onlyDelivery(webhook.id)).toMatchObject({
+      status: "succeeded",
+      attempts: 1,
+      nextAttemptAt: null,
+      lastStatusCode: 204,
+      lastError: null,
+      lastRequestHeaders: expect.objectContaining({ "webhook-id": event.id }),
+    });
+    // Done: a later pass leaves it alone.
+    expect(await deliver(plusSeconds(new Date(), 3600))).toEqual([]);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it("retries on the spec's schedule, then fails after the 7th attempt: same webhook-id, a fresh signed timestamp each time", async () => {
+    const server = await localReceiver(() => ({ status: 500, body: "down" }));
+    const { account, webhook } = await hookedAccount(server);
+    const event = (await record(account.id))!;
+    let now = plusSeconds(new Date(), 1);
+    const times: Date[] = [];
+
+    for (let attempt = 1; attempt <= 7; attempt++) {
+      // Not due a moment before its time.
+      if (attempt > 1) expect(await deliver(new Date(now.getTime() - 1))).toEqual([]);
+      const [outcome] = await deliver(now);
+      times.push(now);
+      if (attempt < 7) {
+        const next = plusSeconds(now, retryDelaysSeconds[attempt - 1]);
+        expect(outcome).toEqual({
+          id: outcome.id,
+          attempt,
+          status: "retrying",
+          nextAttemptAt: next.toISOString(),
+          error: "status_not_2xx",
+        });
+        expect(await onlyDelivery(webhook.id)).toMatchObject({
+          status: "pending",
+          attempts: attempt,
+          nextAttemptAt: next,
+          lastStatusCode: 500,
+        });
+        now = next;
+      } else {
+        expect(outcome).toEqual({ id: outcome.id, attempt: 7, status: "failed", error: "status_not_2xx", webhookStopped: false });
+      }
+    }
+
+    expect(retryDelaysSeconds).toEqual([30, 120, 600, 1800, 7200, 21600]);
+    expect(await onlyDelivery(webhook.id)).toMatchObject({ status: "failed", attempts: 7, nextAttemptAt: null, lastStatusCode: 500 });
+    expect(await deliver(plusSeconds(now, 86_400))).toEqual([]);
+    expect(server.received).toHaveLength(7);
+    const signer = new Webhook(webhook.secret);
+    server.received.forEach((request, i) => {
+      expect(request.headers["webhook-id"]).toBe(event.id);
+      expect(request.headers["webhook-timestamp"]).toBe(String(Math.floor(times[i].getTime() / 1000)));
+      const signature = signer.sign(event.id, new Date(Number(request.headers["webhook-timestamp"]) * 1000), request.body);
+      expect(request.headers["webhook-signature"]).toBe(signature);
+    });
+    expect(new Set(server.received.map((request) => request.headers["webhook-timestamp"])).size).toBe(7);
+    expect(new Set(server.received.map((request) => request.body)).size).toBe(1);
+  });
+
+  it("counts a 5xx, a redirect (not followed) and a time-out as failed attempts", async () => {
+    const target = await localReceiver(() => ({ status: 204 }));
+    const failing = await localReceiver(() => ({ status: 503 }));
+    const redirecting = await localReceiver(() => ({ status: 302, headers: { location: `${target.origin}/elsewhere` } }));
+    const silent = await localReceiver(() => "hold");
+    const account = await keyedAccount();
+    const ids: Record<string, string> = {};
+    for (const [name, server] of Object.entries({ failing, redirecting, silent })) {
+      const webhook = await webhookOf(account.ctx);
+      await pointAt(webhook.id, server.origin);
+      ids[name] = webhook.id;
+    }
+    await record(account.id);
+
+    const now = new Date();
+    await deliver(now, { timeoutMs: 300 });
+
+    const next = plusSeconds(now, 30);
+    expect(await onlyDelivery(ids.failing)).toMatchObject({ status: "pending", attempts: 1, nextAttemptAt: next, lastStatusCode: 503 });
+    expect(await onlyDelivery(ids.redirecting)).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      nextAttemptAt: next,
+      lastStatusCode: 302,
+      lastError: "redirect_not_followed",
+    });
+    expect(await onlyDelivery(ids.silent)).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      nextAttemptAt: next,
+      lastStatusCode: null,
+      lastError: "timeout",
+    });
+    expect(target.received).toEqual([]);
+  });
+
+  it("a 410 Gone stops the webhook at once and fails the delivery; no later event reaches it", async () => {
+    const server = await localReceiver(() => ({ status: 410 }));
+    const { account, webhook } = await hookedAccount(server);
+    await record(account.id);
+    const now = new Date();
+
+    expect(await deliver(now)).toEqual([expect.objectContaining({ status: "failed", webhookStopped: true })]);
+
+    const { connection: db } = await database();
+    const [row] = await db.select().from(webhooks).where(eq(webhooks.id, webhook.id));
+    expect(row).toMatchObject({ active: false, stoppedReason: "gone", stoppedAt: now });
+    expect(await onlyDelivery(webhook.id)).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: 410 });
+    expect(await actionsOf(account.id)).toContain("webhook.stopped");
+    await record(account.id);
+    expect(await deliveriesOf([webhook.id])).toHaveLength(1);
+  });
+
+  it("leaves a stopped webhook's deliveries pending, and delivers them once it is started again", async () => {
+    const server = await localReceiver(() => ({ status: 204 }));
+    const { account, webhook } = await hookedAccount(server);
+    await record(account.id);
+    await stopWebhook({ ctx: account.ctx, input: { id: webhook.id } });
+
+    expect(await deliver(plusSeconds(new Date(), 60))).toEqual([]);
+    expect(await onlyDelivery(webhook.id)).toMatchObject({ status: "pending", attempts: 0 });
+
+    await startWebhook({ ctx: account.ctx, input: { id: webhook.id } });
+    expect(await deliver(plusSeconds(new Date(), 60))).toEqual([expect.objectContaining({ status: "succeeded" })]);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it("retries a delivery left delivering by a process that died, once its lease has ended", async () => {
+    const server = await localReceiver(() => ({ status: 200 }));
+    const { account, webhook } = await hookedAccount(server);
+    await record(account.id);
+    const { connection: db } = await database();
+    const claimedAt = new Date();
+    // The claim commits, then the process dies before its attempt.
+    expect(await claimDueDeliveries(db, { now: claimedAt, limit: 10 })).toHaveLength(1);
+    expect(await onlyDelivery(webhook.id)).toMatchObject({ status: "delivering", attempts: 1 });
+
+    expect(await deliver(plusSeconds(claimedAt, 30))).toEqual([]);
+    expect(await deliver(plusSeconds(claimedAt, 60))).toEqual([expect.objectContaining({ status: "succeeded", attempt: 2 })]);
+    expect(await onlyDelivery(webhook.id)).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect(server.received).toHaveLength(1);
+  });
+
+  it("adds the connection to the event delivered to an integrator app's webhook", async () => {
+    const server = await localReceiver(() => ({ status: 204 }));
+    const owner = await freshAccount();
+    const client = await registerClient({ ctx: owner.ctx, input: { name: "Agency CRM", redirect_uris: [redirectUri] } });
+    const webhook = await setAppWebhook({
+      ctx: owner.ctx,
+      input: { client_id: client.client_id, url: receiver, events: [eventTypes.published] },
+    });
+    await pointAt(webhook.id, server.origin);
+    const connected = await freshAccount();
+    const token = await exchange(client, await consentCode(connected.id, client.client_id));
+    const event = (await record(connected.id))!;
+
+    await deliver(new Date());
+
+    expect(server.received).toHaveLength(1);
+    expect(JSON.parse(server.received[0].body)).toEqual({ ...event, connection: token.connection_id });
+  });
+
+  it(`keeps at most ${maxInFlightPerWebhook} attempts in flight per webhook; a slow receiver does not hold up another webhook`, async () => {
+    const slow = await localReceiver(() => "hold");
+    const fast = await localReceiver(() => ({ status: 204 }));
+    const { account, webhook } = await hookedAccount(slow);
+    const other = await hookedAccount(fast);
+    for (let i = 0; i < maxInFlightPerWebhook + 2; i++) await record(account.id);
+    await record(other.account.id);
+    const now = new Date();
+
+    const first = deliver(now);
+    await vi.waitFor(() => expect(slow.received).toHaveLength(maxInFlightPerWebhook));
+    await vi.waitFor(async () => expect(await onlyDelivery(other.webhook.id)).toMatchObject({ status: "succeeded" }));
+    const statuses = async () => (await deliveriesOf([webhook.id])).map((row) => row.status).sort();
+    expect(await statuses()).toEqual([...Array(maxInFlightPerWebhook).fill("delivering"), "pending", "pending"]);
+    // Another pass meanwhile takes none of the slow webhook's: it is at its cap.
+    expect(await deliver(now)).toEqual([]);
+
+    releaseHeld();
+    expect(await first).toHaveLength(maxInFlightPerWebhook + 1);
+    const rest = deliver(now);
+    await vi.waitFor(() => expect(slow.received).toHaveLength(maxInFlightPerWebhook + 2));
+    releaseHeld();
+    expect(await rest).toHaveLength(2);
+    expect(await statuses()).toEqual(Array(maxInFlightPerWebhook + 2).fill("succeeded"));
+  });
+});
+
+describe("the embedded runner's delivery lane", () => {
+  it("is woken by the commit of the event (NOTIFY), with no pass started by the test", async () => {
+    const server = await localReceiver(() => ({ status: 204 }));
+    const { account, webhook } = await hookedAccount(server);
+    await startDeliveryLane({ database: await database(), sweepMs: 3_600_000 });
+    try {
+      const event = (await record(account.id))!;
+      await vi.waitFor(() => expect(server.received.map((request) => request.headers["webhook-id"])).toContain(event.id), {
+        timeout: 10_000,
+      });
+      await vi.waitFor(async () => expect(await onlyDelivery(webhook.id)).toMatchObject({ status: "succeeded" }));
+    } finally {
+      await stopDeliveryLane();
+    }
+  });
+});
