@@ -44,7 +44,7 @@ async function registerApp(page: Page, name: string): Promise<{ clientId: string
   await page.getByRole("button", { name: texts.apps.register }).click();
   const secret = page.locator("[data-secret]");
   await expect(secret).toHaveText(/^svcs_/);
-  const clientId = (await page.locator(".stack code").first().textContent())!;
+  const clientId = (await page.locator("[data-client-id]").textContent())!;
   expect(clientId).toMatch(/^svcc_/);
   return { clientId, clientSecret: (await secret.textContent())! };
 }
@@ -182,4 +182,25 @@ test("replacing an app's secret shows the new one once; the old one stops", asyn
     });
   expect((await revoke(app.clientSecret)).status()).toBe(401);
   expect((await revoke((await fresh.textContent())!)).status()).toBe(200);
+});
+
+test("an app's webhook: a private address is refused, a public one is saved with its secret shown once", async ({ browser }) => {
+  const texts = pageMessages("en").apps;
+  const maker = await signedInPage(browser, newHolder());
+  await registerApp(maker, `CRM ${Date.now()}`);
+  await maker.reload();
+  await maker.getByText(texts.webhook.title, { exact: true }).click();
+  const url = maker.getByLabel(texts.webhook.url);
+  await url.fill("https://10.0.0.7/hooks");
+  await maker.getByRole("checkbox", { name: "listing.published" }).check();
+  await maker.getByRole("button", { name: texts.webhook.save }).click();
+  await expect(maker.locator(".field-error").first()).toBeVisible();
+  await expect(maker.locator("[data-secret]")).toHaveCount(0);
+
+  await url.fill("https://8.8.8.8/crm-hooks");
+  await maker.getByRole("button", { name: texts.webhook.save }).click();
+  await expect(maker.locator("[data-secret]")).toHaveText(/^whsec_/);
+  await maker.reload();
+  await expect(maker.getByText("Sends listing.published to https://8.8.8.8/crm-hooks")).toBeVisible();
+  await expect(maker.locator("[data-secret]")).toHaveCount(0);
 });

@@ -15,22 +15,25 @@ export function Field({
   hint,
   type = "text",
   defaultValue,
+  id = name,
   ...input
 }: {
   name: string;
+  /** Needed when the page holds the same form more than once (one per app). */
+  id?: string;
   label: string;
   state?: FormState;
   hint?: string;
   type?: string;
 } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name" | "type">) {
   const error = state?.fieldErrors?.[name];
-  const described = [hint ? `${name}-hint` : "", error ? `${name}-error` : ""].filter(Boolean).join(" ") || undefined;
+  const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
   const kept = type === "password" ? undefined : state?.values?.[name];
   return (
     <div className="field">
-      <label htmlFor={name}>{label}</label>
+      <label htmlFor={id}>{label}</label>
       <input
-        id={name}
+        id={id}
         name={name}
         type={type}
         aria-invalid={error ? true : undefined}
@@ -41,12 +44,12 @@ export function Field({
         {...input}
       />
       {hint ? (
-        <p className="hint" id={`${name}-hint`}>
+        <p className="hint" id={`${id}-hint`}>
           {hint}
         </p>
       ) : null}
       {error ? (
-        <p className="field-error" id={`${name}-error`}>
+        <p className="field-error" id={`${id}-error`}>
           {error}
         </p>
       ) : null}

@@ -5,7 +5,7 @@ import { ConfirmAction } from "@/components/forms/confirm-action";
 import { Field, FormMessage, SubmitButton } from "@/components/forms/form-kit";
 import { SecretOnce } from "@/components/secret-once";
 import type { PageMessages } from "@/lib/platform/i18n/page-messages";
-import { registerApp, rotateAppSecret, saveRedirectUris, type AppFormState } from "./actions";
+import { registerApp, rotateAppSecret, saveAppWebhook, saveRedirectUris, type AppFormState } from "./actions";
 
 type Texts = Pick<PageMessages, "apps" | "secret">;
 
@@ -15,7 +15,7 @@ function Credentials({ state, texts, intro }: { state: AppFormState; texts: Text
     <div className="stack">
       {intro ? <p role="status">{intro}</p> : null}
       <p>
-        {texts.apps.clientId}: <code>{state.credentials.clientId}</code>
+        {texts.apps.clientId}: <code data-client-id>{state.credentials.clientId}</code>
       </p>
       <SecretOnce label={texts.apps.clientSecret} value={state.credentials.clientSecret} texts={texts.secret} />
     </div>
@@ -103,6 +103,61 @@ export function RedirectUrisForm({ clientId, name, uris, texts }: { clientId: st
           </p>
         ) : null}
         <SubmitButton pending={texts.apps.saving}>{texts.apps.save}</SubmitButton>
+      </form>
+    </details>
+  );
+}
+
+export function AppWebhookForm({
+  clientId,
+  name,
+  current,
+  eventTypes,
+  texts,
+}: {
+  clientId: string;
+  name: string;
+  current: { url: string; events: string[] } | null;
+  eventTypes: string[];
+  texts: Texts;
+}) {
+  const [state, action] = useActionState(saveAppWebhook, {});
+  const id = `webhook-${clientId}`;
+  const kept = state.values?.events;
+  const chosen = new Set(kept === undefined ? (current?.events ?? []) : kept.split(" "));
+  return (
+    <details>
+      <summary>{texts.apps.webhook.title}</summary>
+      <p className="muted">{texts.apps.webhook.intro}</p>
+      {state.webhookSecret ? <SecretOnce label={texts.apps.webhook.secret} value={state.webhookSecret} texts={texts.secret} /> : null}
+      <form action={action} className="stack" noValidate>
+        <FormMessage state={state} />
+        <input type="hidden" name="client_id" value={clientId} />
+        <input type="hidden" name="name" value={name} />
+        <Field
+          name="url"
+          id={`${id}-url`}
+          label={texts.apps.webhook.url}
+          hint={texts.apps.webhook.urlHint}
+          state={state}
+          type="url"
+          defaultValue={current?.url ?? ""}
+        />
+        <fieldset key={kept} aria-describedby={state.fieldErrors?.events ? `${id}-events-error` : undefined}>
+          <legend>{texts.apps.webhook.events}</legend>
+          {eventTypes.map((type) => (
+            <label key={type}>
+              <input type="checkbox" name="events" value={type} defaultChecked={chosen.has(type)} />
+              <code>{type}</code>
+            </label>
+          ))}
+        </fieldset>
+        {state.fieldErrors?.events ? (
+          <p className="field-error" id={`${id}-events-error`}>
+            {state.fieldErrors.events}
+          </p>
+        ) : null}
+        <SubmitButton pending={texts.apps.webhook.saving}>{texts.apps.webhook.save}</SubmitButton>
       </form>
     </details>
   );

@@ -5,7 +5,9 @@ import { format } from "@/lib/platform/i18n";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
 import { portalDateTime } from "@/lib/portal/dates";
 import { requireAccount } from "@/lib/portal/session";
-import { RedirectUrisForm, RegisterAppForm, RotateSecret } from "./app-forms";
+import { listWebhooks } from "@/lib/domain/webhooks/list-webhooks";
+import { subscribableEventTypes } from "@/lib/domain/webhooks/internal/fields";
+import { AppWebhookForm, RedirectUrisForm, RegisterAppForm, RotateSecret } from "./app-forms";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: pageMessages(await requestLocale()).apps.title };
@@ -16,7 +18,8 @@ export default async function AppsPage() {
   const { ctx } = await requireAccount();
   const locale = await requestLocale();
   const { apps: texts, secret } = pageMessages(locale);
-  const apps = await listOwnClients({ ctx });
+  const [apps, webhooks] = await Promise.all([listOwnClients({ ctx }), listWebhooks({ ctx })]);
+  const webhookOf = (clientId: string) => webhooks.find((webhook) => webhook.client_id === clientId) ?? null;
   return (
     <>
       <h1>{texts.title}</h1>
@@ -48,7 +51,22 @@ export default async function AppsPage() {
               <div className="actions">
                 <RotateSecret clientId={app.client_id} name={app.name} texts={{ apps: texts, secret }} />
               </div>
+              <p className="muted">
+                {(() => {
+                  const webhook = webhookOf(app.client_id);
+                  if (!webhook) return texts.webhook.none;
+                  const sends = format(texts.webhook.current, { events: webhook.events.join(", "), url: webhook.url });
+                  return webhook.active ? sends : `${sends} (${texts.webhook.stopped})`;
+                })()}
+              </p>
               <RedirectUrisForm clientId={app.client_id} name={app.name} uris={app.redirect_uris} texts={{ apps: texts, secret }} />
+              <AppWebhookForm
+                clientId={app.client_id}
+                name={app.name}
+                current={webhookOf(app.client_id)}
+                eventTypes={[...subscribableEventTypes]}
+                texts={{ apps: texts, secret }}
+              />
             </li>
           ))}
         </ul>
