@@ -1,6 +1,7 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
+import { format } from "@/lib/platform/i18n/format";
 import { shellTexts } from "@/lib/platform/i18n/pages/shell";
 
 /** A signed-in page that failed: what happened in the page's language, the reference the server logged, and a retry. */
@@ -10,7 +11,7 @@ export default function PortalError({ error, reset }: { error: Error & { digest?
   return (
     <section role="alert">
       <h1>{texts.errorTitle}</h1>
-      <p>{texts.errorText.replace("{reference}", error.digest ?? "-")}</p>
+      <p>{format(texts.errorText, { reference: error.digest ?? "-" })}</p>
       <button type="button" onClick={reset}>
         {texts.retry}
       </button>

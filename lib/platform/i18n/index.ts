@@ -1,4 +1,3 @@
-import type { MessageParams } from "@/lib/platform/errors";
 import { en } from "./en";
 import type { Messages, Unit } from "./keys";
 import { ro } from "./ro";
@@ -15,10 +14,9 @@ export function messages(locale: Locale): Messages {
   return catalogues[locale];
 }
 
-/** Fills `{name}` placeholders; a placeholder without a value stays visible rather than vanishing. */
-export function format(template: string, params: MessageParams = {}): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
-}
+import { format } from "./format";
+
+export { format };
 
 const pluralRules = new Map<Locale, Intl.PluralRules>();
 

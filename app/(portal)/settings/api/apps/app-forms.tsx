@@ -4,6 +4,7 @@ import { useActionState } from "react";
 import { ConfirmAction } from "@/components/forms/confirm-action";
 import { Field, FormMessage, SubmitButton } from "@/components/forms/form-kit";
 import { SecretOnce } from "@/components/secret-once";
+import { format } from "@/lib/platform/i18n/format";
 import type { PageMessages } from "@/lib/platform/i18n/page-messages";
 import { registerApp, rotateAppSecret, saveAppWebhook, saveRedirectUris, type AppFormState } from "./actions";
 
@@ -69,11 +70,11 @@ export function RotateSecret({ clientId, name, texts }: { clientId: string; name
       action={rotateAppSecret}
       fields={{ client_id: clientId, name }}
       label={texts.apps.rotate}
-      question={texts.apps.rotateQuestion.replace("{name}", name)}
+      question={format(texts.apps.rotateQuestion, { name })}
       confirm={texts.apps.rotateConfirm}
       cancel={texts.apps.cancel}
       pending={texts.apps.rotating}
-      result={(state) => <Credentials state={state} texts={texts} intro={texts.apps.rotatedNotice.replace("{name}", name)} />}
+      result={(state) => <Credentials state={state} texts={texts} intro={format(texts.apps.rotatedNotice, { name })} />}
     />
   );
 }

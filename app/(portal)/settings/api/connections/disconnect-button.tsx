@@ -1,6 +1,7 @@
 "use client";
 
 import { ConfirmAction } from "@/components/forms/confirm-action";
+import { format } from "@/lib/platform/i18n/format";
 import type { PageMessages } from "@/lib/platform/i18n/page-messages";
 import { disconnectApp } from "./actions";
 
@@ -10,7 +11,7 @@ export function DisconnectButton({ connectionId, app, texts }: { connectionId: n
       action={disconnectApp}
       fields={{ connection_id: String(connectionId), app }}
       label={texts.connections.disconnect}
-      question={texts.connections.disconnectQuestion.replace("{app}", app)}
+      question={format(texts.connections.disconnectQuestion, { app })}
       confirm={texts.connections.disconnectConfirm}
       cancel={texts.cancel}
       pending={texts.connections.disconnecting}

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { SubmitButton } from "@/components/forms/form-kit";
-import { format } from "@/lib/platform/i18n";
+import { format } from "@/lib/platform/i18n/format";
 import type { PageMessages } from "@/lib/platform/i18n/page-messages";
 import { revokeKeyAction } from "./actions";
 
