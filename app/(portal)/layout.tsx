@@ -1,4 +1,8 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
+import { WithCode } from "@/components/with-code";
+import { listWebhooks } from "@/lib/domain/webhooks/list-webhooks";
+import { deliveryLogPath } from "@/lib/portal/webhook-pages";
 import { PortalNav, type NavSection } from "@/components/portal-nav";
 import { requestLocale } from "@/app/locale";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
@@ -10,8 +14,10 @@ import { requireAccount } from "@/lib/portal/session";
  * does not run for a server action.
  */
 export default async function PortalLayout({ children }: { children: ReactNode }) {
-  const { account } = await requireAccount();
-  const { shell } = pageMessages(await requestLocale());
+  const { account, ctx } = await requireAccount();
+  const { shell, webhooks: webhookTexts } = pageMessages(await requestLocale());
+  // The system stopped these (410 Gone, or 5 days of failures): said on every page until started or deleted.
+  const stoppedBySystem = (await listWebhooks({ ctx })).filter((webhook) => !webhook.active && webhook.stopped_reason !== "owner");
   const sections: NavSection[] = [
     {
       heading: shell.apiSettings,
@@ -19,6 +25,7 @@ export default async function PortalLayout({ children }: { children: ReactNode }
         { href: "/settings/api/keys", label: shell.keys },
         { href: "/settings/api/apps", label: shell.apps },
         { href: "/settings/api/connections", label: shell.connections },
+        { href: "/settings/api/webhooks", label: shell.webhooks },
         { href: "/settings/api/log", label: shell.apiLog },
         { href: "/settings/api/activity", label: shell.activity },
       ],
@@ -34,7 +41,15 @@ export default async function PortalLayout({ children }: { children: ReactNode }
   return (
     <div className="portal">
       <PortalNav label={shell.portalNavigation} sections={sections} />
-      <div className="portal-content">{children}</div>
+      <div className="portal-content">
+        {stoppedBySystem.map((webhook) => (
+          <p key={webhook.id} className="notice warning" role="status">
+            <WithCode text={webhookTexts.stoppedNotice} placeholder="url" code={webhook.url} />{" "}
+            <Link href={deliveryLogPath(webhook.id)}>{webhookTexts.deliveryLog}</Link>
+          </p>
+        ))}
+        {children}
+      </div>
     </div>
   );
 }

@@ -25,6 +25,8 @@ export const webhooks = pgTable(
     // Why a webhook is stopped: by its owner, a `410 Gone` from the receiver, or deliveries failing for days.
     stoppedReason: text("stopped_reason", { enum: ["owner", "gone", "failing"] }),
     stoppedAt: timestamp("stopped_at", { withTimezone: true }),
+    // Since when every attempt has failed (null after a success): the health check stops the webhook after 5 days.
+    failingSince: timestamp("failing_since", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     secretRotatedAt: timestamp("secret_rotated_at", { withTimezone: true }),
   },

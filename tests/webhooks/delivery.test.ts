@@ -155,7 +155,7 @@ describe("deliverDue", () => {
     const [row] = await db.select().from(webhooks).where(eq(webhooks.id, webhook.id));
     expect(row).toMatchObject({ active: false, stoppedReason: "gone", stoppedAt: now });
     expect(await onlyDelivery(webhook.id)).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: 410 });
-    expect(await actionsOf(account.id)).toContain("webhook.stopped");
+    expect(await actionsOf(account.id)).toContain("webhook.stopped_gone");
     await record(account.id);
     expect(await deliveriesOf([webhook.id])).toHaveLength(1);
   });

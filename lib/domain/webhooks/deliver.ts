@@ -1,11 +1,10 @@
 import { and, asc, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
 import type { Handle } from "@/db";
 import { events, webhookDeliveries, webhooks } from "@/db/schema";
-import { recordActivity } from "@/lib/domain/accounts/activity";
 import { eventBody } from "@/lib/domain/events/types";
 import type { ServiceContext, StaffActor } from "@/lib/platform/context";
-import { logger } from "@/lib/platform/logger";
 import { attemptDelivery, RECEIVER_TIMEOUT_MS, type DeliveryAttemptResult } from "./attempt";
+import { noteAttemptHealth, tellOwnerWebhookStopped } from "./health";
 import { signingSecretOf } from "./webhook-signing-secret";
 
 export { deliveriesChannel } from "./fan-out-event";
@@ -154,8 +153,9 @@ async function withTargets(db: Handle, rows: DeliveryRow[]): Promise<ClaimedDeli
 
 /**
  * Writes an attempt's outcome, only while the claim is still this attempt's (a run whose lease ended
- * and whose delivery was claimed again must not overwrite the newer attempt). A `410 Gone` stops the
- * webhook at once and fails the delivery.
+ * and whose delivery was claimed again must not overwrite the newer attempt), and the webhook's
+ * health: a `410 Gone` stops it at once and fails the delivery, 5 days of failures stop it too; its
+ * owner is mailed after the commit.
  */
 export async function recordDeliveryOutcome(
   db: Handle,
@@ -185,31 +185,15 @@ export async function recordDeliveryOutcome(
     outcome = { ...base, status: "retrying", nextAttemptAt: nextAttemptAt.toISOString(), error: result.error ?? "status_not_2xx" };
     changes = { status: "pending", nextAttemptAt };
   }
-  await db.transaction(async (tx) => {
+  const stopped = await db.transaction(async (tx) => {
     await tx
       .update(d)
       .set({ ...last, ...changes })
       .where(and(eq(d.id, claimed.id), eq(d.status, "delivering"), eq(d.attempts, claimed.attempt)));
-    if (gone) await stopGoneWebhook(tx, claimed.webhookId, now);
+    return noteAttemptHealth(tx, { webhookId: claimed.webhookId, ok: result.ok, gone, now });
   });
+  if (stopped) await tellOwnerWebhookStopped(db, stopped);
   return outcome;
-}
-
-async function stopGoneWebhook(tx: Handle, webhookId: string, now: Date): Promise<void> {
-  const [stopped] = await tx
-    .update(w)
-    .set({ active: false, stoppedReason: "gone", stoppedAt: now })
-    .where(and(eq(w.id, webhookId), eq(w.active, true)))
-    .returning({ accountId: w.accountId, url: w.url });
-  if (!stopped) return;
-  await recordActivity(tx, {
-    accountId: stopped.accountId,
-    actor: { kind: "system" },
-    action: "webhook.stopped",
-    subjectId: webhookId,
-    details: stopped.url,
-  });
-  logger.info("webhook stopped: the receiver answered 410 Gone", { webhookId });
 }
 
 /** One claimed attempt: the POST outside any transaction, then its outcome. */

@@ -265,5 +265,13 @@ export const en: Messages = {
       subject: "Your password was changed",
       text: "Hello {name},\n\nThe password of your account was just changed, and every other signed-in session was ended.\n\nIf you did not do this, reset your password at once: {reset_link}",
     },
+    webhook_stopped_failing: {
+      subject: "Your webhook was stopped: its deliveries failed for {days} days",
+      text: "Hello {name},\n\nEvery delivery to your webhook {url} has failed for {days} days, so we stopped it: new events are no longer sent to it. They stay readable with GET /events for 35 days.\n\nThe delivery log shows what the receiver answered. Once it works again, start the webhook and resend the failed deliveries: {link}",
+    },
+    webhook_stopped_gone: {
+      subject: "Your webhook was stopped: the receiver answered 410 Gone",
+      text: "Hello {name},\n\nYour webhook {url} answered 410 Gone, which means the receiver no longer exists, so we stopped it: new events are no longer sent to it. They stay readable with GET /events for 35 days.\n\nIf the receiver is back, start the webhook and resend the failed deliveries: {link}",
+    },
   },
 };

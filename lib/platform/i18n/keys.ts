@@ -224,6 +224,10 @@ export const mailTexts = {
   reset_password: ["name", "link", "minutes"],
   /** After a password change or reset, so an account holder learns of one they did not make. */
   password_changed: ["name", "reset_link"],
+  /** A webhook stopped because every attempt failed for `days` days. */
+  webhook_stopped_failing: ["name", "url", "days", "link"],
+  /** A webhook stopped because its receiver answered 410 Gone. */
+  webhook_stopped_gone: ["name", "url", "link"],
 } as const;
 
 export type MailKey = keyof typeof mailTexts;

@@ -1,4 +1,5 @@
 import { appsTexts } from "./pages/apps";
+import { webhooksTexts } from "./pages/webhooks";
 import { apiLogTexts } from "./pages/api-log";
 import { secretTexts } from "./pages/secret";
 import { consentTexts } from "./pages/consent";
@@ -70,4 +71,5 @@ export const pageEn = {
   consent: consentTexts.en,
   secret: secretTexts.en,
   apps: appsTexts.en,
+  webhooks: webhooksTexts.en,
 };

@@ -1,4 +1,5 @@
 import { appsTexts } from "./pages/apps";
+import { webhooksTexts } from "./pages/webhooks";
 import { apiLogTexts } from "./pages/api-log";
 import { secretTexts } from "./pages/secret";
 import { consentTexts } from "./pages/consent";
@@ -68,4 +69,5 @@ export const pageRo: PageMessages = {
   consent: consentTexts.ro,
   secret: secretTexts.ro,
   apps: appsTexts.ro,
+  webhooks: webhooksTexts.ro,
 };

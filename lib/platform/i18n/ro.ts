@@ -267,5 +267,13 @@ export const ro: Messages = {
       subject: "Parola a fost schimbată",
       text: "Bună ziua, {name},\n\nParola contului dumneavoastră tocmai a fost schimbată, iar toate celelalte sesiuni deschise au fost închise.\n\nDacă nu ați făcut-o dumneavoastră, resetați parola imediat: {reset_link}",
     },
+    webhook_stopped_failing: {
+      subject: "Webhook-ul dumneavoastră a fost oprit: livrările au eșuat {days} zile",
+      text: "Bună ziua, {name},\n\nToate livrările către webhook-ul {url} au eșuat timp de {days} zile, așa că l-am oprit: evenimentele noi nu îi mai sunt trimise. Ele rămân disponibile prin GET /events timp de 35 de zile.\n\nJurnalul livrărilor arată ce a răspuns receptorul. Când funcționează din nou, porniți webhook-ul și retrimiteți livrările eșuate: {link}",
+    },
+    webhook_stopped_gone: {
+      subject: "Webhook-ul dumneavoastră a fost oprit: receptorul a răspuns 410 Gone",
+      text: "Bună ziua, {name},\n\nWebhook-ul {url} a răspuns 410 Gone, adică receptorul nu mai există, așa că l-am oprit: evenimentele noi nu îi mai sunt trimise. Ele rămân disponibile prin GET /events timp de 35 de zile.\n\nDacă receptorul a revenit, porniți webhook-ul și retrimiteți livrările eșuate: {link}",
+    },
   },
 };

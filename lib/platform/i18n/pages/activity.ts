@@ -34,6 +34,10 @@ export const activityTexts = pageArea({
       "webhook.started": "Webhook to {name} started",
       "webhook.secret_rotated": "New secret for the webhook to {name}",
       "webhook.deleted": "Webhook to {name} deleted",
+      "webhook.stopped_gone": "Webhook to {name} stopped: the receiver answered 410 Gone",
+      "webhook.stopped_failing": "Webhook to {name} stopped: its deliveries failed for 5 days",
+      "webhook.delivery_resent": "A delivery to {name} resent",
+      "webhook.deliveries_resent": "Failed deliveries to {name} resent",
     },
     unknownAction: "Action {code}",
     actors: {
@@ -77,6 +81,10 @@ export const activityTexts = pageArea({
       "webhook.started": "Webhook-ul către {name} a fost pornit",
       "webhook.secret_rotated": "Secret nou pentru webhook-ul către {name}",
       "webhook.deleted": "Webhook-ul către {name} a fost șters",
+      "webhook.stopped_gone": "Webhook-ul către {name} a fost oprit: receptorul a răspuns 410 Gone",
+      "webhook.stopped_failing": "Webhook-ul către {name} a fost oprit: livrările au eșuat 5 zile",
+      "webhook.delivery_resent": "O livrare către {name} a fost retrimisă",
+      "webhook.deliveries_resent": "Livrările eșuate către {name} au fost retrimise",
     },
     unknownAction: "Acțiunea {code}",
     actors: {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requestLocale } from "@/app/locale";
+import { WithCode } from "@/components/with-code";
 import { listApiLog, statusClasses } from "@/lib/domain/api-log/list-api-log";
 import { listOwnKeys, type OwnKey } from "@/lib/domain/keys/list-keys";
 import { format } from "@/lib/platform/i18n";
@@ -127,7 +128,9 @@ export default async function ApiLogPage({ searchParams }: { searchParams: Promi
         ) : (
           <div className="empty">
             <h2>{t.empty.title}</h2>
-            <p>{renderWithCode(t.empty.text, "request", "GET /api/v1/ping")}</p>
+            <p>
+              <WithCode text={t.empty.text} placeholder="request" code="GET /api/v1/ping" />
+            </p>
             <p>
               <Link href="/docs/api">{t.empty.reference}</Link>
             </p>
@@ -195,16 +198,4 @@ export default async function ApiLogPage({ searchParams }: { searchParams: Promi
 function keyLabel(key: OwnKey, t: PageMessages["apiLog"]): string {
   if (key.status === "active") return format(t.filters.keyOption, { name: key.name, id: key.id });
   return format(t.filters.keyOptionWithStatus, { name: key.name, id: key.id, status: t.filters.keyStatuses[key.status] });
-}
-
-/** A catalogue text with one `{placeholder}` shown as code. */
-function renderWithCode(template: string, placeholder: string, code: string) {
-  const [before, after] = template.split(`{${placeholder}}`);
-  return (
-    <>
-      {before}
-      <code>{code}</code>
-      {after}
-    </>
-  );
 }

@@ -1,0 +1,152 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requestLocale } from "@/app/locale";
+import { WithCode } from "@/components/with-code";
+import { listDeliveries, deliveryStatuses } from "@/lib/domain/webhooks/list-deliveries";
+import { AppError, ValidationError } from "@/lib/platform/errors";
+import { format } from "@/lib/platform/i18n";
+import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { bucharestLocalInput, portalDateTime } from "@/lib/portal/dates";
+import { requireAccount } from "@/lib/portal/session";
+import {
+  deliveryErrorText,
+  deliveryLogHref,
+  deliveryLogPath,
+  deliveryPath,
+  deliveryTone,
+  parseDeliveryLogQuery,
+  webhooksPath,
+} from "@/lib/portal/webhook-pages";
+import { ResendFailedForm } from "../webhook-forms";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: pageMessages(await requestLocale()).webhooks.log.title };
+}
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** One webhook's delivery log: newest first, by status, a page at a time; a delivery opens its detail; failed ones resent since a time. */
+export default async function DeliveryLogPage({ params, searchParams }: Props) {
+  const { ctx } = await requireAccount();
+  const locale = await requestLocale();
+  const texts = pageMessages(locale);
+  const t = texts.webhooks.log;
+  const { id } = await params;
+  const query = parseDeliveryLogQuery(await searchParams);
+
+  let cursorRefused = false;
+  let page;
+  try {
+    page = await listDeliveries({ ctx, input: { webhookId: id, ...query } });
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    if (!(error instanceof ValidationError)) throw error;
+    cursorRefused = true;
+    page = await listDeliveries({ ctx, input: { webhookId: id, status: query.status } });
+  }
+  const { webhook } = page;
+  const minute = portalDateTime(locale, "second");
+  const dayAgo = new Date(ctx.now.getTime() - 24 * 60 * 60 * 1000);
+
+  return (
+    <>
+      <p>
+        <Link href={webhooksPath}>{t.back}</Link>
+      </p>
+      <h1>{t.title}</h1>
+      <p>
+        <WithCode text={t.intro} placeholder="url" code={webhook.url} />
+      </p>
+      {cursorRefused ? (
+        <p className="notice warning" role="status">
+          {t.badCursor}
+        </p>
+      ) : null}
+
+      <form method="get" action={deliveryLogPath(webhook.id)} className="actions filters" aria-label={t.filter}>
+        <label htmlFor="status">{t.filter}</label>
+        <select id="status" name="status" defaultValue={query.status ?? ""}>
+          <option value="">{t.anyStatus}</option>
+          {deliveryStatuses.map((status) => (
+            <option key={status} value={status}>
+              {t.statuses[status]}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="secondary">
+          {t.apply}
+        </button>
+      </form>
+
+      {page.items.length === 0 ? (
+        <p className="empty">{query.status || query.cursor ? t.emptyFiltered : t.empty}</p>
+      ) : (
+        <>
+          <div className="table-wrap" role="region" aria-labelledby="deliveries-caption" tabIndex={0}>
+            <table className="data log-table">
+              <caption id="deliveries-caption">{t.title}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t.created}</th>
+                  <th scope="col">{t.event}</th>
+                  <th scope="col">{t.status}</th>
+                  <th scope="col">{t.attempts}</th>
+                  <th scope="col">{t.receiver}</th>
+                  <th scope="col">{t.latency}</th>
+                  <th scope="col">{t.error}</th>
+                  <th scope="col">{t.nextAttempt}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.items.map((delivery) => (
+                  <tr key={delivery.id}>
+                    <td className="log-time">
+                      <Link href={deliveryPath(webhook.id, delivery.id)}>
+                        <time dateTime={delivery.created_at.toISOString()}>{minute.format(delivery.created_at)}</time>
+                      </Link>
+                    </td>
+                    <td className="log-path">
+                      <code>{delivery.event_type}</code>
+                      <br />
+                      <code className="muted">{delivery.event_id}</code>
+                    </td>
+                    <td>
+                      <span className={`badge ${deliveryTone(delivery.status)}`}>{t.statuses[delivery.status]}</span>
+                    </td>
+                    <td>{format(t.attemptsOf, { attempts: delivery.attempts, max: delivery.max_attempts })}</td>
+                    <td>{delivery.last_status_code ?? (delivery.attempts > 0 ? t.noAnswer : t.none)}</td>
+                    <td>{delivery.last_duration_ms === null ? t.none : format(t.ms, { ms: delivery.last_duration_ms })}</td>
+                    <td className="log-key">{deliveryErrorText(delivery, texts.webhooks) ?? t.none}</td>
+                    <td className="log-time">
+                      {delivery.status === "pending" && delivery.next_attempt_at ? minute.format(delivery.next_attempt_at) : t.none}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {page.nextCursor || query.cursor ? (
+            <nav aria-label={t.title} className="actions paging">
+              {query.cursor ? <Link href={deliveryLogHref(webhook.id, { status: query.status })}>{t.newest}</Link> : null}
+              {page.nextCursor ? (
+                <Link href={deliveryLogHref(webhook.id, { status: query.status, cursor: page.nextCursor })} rel="next">
+                  {t.more}
+                </Link>
+              ) : null}
+            </nav>
+          ) : null}
+        </>
+      )}
+
+      <section className="card" aria-labelledby="resend-failed">
+        <h2 id="resend-failed">{t.resendFailed.heading}</h2>
+        <ResendFailedForm
+          id={webhook.id}
+          defaultSince={bucharestLocalInput(dayAgo)}
+          texts={{ webhooks: texts.webhooks, secret: texts.secret }}
+        />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,117 @@
+"use client";
+
+import { useActionState } from "react";
+import { ConfirmAction } from "@/components/forms/confirm-action";
+import { Field, FormMessage, SubmitButton } from "@/components/forms/form-kit";
+import { SecretOnce } from "@/components/secret-once";
+import { format } from "@/lib/platform/i18n/format";
+import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import { createWebhookAction, deleteWebhookAction, resendFailedAction, rotateWebhookSecretAction } from "./actions";
+
+type Texts = Pick<PageMessages, "webhooks" | "secret">;
+
+export function CreateWebhookForm({ eventTypes, texts }: { eventTypes: string[]; texts: Texts }) {
+  const [state, action] = useActionState(createWebhookAction, {});
+  const t = texts.webhooks.create;
+  const kept = state.ok ? undefined : state.values?.events;
+  const chosen = new Set(kept ? kept.split(" ") : []);
+  return (
+    <>
+      {state.ok && state.secret ? (
+        <div className="stack">
+          <p role="status">{state.message}</p>
+          <SecretOnce label={texts.webhooks.secret} value={state.secret} texts={texts.secret} />
+        </div>
+      ) : null}
+      <form action={action} className="stack" noValidate key={state.ok ? state.secret : "form"}>
+        {state.ok ? null : <FormMessage state={state} />}
+        <Field
+          name="url"
+          label={t.url}
+          hint={t.urlHint}
+          state={state.ok ? undefined : state}
+          type="url"
+          required
+          maxLength={2048}
+          defaultValue={state.ok ? "" : (state.values?.url ?? "")}
+        />
+        <fieldset key={kept} aria-describedby={state.fieldErrors?.events ? "events-hint events-error" : "events-hint"}>
+          <legend>{t.events}</legend>
+          <p className="hint" id="events-hint">
+            {t.eventsHint}
+          </p>
+          {eventTypes.map((type) => (
+            <label key={type}>
+              <input type="checkbox" name="events" value={type} defaultChecked={chosen.has(type)} /> <code>{type}</code>
+            </label>
+          ))}
+          {state.fieldErrors?.events ? (
+            <p className="field-error" id="events-error">
+              {state.fieldErrors.events}
+            </p>
+          ) : null}
+        </fieldset>
+        <SubmitButton pending={t.submitting}>{t.submit}</SubmitButton>
+      </form>
+    </>
+  );
+}
+
+export function RotateWebhookSecret({ id, url, texts }: { id: string; url: string; texts: Texts }) {
+  const t = texts.webhooks;
+  return (
+    <ConfirmAction
+      action={rotateWebhookSecretAction}
+      fields={{ id }}
+      label={t.rotate}
+      question={format(t.rotateQuestion, { url })}
+      confirm={t.rotateConfirm}
+      cancel={t.cancel}
+      pending={t.rotating}
+      result={(state) =>
+        state.secret ? (
+          <div className="stack">
+            <p role="status">{format(t.rotatedNotice, { url })}</p>
+            <SecretOnce label={t.secret} value={state.secret} texts={texts.secret} />
+          </div>
+        ) : null
+      }
+    />
+  );
+}
+
+export function DeleteWebhook({ id, url, texts }: { id: string; url: string; texts: Texts }) {
+  const t = texts.webhooks;
+  return (
+    <ConfirmAction
+      action={deleteWebhookAction}
+      fields={{ id }}
+      label={t.delete}
+      question={format(t.deleteQuestion, { url })}
+      confirm={t.deleteConfirm}
+      cancel={t.cancel}
+      pending={t.deleting}
+    />
+  );
+}
+
+export function ResendFailedForm({ id, defaultSince, texts }: { id: string; defaultSince: string; texts: Texts }) {
+  const [state, action] = useActionState(resendFailedAction, {});
+  const t = texts.webhooks.log.resendFailed;
+  return (
+    <form action={action} className="stack" noValidate>
+      <FormMessage state={state.fieldErrors ? undefined : state} />
+      <input type="hidden" name="id" value={id} />
+      <Field
+        name="since"
+        label={t.since}
+        hint={t.sinceHint}
+        state={state}
+        type="datetime-local"
+        required
+        defaultValue={state.values?.since ?? defaultSince}
+      />
+      <SubmitButton pending={t.submitting}>{t.submit}</SubmitButton>
+    </form>
+  );
+}

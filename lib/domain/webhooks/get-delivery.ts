@@ -1,0 +1,45 @@
+import { and, eq } from "drizzle-orm";
+import { events, webhookDeliveries, webhooks } from "@/db/schema";
+import type { AccountActor, ServiceContext } from "@/lib/platform/context";
+import { notFound } from "@/lib/platform/errors";
+import { idPattern } from "@/lib/platform/ids";
+import { deliveryBody } from "./deliver";
+import { deliveryColumns, deliveryView, eventOfDelivery, type DeliveryView } from "./internal/delivery-view";
+import { webhookView, type WebhookView } from "./internal/view";
+
+export interface DeliveryDetail extends DeliveryView {
+  webhook: WebhookView;
+  request: {
+    /** The headers of the last attempt as sent; null before the first attempt. */
+    headers: Record<string, string> | null;
+    /** The body, the same on every attempt. */
+    body: string;
+  };
+  /** The start of the receiver's last answer. */
+  response_excerpt: string | null;
+}
+
+/** One delivery of one of the account's webhooks with its request and the receiver's answer; another account's is not found. */
+export async function getDelivery({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext<AccountActor>;
+  input: { webhookId: string; id: string };
+}): Promise<DeliveryDetail> {
+  if (!idPattern("webhook").test(input.webhookId) || !idPattern("webhookDelivery").test(input.id)) throw notFound();
+  const d = webhookDeliveries;
+  const [row] = await ctx.db
+    .select({ ...deliveryColumns, webhook: webhooks })
+    .from(d)
+    .innerJoin(events, eventOfDelivery)
+    .innerJoin(webhooks, eq(webhooks.id, d.webhookId))
+    .where(and(eq(d.id, input.id), eq(d.webhookId, input.webhookId), eq(webhooks.accountId, ctx.actor.accountId)));
+  if (!row) throw notFound();
+  return {
+    ...deliveryView(row),
+    webhook: webhookView(row.webhook),
+    request: { headers: row.lastRequestHeaders, body: deliveryBody(row.event, row.connectionId) },
+    response_excerpt: row.lastResponseExcerpt,
+  };
+}

@@ -1,0 +1,122 @@
+import { and, eq, gte, isNotNull, sql } from "drizzle-orm";
+import type { Handle } from "@/db";
+import { accounts, webhookDeliveries, webhooks } from "@/db/schema";
+import { portalLink, sendAccountMail } from "@/lib/domain/accounts/internal/mails";
+import { recordActivity } from "@/lib/domain/accounts/activity";
+import type { AccountActor, ServiceContext } from "@/lib/platform/context";
+import type { Locale } from "@/lib/platform/i18n";
+import { logger } from "@/lib/platform/logger";
+
+/**
+ * Endpoint health (beyond the spec): a webhook whose every attempt has failed for this long is
+ * stopped, and its owner told; a receiver answering `410 Gone` stops it at once.
+ */
+export const failingDaysBeforeStop = 5;
+
+const dayMs = 24 * 60 * 60 * 1000;
+
+export type SystemStopReason = "gone" | "failing";
+
+export interface StoppedWebhook {
+  webhookId: string;
+  accountId: string;
+  url: string;
+  reason: SystemStopReason;
+}
+
+/**
+ * Notes an attempt's outcome on its webhook, in the transaction that records it: a success clears
+ * `failing_since`; a failure sets it when unset, and stops the webhook once it is 5 days old; a
+ * `410 Gone` stops it at once. Returns the webhook when this attempt stopped it (tell the owner
+ * with `tellOwnerWebhookStopped` after the commit).
+ */
+export async function noteAttemptHealth(
+  tx: Handle,
+  input: { webhookId: string; ok: boolean; gone: boolean; now: Date },
+): Promise<StoppedWebhook | null> {
+  const { webhookId, now } = input;
+  if (input.ok) {
+    await tx
+      .update(webhooks)
+      .set({ failingSince: null })
+      .where(and(eq(webhooks.id, webhookId), isNotNull(webhooks.failingSince)));
+    return null;
+  }
+  const [noted] = await tx
+    .update(webhooks)
+    .set({ failingSince: sql`coalesce(${webhooks.failingSince}, ${now.toISOString()}::timestamptz)` })
+    .where(eq(webhooks.id, webhookId))
+    .returning({ failingSince: webhooks.failingSince });
+  if (!noted) return null;
+  if (input.gone) return stopBySystem(tx, webhookId, "gone", now);
+  const failingFor = now.getTime() - (noted.failingSince?.getTime() ?? now.getTime());
+  if (failingFor >= failingDaysBeforeStop * dayMs) return stopBySystem(tx, webhookId, "failing", now);
+  return null;
+}
+
+async function stopBySystem(tx: Handle, webhookId: string, reason: SystemStopReason, now: Date): Promise<StoppedWebhook | null> {
+  const [stopped] = await tx
+    .update(webhooks)
+    .set({ active: false, stoppedReason: reason, stoppedAt: now })
+    .where(and(eq(webhooks.id, webhookId), eq(webhooks.active, true)))
+    .returning({ accountId: webhooks.accountId, url: webhooks.url });
+  if (!stopped) return null;
+  await recordActivity(tx, {
+    accountId: stopped.accountId,
+    actor: { kind: "system" },
+    action: reason === "gone" ? "webhook.stopped_gone" : "webhook.stopped_failing",
+    subjectId: webhookId,
+    details: stopped.url,
+  });
+  logger.info("webhook stopped by the health check", { webhookId, reason });
+  return { webhookId, accountId: stopped.accountId, url: stopped.url, reason };
+}
+
+/**
+ * Mails the owner of a webhook the system stopped, in the account's language. A mail that cannot be
+ * sent is logged and not retried: the stop itself is committed and the portal shows its notice.
+ */
+export async function tellOwnerWebhookStopped(db: Handle, stopped: StoppedWebhook): Promise<void> {
+  try {
+    const [account] = await db
+      .select({ email: accounts.email, name: accounts.name, language: accounts.language })
+      .from(accounts)
+      .where(eq(accounts.id, stopped.accountId));
+    if (!account) return;
+    await sendAccountMail({
+      to: account.email,
+      locale: account.language as Locale,
+      key: stopped.reason === "gone" ? "webhook_stopped_gone" : "webhook_stopped_failing",
+      params: { name: account.name, url: stopped.url, days: failingDaysBeforeStop, link: portalLink("/settings/api/webhooks") },
+    });
+  } catch (error) {
+    logger.error("webhook stopped: the owner's mail could not be sent", { webhookId: stopped.webhookId, error });
+  }
+}
+
+export interface SuccessRate {
+  /** Deliveries of the last 24 hours attempted at least once. */
+  attempted: number;
+  /** Of those, the ones whose last attempt succeeded. */
+  succeeded: number;
+}
+
+/**
+ * The success of each of the signed-in account's webhooks over the last 24 hours: of the deliveries
+ * made in that time and attempted at least once, the share that succeeded (one waiting for a retry
+ * counts as not yet). A webhook without such deliveries is absent.
+ */
+export async function webhookSuccessRates({ ctx }: { ctx: ServiceContext<AccountActor> }): Promise<Map<string, SuccessRate>> {
+  const d = webhookDeliveries;
+  const rows = await ctx.db
+    .select({
+      webhookId: d.webhookId,
+      attempted: sql<number>`count(*)::int`,
+      succeeded: sql<number>`(count(*) filter (where ${d.status} = 'succeeded'))::int`,
+    })
+    .from(d)
+    .innerJoin(webhooks, eq(webhooks.id, d.webhookId))
+    .where(and(eq(webhooks.accountId, ctx.actor.accountId), gte(d.createdAt, new Date(ctx.now.getTime() - dayMs)), sql`${d.attempts} > 0`))
+    .groupBy(d.webhookId);
+  return new Map(rows.map((row) => [row.webhookId, { attempted: row.attempted, succeeded: row.succeeded }]));
+}
