@@ -19,6 +19,7 @@ import { measurementLine, successes, summaryTable, valid, writeResults, type Che
 import { createAccounts, listingsOf, listingTemplate, seedListings } from "./seed";
 import { currentRuntime, node24, type Runtime } from "./runtimes";
 import { ensureBuild, ensureCeilingBuild, startBare, startCeiling, startNext, type RunningServer } from "./servers";
+import { runWebhookBench, webhookSettings } from "./webhooks";
 
 const settings = {
   adminUrl: process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
@@ -32,6 +33,9 @@ const settings = {
   listWarmup: 200,
   skipBulk: process.env.BENCH_SKIP_1M === "1",
   node24: process.env.BENCH_NODE24 !== "0",
+  /** `webhooks`: only the webhook delivery figures (no Next.js build or server). */
+  only: process.env.BENCH_ONLY,
+  webhooks: process.env.BENCH_WEBHOOKS !== "0",
 };
 const resultsFile = path.resolve(".data/bench/results.json");
 const started = Date.now();
@@ -41,6 +45,8 @@ const log = (line: string) => process.stderr.write(`[bench ${((Date.now() - star
 process.env.APP_ENV = "sandbox";
 
 async function main(cleanup: (step: () => Promise<void>) => void): Promise<number> {
+  if (settings.only !== undefined && settings.only !== "webhooks") throw new Error(`BENCH_ONLY=${settings.only}: only "webhooks" is known`);
+  if (settings.only === "webhooks") return webhooksOnly(cleanup);
   await ensureBuild(log);
   await ensureCeilingBuild(log);
   const { throwaway, pg, ctx } = await throwawayDatabase(settings.adminUrl, "bench", log, cleanup);
@@ -325,6 +331,15 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     });
   }
 
+  let webhookDetails: Record<string, unknown> | undefined;
+  if (settings.webhooks) {
+    const webhooks = await runWebhookBench({ ctx, pg, databaseUrl: throwaway.url, log, cleanup, loadAverage: () => os.loadavg()[0] });
+    for (const m of webhooks.measurements) console.log(measurementLine(m));
+    measurements.push(...webhooks.measurements);
+    checks.push(...webhooks.checks);
+    webhookDetails = webhooks.details;
+  } else log("webhook delivery figures skipped: BENCH_WEBHOOKS=0");
+
   console.log(`\n${summaryTable(measurements, checks)}`);
   console.log(
     `\nceiling: a Next.js route handler doing nothing answers ${Math.round(floors.get(first)!.requestsPerSecond)} req/s on ${first.name} here, so no handler ` +
@@ -332,7 +347,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   );
   // The admin URL stays out of the file: it may hold a password.
   writeResults(resultsFile, {
-    settings: { ...settings, adminUrl: undefined },
+    settings: { ...settings, adminUrl: undefined, webhooks: settings.webhooks ? { ...webhookSettings, ...webhookDetails } : false },
     runtimes: Object.fromEntries(runtimes.map((r) => [r.name, { version: r.version, node: r.node }])),
     measurements,
     checks,
@@ -343,6 +358,32 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     console.error(
       `\nINVALID: ${invalid.map((m) => m.name).join("; ")} answered unexpected statuses or errors; the figures above do not measure what they claim.`,
     );
+  return invalid.length ? 1 : 0;
+}
+
+/** `BENCH_ONLY=webhooks`: the webhook delivery figures alone, on a throwaway database of their own. */
+async function webhooksOnly(cleanup: (step: () => Promise<void>) => void): Promise<number> {
+  const { throwaway, pg, ctx } = await throwawayDatabase(settings.adminUrl, "bench", log, cleanup);
+  const { measurements, checks, details } = await runWebhookBench({
+    ctx,
+    pg,
+    databaseUrl: throwaway.url,
+    log,
+    cleanup,
+    loadAverage: () => os.loadavg()[0],
+  });
+  for (const m of measurements) console.log(measurementLine(m));
+  console.log(`\n${summaryTable(measurements, checks)}`);
+  const runtime = currentRuntime();
+  writeResults(resultsFile, {
+    settings: { only: "webhooks", webhooks: { ...webhookSettings, ...details } },
+    runtimes: { [runtime.name]: { version: runtime.version, node: runtime.node } },
+    measurements,
+    checks,
+  });
+  console.log(`\nwritten to ${path.relative(process.cwd(), resultsFile)}`);
+  const invalid = measurements.filter((m) => !valid(m));
+  if (invalid.length) console.error(`\nINVALID: ${invalid.map((m) => m.name).join("; ")}: deliveries missing, repeated or unsigned.`);
   return invalid.length ? 1 : 0;
 }
 

@@ -35,10 +35,13 @@ interface LaneState {
 
 const holder = globalThis as typeof globalThis & { __listingsDeliveryLane?: LaneState };
 
+/** Attempts in flight at once in one process unless `maxInFlight` says otherwise. */
+export const defaultMaxInFlight = 32;
+
 export async function startDeliveryLane(options: DeliveryLaneOptions): Promise<void> {
   if (holder.__listingsDeliveryLane && !holder.__listingsDeliveryLane.stopped) return;
   const state: LaneState = {
-    options: { maxInFlight: 32, sweepMs: 60_000, ...options },
+    options: { maxInFlight: defaultMaxInFlight, sweepMs: 60_000, ...options },
     inFlight: new Set(),
     again: false,
     stopped: false,
