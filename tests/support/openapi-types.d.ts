@@ -391,7 +391,206 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  "listing.published": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Listing published
+     * @description `listing.published`: The listing became `active`: approved by moderation or confirmed again as available.
+     *
+     *     Sent as `POST` to the webhook's address with `Content-Type: application/json`, signed with Standard Webhooks (see the headers). Answer 2xx within 10 seconds; do slow work after answering. Any other status, a redirect (never followed) or no answer within 10 seconds is a failed attempt, retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A delivery can arrive more than once and events can arrive out of order.
+     */
+    post: operations["listingPublishedWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "listing.rejected": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Listing rejected
+     * @description `listing.rejected`: Moderation rejected the listing; `data.reason` and `data.rejection_codes` say why.
+     *
+     *     Sent as `POST` to the webhook's address with `Content-Type: application/json`, signed with Standard Webhooks (see the headers). Answer 2xx within 10 seconds; do slow work after answering. Any other status, a redirect (never followed) or no answer within 10 seconds is a failed attempt, retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A delivery can arrive more than once and events can arrive out of order.
+     */
+    post: operations["listingRejectedWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "listing.paused": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Listing paused
+     * @description `listing.paused`: The listing was paused.
+     *
+     *     Sent as `POST` to the webhook's address with `Content-Type: application/json`, signed with Standard Webhooks (see the headers). Answer 2xx within 10 seconds; do slow work after answering. Any other status, a redirect (never followed) or no answer within 10 seconds is a failed attempt, retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A delivery can arrive more than once and events can arrive out of order.
+     */
+    post: operations["listingPausedWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "listing.reactivated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Listing reactivated
+     * @description `listing.reactivated`: The listing returned from pause.
+     *
+     *     Sent as `POST` to the webhook's address with `Content-Type: application/json`, signed with Standard Webhooks (see the headers). Answer 2xx within 10 seconds; do slow work after answering. Any other status, a redirect (never followed) or no answer within 10 seconds is a failed attempt, retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A delivery can arrive more than once and events can arrive out of order.
+     */
+    post: operations["listingReactivatedWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "listing.sold": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Listing sold
+     * @description `listing.sold`: The listing was marked sold or rented.
+     *
+     *     Sent as `POST` to the webhook's address with `Content-Type: application/json`, signed with Standard Webhooks (see the headers). Answer 2xx within 10 seconds; do slow work after answering. Any other status, a redirect (never followed) or no answer within 10 seconds is a failed attempt, retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A delivery can arrive more than once and events can arrive out of order.
+     */
+    post: operations["listingSoldWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "listing.withdrawn": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Listing withdrawn
+     * @description `listing.withdrawn`: The listing was hidden by moderation (`data.by` `moderation`) or deleted by its owner (`data.by` `owner`, `data.deleted` true).
+     *
+     *     Sent as `POST` to the webhook's address with `Content-Type: application/json`, signed with Standard Webhooks (see the headers). Answer 2xx within 10 seconds; do slow work after answering. Any other status, a redirect (never followed) or no answer within 10 seconds is a failed attempt, retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A delivery can arrive more than once and events can arrive out of order.
+     */
+    post: operations["listingWithdrawnWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "listing.edited_in_portal": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Listing edited in the portal
+     * @description `listing.edited_in_portal`: The listing was edited in the portal, not through the API: the integrator's copy is behind; re-read it with `GET /account/listings/{code}` (`data.etag` is the new version).
+     *
+     *     Sent as `POST` to the webhook's address with `Content-Type: application/json`, signed with Standard Webhooks (see the headers). Answer 2xx within 10 seconds; do slow work after answering. Any other status, a redirect (never followed) or no answer within 10 seconds is a failed attempt, retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A delivery can arrive more than once and events can arrive out of order.
+     */
+    post: operations["listingEditedInPortalWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "media.failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Photos failed
+     * @description `media.failed`: One or more photos of the listing were rejected in processing (`unprocessable`) or could not be downloaded (`download_failed`, with `data.urls`).
+     *
+     *     Sent as `POST` to the webhook's address with `Content-Type: application/json`, signed with Standard Webhooks (see the headers). Answer 2xx within 10 seconds; do slow work after answering. Any other status, a redirect (never followed) or no answer within 10 seconds is a failed attempt, retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A delivery can arrive more than once and events can arrive out of order.
+     */
+    post: operations["mediaFailedWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "webhook.test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test delivery
+     * @description `webhook.test`: The webhook's test button (or `webhook:test`) was used: sent to that webhook only, signed like any other event, never retried. Its id is not an event of `GET /events`.
+     *
+     *     Sent as `POST` to the webhook's address with `Content-Type: application/json`, signed with Standard Webhooks (see the headers). Answer 2xx within 10 seconds; do slow work after answering. Any other status, a redirect (never followed) or no answer within 10 seconds is a failed attempt, not retried (test deliveries never are). The result is shown to whoever sent the test.
+     */
+    post: operations["webhookTestWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     /** @description Writable fields of a listing. Enumerated values, units and the property types each field applies to are in GET /schema. A field that does not apply to the listing's type or transaction is ignored with a warning. No text anywhere in a field may hold a control character (U+0000–U+001F other than tab, line feed and carriage return, or U+007F–U+009F) or a lone UTF-16 surrogate: 422 `invalid` at that text's pointer. Other characters, bidi controls included, are kept as sent. */
@@ -901,6 +1100,286 @@ export interface components {
       min_nights?: number | null;
       /** @description Maximum nights. Unit: night. Applies to types: apartment, house; transactions: rent. */
       max_nights?: number | null;
+    };
+    /** @description Body of a `listing.published` delivery. */
+    ListingPublishedEvent: {
+      /** @description The event id, equal to the `webhook-id` header and the same on every attempt: deduplicate by it. */
+      id: string;
+      /** @constant */
+      type: "listing.published";
+      /**
+       * Format: date-time
+       * @description When the event happened (ISO 8601).
+       */
+      created_at: string;
+      data: {
+        /** @description The listing's code. */
+        code: string;
+        /** @description The integrator's reference of the listing, null when it has none. */
+        external_ref: string | null;
+        /**
+         * @description The listing's status at the time of the event.
+         * @enum {string}
+         */
+        status: "draft" | "pending" | "active" | "rejected" | "paused" | "hidden" | "unconfirmed" | "sold";
+        /**
+         * Format: uri
+         * @description The listing's public page.
+         */
+        url: string;
+      };
+      /** @description Only on the webhook of an integrator app: the `connection_id` of the app's connection to the account the event belongs to. Absent on an account's own webhooks. */
+      connection?: number;
+    };
+    /** @description Body of a `listing.rejected` delivery. */
+    ListingRejectedEvent: {
+      /** @description The event id, equal to the `webhook-id` header and the same on every attempt: deduplicate by it. */
+      id: string;
+      /** @constant */
+      type: "listing.rejected";
+      /**
+       * Format: date-time
+       * @description When the event happened (ISO 8601).
+       */
+      created_at: string;
+      data: {
+        /** @description The listing's code. */
+        code: string;
+        /** @description The integrator's reference of the listing, null when it has none. */
+        external_ref: string | null;
+        /**
+         * @description The listing's status at the time of the event.
+         * @enum {string}
+         */
+        status: "draft" | "pending" | "active" | "rejected" | "paused" | "hidden" | "unconfirmed" | "sold";
+        /**
+         * Format: uri
+         * @description The listing's public page.
+         */
+        url: string;
+        /** @description The moderator's explanation. */
+        reason: string;
+        /** @description Why, as stable codes: `misleading_price`, `wrong_category`, `duplicate`, `poor_photos`, `contact_in_text`, `prohibited_content`, `incomplete_address`, `not_available`. */
+        rejection_codes: string[];
+      };
+      /** @description Only on the webhook of an integrator app: the `connection_id` of the app's connection to the account the event belongs to. Absent on an account's own webhooks. */
+      connection?: number;
+    };
+    /** @description Body of a `listing.paused` delivery. */
+    ListingPausedEvent: {
+      /** @description The event id, equal to the `webhook-id` header and the same on every attempt: deduplicate by it. */
+      id: string;
+      /** @constant */
+      type: "listing.paused";
+      /**
+       * Format: date-time
+       * @description When the event happened (ISO 8601).
+       */
+      created_at: string;
+      data: {
+        /** @description The listing's code. */
+        code: string;
+        /** @description The integrator's reference of the listing, null when it has none. */
+        external_ref: string | null;
+        /**
+         * @description The listing's status at the time of the event.
+         * @enum {string}
+         */
+        status: "draft" | "pending" | "active" | "rejected" | "paused" | "hidden" | "unconfirmed" | "sold";
+        /**
+         * Format: uri
+         * @description The listing's public page.
+         */
+        url: string;
+      };
+      /** @description Only on the webhook of an integrator app: the `connection_id` of the app's connection to the account the event belongs to. Absent on an account's own webhooks. */
+      connection?: number;
+    };
+    /** @description Body of a `listing.reactivated` delivery. */
+    ListingReactivatedEvent: {
+      /** @description The event id, equal to the `webhook-id` header and the same on every attempt: deduplicate by it. */
+      id: string;
+      /** @constant */
+      type: "listing.reactivated";
+      /**
+       * Format: date-time
+       * @description When the event happened (ISO 8601).
+       */
+      created_at: string;
+      data: {
+        /** @description The listing's code. */
+        code: string;
+        /** @description The integrator's reference of the listing, null when it has none. */
+        external_ref: string | null;
+        /**
+         * @description The listing's status at the time of the event.
+         * @enum {string}
+         */
+        status: "draft" | "pending" | "active" | "rejected" | "paused" | "hidden" | "unconfirmed" | "sold";
+        /**
+         * Format: uri
+         * @description The listing's public page.
+         */
+        url: string;
+      };
+      /** @description Only on the webhook of an integrator app: the `connection_id` of the app's connection to the account the event belongs to. Absent on an account's own webhooks. */
+      connection?: number;
+    };
+    /** @description Body of a `listing.sold` delivery. */
+    ListingSoldEvent: {
+      /** @description The event id, equal to the `webhook-id` header and the same on every attempt: deduplicate by it. */
+      id: string;
+      /** @constant */
+      type: "listing.sold";
+      /**
+       * Format: date-time
+       * @description When the event happened (ISO 8601).
+       */
+      created_at: string;
+      data: {
+        /** @description The listing's code. */
+        code: string;
+        /** @description The integrator's reference of the listing, null when it has none. */
+        external_ref: string | null;
+        /**
+         * @description The listing's status at the time of the event.
+         * @enum {string}
+         */
+        status: "draft" | "pending" | "active" | "rejected" | "paused" | "hidden" | "unconfirmed" | "sold";
+        /**
+         * Format: uri
+         * @description The listing's public page.
+         */
+        url: string;
+      };
+      /** @description Only on the webhook of an integrator app: the `connection_id` of the app's connection to the account the event belongs to. Absent on an account's own webhooks. */
+      connection?: number;
+    };
+    /** @description Body of a `listing.withdrawn` delivery. */
+    ListingWithdrawnEvent: {
+      /** @description The event id, equal to the `webhook-id` header and the same on every attempt: deduplicate by it. */
+      id: string;
+      /** @constant */
+      type: "listing.withdrawn";
+      /**
+       * Format: date-time
+       * @description When the event happened (ISO 8601).
+       */
+      created_at: string;
+      data: {
+        /** @description The listing's code. */
+        code: string;
+        /** @description The integrator's reference of the listing, null when it has none. */
+        external_ref: string | null;
+        /**
+         * @description The listing's status at the time of the event.
+         * @enum {string}
+         */
+        status: "draft" | "pending" | "active" | "rejected" | "paused" | "hidden" | "unconfirmed" | "sold";
+        /**
+         * Format: uri
+         * @description The listing's public page.
+         */
+        url: string;
+        /**
+         * @description Who withdrew it: hidden by moderation, or deleted by its owner.
+         * @enum {string}
+         */
+        by: "moderation" | "owner";
+        /**
+         * @description Present (true) when the listing was deleted.
+         * @constant
+         */
+        deleted?: true;
+      };
+      /** @description Only on the webhook of an integrator app: the `connection_id` of the app's connection to the account the event belongs to. Absent on an account's own webhooks. */
+      connection?: number;
+    };
+    /** @description Body of a `listing.edited_in_portal` delivery. */
+    ListingEditedInPortalEvent: {
+      /** @description The event id, equal to the `webhook-id` header and the same on every attempt: deduplicate by it. */
+      id: string;
+      /** @constant */
+      type: "listing.edited_in_portal";
+      /**
+       * Format: date-time
+       * @description When the event happened (ISO 8601).
+       */
+      created_at: string;
+      data: {
+        /** @description The listing's code. */
+        code: string;
+        /** @description The integrator's reference of the listing, null when it has none. */
+        external_ref: string | null;
+        /**
+         * @description The listing's status at the time of the event.
+         * @enum {string}
+         */
+        status: "draft" | "pending" | "active" | "rejected" | "paused" | "hidden" | "unconfirmed" | "sold";
+        /**
+         * Format: uri
+         * @description The listing's public page.
+         */
+        url: string;
+        /** @description The listing's new version; re-read it with `GET /account/listings/{code}`. */
+        etag: string;
+      };
+      /** @description Only on the webhook of an integrator app: the `connection_id` of the app's connection to the account the event belongs to. Absent on an account's own webhooks. */
+      connection?: number;
+    };
+    /** @description Body of a `media.failed` delivery. */
+    MediaFailedEvent: {
+      /** @description The event id, equal to the `webhook-id` header and the same on every attempt: deduplicate by it. */
+      id: string;
+      /** @constant */
+      type: "media.failed";
+      /**
+       * Format: date-time
+       * @description When the event happened (ISO 8601).
+       */
+      created_at: string;
+      data: {
+        /** @description The listing's code. */
+        code: string;
+        /** @description The integrator's reference of the listing, null when it has none. */
+        external_ref: string | null;
+        /**
+         * @description The listing's status at the time of the event.
+         * @enum {string}
+         */
+        status: "draft" | "pending" | "active" | "rejected" | "paused" | "hidden" | "unconfirmed" | "sold";
+        /**
+         * Format: uri
+         * @description The listing's public page.
+         */
+        url: string;
+        /** @description How many photos failed. */
+        count: number;
+        /** @description `download_failed` or `unprocessable`; accept other values too. */
+        reason: string;
+        /** @description The addresses that could not be downloaded; only when `reason` is `download_failed`. */
+        urls?: string[];
+      };
+      /** @description Only on the webhook of an integrator app: the `connection_id` of the app's connection to the account the event belongs to. Absent on an account's own webhooks. */
+      connection?: number;
+    };
+    /** @description Body of a `webhook.test` delivery. */
+    WebhookTestEvent: {
+      /** @description The event id, equal to the `webhook-id` header and the same on every attempt: deduplicate by it. */
+      id: string;
+      /** @constant */
+      type: "webhook.test";
+      /**
+       * Format: date-time
+       * @description When the event happened (ISO 8601).
+       */
+      created_at: string;
+      data: {
+        /** @description The test message. */
+        message: string;
+      };
+      /** @description Only on the webhook of an integrator app: the `connection_id` of the app's connection to the account the event belongs to. Absent on an account's own webhooks. */
+      connection?: number;
     };
     /** @description RFC 9457 problem details (`application/problem+json`). */
     Problem: {
@@ -5830,6 +6309,545 @@ export interface operations {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
+      };
+    };
+  };
+  listingPublishedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`id` in the body), the same on every attempt of that event: deduplicate by it (delivery is at least once). */
+        "webhook-id": string;
+        /** @description Unix seconds when this attempt was sent, fresh on each attempt. Refuse a timestamp more than 5 minutes from your own clock (Standard Webhooks libraries do). */
+        "webhook-timestamp": number;
+        /** @description One or more space-separated `v1,<signature>` entries. The signature is the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the webhook's secret after `whsec_`. Compare in constant time with each `v1` entry, over the raw body bytes before any JSON parsing. */
+        "webhook-signature": string;
+        /** @description Identifies the platform's sender. */
+        "User-Agent": "Service-Webhooks/1";
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `listing.published` event. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_00000000a3",
+         *       "type": "listing.published",
+         *       "created_at": "2026-01-01T10:00:00.000Z",
+         *       "data": {
+         *         "code": "K7M2XQ4P",
+         *         "external_ref": "crm-10442",
+         *         "url": "https://listings.example.com/listings/K7M2XQ4P",
+         *         "status": "active"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["ListingPublishedEvent"];
+      };
+    };
+    responses: {
+      /** @description Gone: the webhook is stopped at once (its owner can start it again in the portal) and this delivery fails. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Delivered: any 2xx status within 10 seconds. The response body is ignored. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Failed attempt: any other status, a redirect (not followed) or no answer within 10 seconds; retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A webhook whose every attempt has failed for 5 days is stopped. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  listingRejectedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`id` in the body), the same on every attempt of that event: deduplicate by it (delivery is at least once). */
+        "webhook-id": string;
+        /** @description Unix seconds when this attempt was sent, fresh on each attempt. Refuse a timestamp more than 5 minutes from your own clock (Standard Webhooks libraries do). */
+        "webhook-timestamp": number;
+        /** @description One or more space-separated `v1,<signature>` entries. The signature is the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the webhook's secret after `whsec_`. Compare in constant time with each `v1` entry, over the raw body bytes before any JSON parsing. */
+        "webhook-signature": string;
+        /** @description Identifies the platform's sender. */
+        "User-Agent": "Service-Webhooks/1";
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `listing.rejected` event. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_00000000a3",
+         *       "type": "listing.rejected",
+         *       "created_at": "2026-01-01T10:00:00.000Z",
+         *       "data": {
+         *         "code": "K7M2XQ4P",
+         *         "external_ref": "crm-10442",
+         *         "url": "https://listings.example.com/listings/K7M2XQ4P",
+         *         "status": "rejected",
+         *         "reason": "The price is per square metre, not for the apartment.",
+         *         "rejection_codes": [
+         *           "misleading_price"
+         *         ]
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["ListingRejectedEvent"];
+      };
+    };
+    responses: {
+      /** @description Gone: the webhook is stopped at once (its owner can start it again in the portal) and this delivery fails. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Delivered: any 2xx status within 10 seconds. The response body is ignored. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Failed attempt: any other status, a redirect (not followed) or no answer within 10 seconds; retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A webhook whose every attempt has failed for 5 days is stopped. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  listingPausedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`id` in the body), the same on every attempt of that event: deduplicate by it (delivery is at least once). */
+        "webhook-id": string;
+        /** @description Unix seconds when this attempt was sent, fresh on each attempt. Refuse a timestamp more than 5 minutes from your own clock (Standard Webhooks libraries do). */
+        "webhook-timestamp": number;
+        /** @description One or more space-separated `v1,<signature>` entries. The signature is the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the webhook's secret after `whsec_`. Compare in constant time with each `v1` entry, over the raw body bytes before any JSON parsing. */
+        "webhook-signature": string;
+        /** @description Identifies the platform's sender. */
+        "User-Agent": "Service-Webhooks/1";
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `listing.paused` event. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_00000000a3",
+         *       "type": "listing.paused",
+         *       "created_at": "2026-01-01T10:00:00.000Z",
+         *       "data": {
+         *         "code": "K7M2XQ4P",
+         *         "external_ref": "crm-10442",
+         *         "url": "https://listings.example.com/listings/K7M2XQ4P",
+         *         "status": "paused"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["ListingPausedEvent"];
+      };
+    };
+    responses: {
+      /** @description Gone: the webhook is stopped at once (its owner can start it again in the portal) and this delivery fails. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Delivered: any 2xx status within 10 seconds. The response body is ignored. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Failed attempt: any other status, a redirect (not followed) or no answer within 10 seconds; retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A webhook whose every attempt has failed for 5 days is stopped. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  listingReactivatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`id` in the body), the same on every attempt of that event: deduplicate by it (delivery is at least once). */
+        "webhook-id": string;
+        /** @description Unix seconds when this attempt was sent, fresh on each attempt. Refuse a timestamp more than 5 minutes from your own clock (Standard Webhooks libraries do). */
+        "webhook-timestamp": number;
+        /** @description One or more space-separated `v1,<signature>` entries. The signature is the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the webhook's secret after `whsec_`. Compare in constant time with each `v1` entry, over the raw body bytes before any JSON parsing. */
+        "webhook-signature": string;
+        /** @description Identifies the platform's sender. */
+        "User-Agent": "Service-Webhooks/1";
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `listing.reactivated` event. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_00000000a3",
+         *       "type": "listing.reactivated",
+         *       "created_at": "2026-01-01T10:00:00.000Z",
+         *       "data": {
+         *         "code": "K7M2XQ4P",
+         *         "external_ref": "crm-10442",
+         *         "url": "https://listings.example.com/listings/K7M2XQ4P",
+         *         "status": "active"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["ListingReactivatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Gone: the webhook is stopped at once (its owner can start it again in the portal) and this delivery fails. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Delivered: any 2xx status within 10 seconds. The response body is ignored. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Failed attempt: any other status, a redirect (not followed) or no answer within 10 seconds; retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A webhook whose every attempt has failed for 5 days is stopped. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  listingSoldWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`id` in the body), the same on every attempt of that event: deduplicate by it (delivery is at least once). */
+        "webhook-id": string;
+        /** @description Unix seconds when this attempt was sent, fresh on each attempt. Refuse a timestamp more than 5 minutes from your own clock (Standard Webhooks libraries do). */
+        "webhook-timestamp": number;
+        /** @description One or more space-separated `v1,<signature>` entries. The signature is the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the webhook's secret after `whsec_`. Compare in constant time with each `v1` entry, over the raw body bytes before any JSON parsing. */
+        "webhook-signature": string;
+        /** @description Identifies the platform's sender. */
+        "User-Agent": "Service-Webhooks/1";
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `listing.sold` event. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_00000000a3",
+         *       "type": "listing.sold",
+         *       "created_at": "2026-01-01T10:00:00.000Z",
+         *       "data": {
+         *         "code": "K7M2XQ4P",
+         *         "external_ref": "crm-10442",
+         *         "url": "https://listings.example.com/listings/K7M2XQ4P",
+         *         "status": "sold"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["ListingSoldEvent"];
+      };
+    };
+    responses: {
+      /** @description Gone: the webhook is stopped at once (its owner can start it again in the portal) and this delivery fails. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Delivered: any 2xx status within 10 seconds. The response body is ignored. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Failed attempt: any other status, a redirect (not followed) or no answer within 10 seconds; retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A webhook whose every attempt has failed for 5 days is stopped. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  listingWithdrawnWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`id` in the body), the same on every attempt of that event: deduplicate by it (delivery is at least once). */
+        "webhook-id": string;
+        /** @description Unix seconds when this attempt was sent, fresh on each attempt. Refuse a timestamp more than 5 minutes from your own clock (Standard Webhooks libraries do). */
+        "webhook-timestamp": number;
+        /** @description One or more space-separated `v1,<signature>` entries. The signature is the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the webhook's secret after `whsec_`. Compare in constant time with each `v1` entry, over the raw body bytes before any JSON parsing. */
+        "webhook-signature": string;
+        /** @description Identifies the platform's sender. */
+        "User-Agent": "Service-Webhooks/1";
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `listing.withdrawn` event. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_00000000a3",
+         *       "type": "listing.withdrawn",
+         *       "created_at": "2026-01-01T10:00:00.000Z",
+         *       "data": {
+         *         "code": "K7M2XQ4P",
+         *         "external_ref": "crm-10442",
+         *         "url": "https://listings.example.com/listings/K7M2XQ4P",
+         *         "status": "hidden",
+         *         "by": "moderation"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["ListingWithdrawnEvent"];
+      };
+    };
+    responses: {
+      /** @description Gone: the webhook is stopped at once (its owner can start it again in the portal) and this delivery fails. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Delivered: any 2xx status within 10 seconds. The response body is ignored. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Failed attempt: any other status, a redirect (not followed) or no answer within 10 seconds; retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A webhook whose every attempt has failed for 5 days is stopped. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  listingEditedInPortalWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`id` in the body), the same on every attempt of that event: deduplicate by it (delivery is at least once). */
+        "webhook-id": string;
+        /** @description Unix seconds when this attempt was sent, fresh on each attempt. Refuse a timestamp more than 5 minutes from your own clock (Standard Webhooks libraries do). */
+        "webhook-timestamp": number;
+        /** @description One or more space-separated `v1,<signature>` entries. The signature is the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the webhook's secret after `whsec_`. Compare in constant time with each `v1` entry, over the raw body bytes before any JSON parsing. */
+        "webhook-signature": string;
+        /** @description Identifies the platform's sender. */
+        "User-Agent": "Service-Webhooks/1";
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `listing.edited_in_portal` event. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_00000000a3",
+         *       "type": "listing.edited_in_portal",
+         *       "created_at": "2026-01-01T10:00:00.000Z",
+         *       "data": {
+         *         "code": "K7M2XQ4P",
+         *         "external_ref": "crm-10442",
+         *         "url": "https://listings.example.com/listings/K7M2XQ4P",
+         *         "status": "active",
+         *         "etag": "\"5-1f3a9c\""
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["ListingEditedInPortalEvent"];
+      };
+    };
+    responses: {
+      /** @description Gone: the webhook is stopped at once (its owner can start it again in the portal) and this delivery fails. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Delivered: any 2xx status within 10 seconds. The response body is ignored. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Failed attempt: any other status, a redirect (not followed) or no answer within 10 seconds; retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A webhook whose every attempt has failed for 5 days is stopped. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  mediaFailedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`id` in the body), the same on every attempt of that event: deduplicate by it (delivery is at least once). */
+        "webhook-id": string;
+        /** @description Unix seconds when this attempt was sent, fresh on each attempt. Refuse a timestamp more than 5 minutes from your own clock (Standard Webhooks libraries do). */
+        "webhook-timestamp": number;
+        /** @description One or more space-separated `v1,<signature>` entries. The signature is the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the webhook's secret after `whsec_`. Compare in constant time with each `v1` entry, over the raw body bytes before any JSON parsing. */
+        "webhook-signature": string;
+        /** @description Identifies the platform's sender. */
+        "User-Agent": "Service-Webhooks/1";
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `media.failed` event. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_00000000a3",
+         *       "type": "media.failed",
+         *       "created_at": "2026-01-01T10:00:00.000Z",
+         *       "data": {
+         *         "code": "K7M2XQ4P",
+         *         "external_ref": "crm-10442",
+         *         "url": "https://listings.example.com/listings/K7M2XQ4P",
+         *         "status": "active",
+         *         "count": 1,
+         *         "reason": "download_failed",
+         *         "urls": [
+         *           "https://cdn.example.com/photos/k7m2xq4p-3.jpg"
+         *         ]
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["MediaFailedEvent"];
+      };
+    };
+    responses: {
+      /** @description Gone: the webhook is stopped at once (its owner can start it again in the portal) and this delivery fails. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Delivered: any 2xx status within 10 seconds. The response body is ignored. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Failed attempt: any other status, a redirect (not followed) or no answer within 10 seconds; retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A webhook whose every attempt has failed for 5 days is stopped. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookTestWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`id` in the body), the same on every attempt of that event: deduplicate by it (delivery is at least once). */
+        "webhook-id": string;
+        /** @description Unix seconds when this attempt was sent, fresh on each attempt. Refuse a timestamp more than 5 minutes from your own clock (Standard Webhooks libraries do). */
+        "webhook-timestamp": number;
+        /** @description One or more space-separated `v1,<signature>` entries. The signature is the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the webhook's secret after `whsec_`. Compare in constant time with each `v1` entry, over the raw body bytes before any JSON parsing. */
+        "webhook-signature": string;
+        /** @description Identifies the platform's sender. */
+        "User-Agent": "Service-Webhooks/1";
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `webhook.test` event. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_00000000a3",
+         *       "type": "webhook.test",
+         *       "created_at": "2026-01-01T10:00:00.000Z",
+         *       "data": {
+         *         "message": "Test delivery from the listings platform"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["WebhookTestEvent"];
+      };
+    };
+    responses: {
+      /** @description For a test delivery a failure like any other: the webhook is not stopped. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Delivered: any 2xx status within 10 seconds. The response body is ignored. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Failed attempt: any other status, a redirect (not followed) or no answer within 10 seconds; not retried. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

@@ -1,4 +1,12 @@
 export { eventId, parseEventId } from "./ids";
 export { listEvents, listEventsQuery, type EventPage, type ListEventsInput } from "./list-events";
 export { recordEvent, type NewEvent } from "./record-event";
-export { eventBodySchema, eventTypes, listingEventData, type EventBody, type EventType } from "./types";
+export {
+  eventBodySchema,
+  eventDataSchemas,
+  eventTypes,
+  listingEventData,
+  webhookEventBodySchema,
+  type EventBody,
+  type EventType,
+} from "./types";

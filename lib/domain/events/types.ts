@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { events, listings } from "@/db/schema";
+import { listingStatuses, type events, type listings } from "@/db/schema";
+import { rejectionCodes } from "@/lib/domain/vocabulary/rejection-codes";
 import { config } from "@/lib/platform/config";
 import { eventId } from "./ids";
 
@@ -18,12 +19,18 @@ export const eventTypes = {
 
 export type EventType = (typeof eventTypes)[keyof typeof eventTypes];
 
+/** The members every event has besides `type` and `data`: one place for `Event` and the per-type bodies below. */
+const eventEnvelope = {
+  id: z.string(),
+  created_at: z.string().meta({ format: "date-time" }),
+};
+
 /** What `GET /events` lists and a webhook delivery sends: the OpenAPI document's `Event`, and the type of `eventBody`. */
 export const eventBodySchema = z
   .object({
-    id: z.string(),
+    id: eventEnvelope.id,
     type: z.string(),
-    created_at: z.string().meta({ format: "date-time" }),
+    created_at: eventEnvelope.created_at,
     data: z.record(z.string(), z.unknown()),
   })
   .meta({ id: "Event" });
@@ -44,4 +51,74 @@ export function listingEventData(listing: ListingRef, extra: Record<string, unkn
     url: `${config().APP_URL}/listings/${listing.code}`,
     ...extra,
   };
+}
+
+/** `data` members of every listing event (spec: Event body), as `listingEventData` writes them. */
+const listingDataShape = {
+  code: z.string().meta({ description: "The listing's code." }),
+  external_ref: z.string().nullable().meta({ description: "The integrator's reference of the listing, null when it has none." }),
+  status: z.enum(listingStatuses).meta({ description: "The listing's status at the time of the event." }),
+  url: z.string().meta({ format: "uri", description: "The listing's public page." }),
+};
+
+/**
+ * `data` of each event type (spec: Event types): the listing members, then the type's own. Written
+ * once here for the webhook bodies of the OpenAPI document; `GET /events` documents the open `Event`
+ * (clients must accept types added later), and can take these when it documents `data` per type.
+ */
+export const eventDataSchemas = {
+  [eventTypes.published]: z.object(listingDataShape),
+  [eventTypes.rejected]: z.object({
+    ...listingDataShape,
+    reason: z.string().meta({ description: "The moderator's explanation." }),
+    rejection_codes: z
+      .array(z.string())
+      .meta({ description: `Why, as stable codes: ${rejectionCodes.codes.map((c) => `\`${c}\``).join(", ")}.` }),
+  }),
+  [eventTypes.paused]: z.object(listingDataShape),
+  [eventTypes.reactivated]: z.object(listingDataShape),
+  [eventTypes.sold]: z.object(listingDataShape),
+  [eventTypes.withdrawn]: z.object({
+    ...listingDataShape,
+    by: z.enum(["moderation", "owner"]).meta({ description: "Who withdrew it: hidden by moderation, or deleted by its owner." }),
+    deleted: z.literal(true).optional().meta({ description: "Present (true) when the listing was deleted." }),
+  }),
+  [eventTypes.editedInPortal]: z.object({
+    ...listingDataShape,
+    etag: z.string().meta({ description: "The listing's new version; re-read it with `GET /account/listings/{code}`." }),
+  }),
+  [eventTypes.mediaFailed]: z.object({
+    ...listingDataShape,
+    count: z.number().int().min(1).meta({ description: "How many photos failed." }),
+    reason: z.string().meta({ description: "`download_failed` or `unprocessable`; accept other values too." }),
+    urls: z
+      .array(z.string().meta({ format: "uri" }))
+      .optional()
+      .meta({ description: "The addresses that could not be downloaded; only when `reason` is `download_failed`." }),
+  }),
+  [eventTypes.webhookTest]: z.object({
+    message: z.string().meta({ description: "The test message." }),
+  }),
+} satisfies Record<EventType, z.ZodObject>;
+
+/**
+ * The body of a webhook delivery of one event type: the event as `GET /events` shows it, with
+ * `type` fixed and `data` that type's, plus `connection` on an integrator app's webhook (DESIGN §4).
+ * `component` names it in the OpenAPI document.
+ */
+export function webhookEventBodySchema<T extends EventType>(type: T, component: string) {
+  return z
+    .object({
+      id: eventEnvelope.id.meta({
+        description: "The event id, equal to the `webhook-id` header and the same on every attempt: deduplicate by it.",
+      }),
+      type: z.literal(type),
+      created_at: eventEnvelope.created_at.meta({ description: "When the event happened (ISO 8601)." }),
+      data: eventDataSchemas[type],
+      connection: z.number().int().min(1).optional().meta({
+        description:
+          "Only on the webhook of an integrator app: the `connection_id` of the app's connection to the account the event belongs to. Absent on an account's own webhooks.",
+      }),
+    })
+    .meta({ id: component, description: `Body of a \`${type}\` delivery.` });
 }

@@ -3,6 +3,7 @@ import { config } from "@/lib/platform/config";
 import type { RouteDeclaration } from "@/lib/platform/http/route";
 import { apiRelease } from "./info";
 import { operationOf } from "./operations";
+import { webhookPathItems } from "./webhooks";
 
 const tags = [
   { name: "Keys", description: "Checking a key and the request pipeline." },
@@ -16,6 +17,11 @@ const tags = [
   },
   { name: "Sandbox", description: "Simulations that exist in the sandbox only." },
   { name: "Meta", description: "This document." },
+  {
+    name: "Webhooks",
+    description:
+      "What the platform sends to a subscriber's webhook address, one request per event (spec: Events). Webhooks are set in the portal's API settings, not through this API.",
+  },
 ];
 
 /**
@@ -56,5 +62,6 @@ export function openApiDocument(routes: readonly RouteDeclaration[]) {
       },
     },
     paths,
+    webhooks: webhookPathItems(),
   });
 }
