@@ -356,6 +356,37 @@ function killSuite(target: Target): void {
     expectSigned(server.received, webhook.secret, event.id, times);
   });
 
+  it(`killed during the ${maxDeliveryAttempts}th attempt: failed (attempt_interrupted) once its lease ends, never an 8th attempt`, async () => {
+    // 500 to attempts 1 to 6, the 7th held open until the kill.
+    const server = await receiver(() => (server.received.length < maxDeliveryAttempts ? 500 : "hold"));
+    const { account, hooks } = await hooksOf(server, 1);
+    const [webhook] = hooks;
+    const event = (await record(account.id))!;
+    const times = [start()];
+    for (const delay of retryDelaysSeconds) times.push(times.at(-1)! + delay * 1000);
+
+    const worker = await Worker.start(target, times[0]);
+    for (let attempt = 1; attempt < maxDeliveryAttempts; attempt++) {
+      if (attempt > 1) await worker.clock(times[attempt - 1]);
+      await rowsAfter(worker, [webhook.id], ([one]) => one.attempts === attempt && one.status === "pending");
+    }
+    await worker.clock(times[maxDeliveryAttempts - 1]);
+    await waitFor(() => expect(server.received).toHaveLength(maxDeliveryAttempts));
+    const leaseEnd = times[maxDeliveryAttempts - 1] + deliveryLeaseSeconds * 1000;
+    expect(await worker.rows([webhook.id])).toEqual([
+      expect.objectContaining({ status: "delivering", attempts: maxDeliveryAttempts, nextAttemptAt: new Date(leaseEnd) }),
+    ]);
+    await worker.kill();
+
+    // Restarted when the lease has ended: the start-up pass fails it rather than claiming an 8th attempt.
+    const restarted = await Worker.start(target, leaseEnd);
+    expect(await restarted.rows([webhook.id])).toEqual([
+      expect.objectContaining({ status: "failed", attempts: maxDeliveryAttempts, nextAttemptAt: null, lastError: "attempt_interrupted" }),
+    ]);
+    expect(server.received).toHaveLength(maxDeliveryAttempts);
+    expectSigned(server.received, webhook.secret, event.id, times);
+  });
+
   it("50 events to 2 webhooks, the server killed at seeded points while attempts fail, hang and succeed: every delivery ends succeeded, none lost", async () => {
     const random = seeded(20_261_125);
     let healthy = false;
