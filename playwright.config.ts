@@ -64,7 +64,8 @@ export default defineConfig({
     command: `${built ? "" : "npm run build && "}npm run start -- --hostname 127.0.0.1 --port ${port}`,
     // Answers 401 without a key once the app, its database and its pipeline are up.
     url: `${baseURL}/api/v1/ping`,
-    env: { PGLITE_DIR: `.data/e2e-${port}`, APP_URL: baseURL },
+    // Local receivers (127.0.0.1) are allowed for the webhook journey; private addresses stay refused.
+    env: { PGLITE_DIR: `.data/e2e-${port}`, APP_URL: baseURL, UNSAFE_ALLOW_LOCAL_URLS: "1" },
     reuseExistingServer: false,
     timeout: 180_000,
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },

@@ -139,6 +139,13 @@ const pages: PageCase[] = [
     ready: (page, locale) => heading(pageMessages(locale).apps.connections.title)(page),
   },
   {
+    name: "webhooks",
+    path: () => "/settings/api/webhooks",
+    status: 200,
+    signedIn: true,
+    ready: (page, locale) => heading(pageMessages(locale).webhooks.title)(page),
+  },
+  {
     name: "consent-error",
     path: () => "/oauth/authorize?client_id=svcc_unknown&redirect_uri=https%3A%2F%2Fcrm.example%2Fcb",
     status: 200,

@@ -11,8 +11,8 @@ import { format } from "@/lib/platform/i18n";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
 import { portalDateTime } from "@/lib/portal/dates";
 import { requireAccount } from "@/lib/portal/session";
-import { startWebhookAction, stopWebhookAction, testWebhookAction } from "./actions";
-import { CreateWebhookForm, DeleteWebhook, RotateWebhookSecret } from "./webhook-forms";
+import { startWebhookAction, stopWebhookAction, testWebhookAction } from "../actions";
+import { CreateWebhookForm, DeleteWebhook, RotateWebhookSecret } from "../webhook-forms";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: pageMessages(await requestLocale()).webhooks.title };
@@ -46,7 +46,7 @@ export default async function WebhooksPage() {
             const rate = rates.get(webhook.id);
             return (
               <li key={webhook.id} className="card" aria-labelledby={`webhook-${webhook.id}`}>
-                <h2 id={`webhook-${webhook.id}`}>
+                <h2 id={`webhook-${webhook.id}`} className="webhook-url">
                   <code>{webhook.url}</code>
                 </h2>
                 {webhook.client_id ? <p>{format(t.app, { client: appName(webhook.client_id) })}</p> : null}
