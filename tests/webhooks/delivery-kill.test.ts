@@ -226,7 +226,7 @@ async function hooksOf(server: LocalServer, count: number) {
 
 const waitFor = <T>(check: () => Promise<T> | T) => vi.waitFor(check, { timeout: 60_000, interval: 25 });
 
-/** Rows once the attempt numbered `attempts` has been recorded (or at least claimed, for `delivering`). */
+/** The rows once `settled` holds of them, asking the child again until it does (at most a minute). */
 async function rowsAfter(worker: Worker, webhookIds: string[], settled: (rows: DeliveryRow[]) => boolean): Promise<DeliveryRow[]> {
   return waitFor(async () => {
     const rows = await worker.rows(webhookIds);
