@@ -73,7 +73,14 @@ export const webhookDeliveries = pgTable(
   (t) => [
     // Event first: it also serves the foreign key when retention deletes events.
     uniqueIndex("webhook_deliveries_event_webhook_idx").on(t.eventSeq, t.webhookId),
-    index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    // Due deliveries in due order: a claim reads the first few, however long the backlog behind them.
+    index("webhook_deliveries_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`status in ('pending', 'delivering')`),
+    // Attempts in flight by lease end: the per-webhook count and the leases ended in their last attempt.
+    index("webhook_deliveries_in_flight_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'delivering'`),
     index("webhook_deliveries_webhook_created_idx").on(t.webhookId, t.createdAt),
     index("webhook_deliveries_created_idx").on(t.createdAt),
   ],

@@ -1,10 +1,11 @@
-import { and, asc, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } from "drizzle-orm";
 import type { Handle } from "@/db";
 import { events, webhookDeliveries, webhooks } from "@/db/schema";
 import { eventBody } from "@/lib/domain/events/types";
 import type { ServiceContext, StaffActor } from "@/lib/platform/context";
 import { attemptDelivery, RECEIVER_TIMEOUT_MS, type DeliveryAttemptResult } from "./attempt";
-import { noteAttemptHealth, tellOwnerWebhookStopped } from "./health";
+import { deliveryLeaseSeconds, maxDeliveryAttempts, maxInFlightPerWebhook } from "./internal/schedule";
+import { recordDeliveryOutcome, type ClaimedDelivery, type DeliveryOutcome } from "./outcomes";
 import { signingSecretOf } from "./webhook-signing-secret";
 
 export { deliveriesChannel } from "./fan-out-event";
@@ -20,44 +21,28 @@ export { deliveriesChannel } from "./fan-out-event";
  * during the attempt: it is due again (at-least-once), and that lost attempt counts.
  */
 
-/** Waits after failed attempts 1 to 6; the 7th failure is final. */
-export const retryDelaysSeconds = [30, 120, 600, 1800, 7200, 21600] as const;
-export const maxDeliveryAttempts = retryDelaysSeconds.length + 1;
-
-/** How long a claim holds a delivery: the receiver's 10 seconds and ample margin for writing the outcome. */
-export const deliveryLeaseSeconds = 60;
-
-/** Attempts in flight at once per webhook, so that one slow receiver never holds up the others. */
-export const maxInFlightPerWebhook = 4;
+export { deliveryLeaseSeconds, maxDeliveryAttempts, maxInFlightPerWebhook, retryDelaysSeconds } from "./internal/schedule";
+export { recordDeliveryOutcome, recordDeliveryOutcomes, type ClaimedDelivery, type DeliveryOutcome } from "./outcomes";
 
 // Two-integer advisory lock naming "claiming webhook deliveries": claims are short and serialized, so
-// the per-webhook cap holds across instances; rows are still taken with SKIP LOCKED.
+// the per-webhook cap holds across instances. Candidates are not row-locked (locking a hundred rows to
+// claim a few costs more than the claim): the update checks each chosen row again as it is then.
 const claimLock = [0x77686b73, 1] as const;
-
-type DeliveryRow = typeof webhookDeliveries.$inferSelect;
-
-export interface ClaimedDelivery {
-  id: string;
-  webhookId: string;
-  /** The number of this attempt, 1 to 7 (the claim counts it). */
-  attempt: number;
-  url: string;
-  secret: string;
-  event: { id: string; body: string };
-}
-
-export type DeliveryOutcome =
-  | { id: string; attempt: number; status: "succeeded"; statusCode: number | null }
-  | { id: string; attempt: number; status: "retrying"; nextAttemptAt: string; error: string }
-  | { id: string; attempt: number; status: "failed"; error: string; webhookStopped: boolean };
 
 const d = webhookDeliveries;
 const w = webhooks;
 
 const leaseEnd = (now: Date) => new Date(now.getTime() + deliveryLeaseSeconds * 1000);
 
+/**
+ * Not finished, written as the due index's predicate (literals, not parameters): PostgreSQL uses a
+ * partial index only when it can prove the query implies its predicate, also in a generic plan.
+ */
+const unfinished = sql`${d.status} in ('pending', 'delivering')`;
+const inFlightNow = sql`${d.status} = 'delivering'`;
+
 /** Due: pending and its time has come, or delivering with an ended lease (`next_attempt_at` holds the lease's end). */
-const dueAt = (now: Date) => and(inArray(d.status, ["pending", "delivering"]), lte(d.nextAttemptAt, now));
+const dueAt = (now: Date) => and(unfinished, lte(d.nextAttemptAt, now));
 
 /** The body sent: the event as `GET /events` shows it, with `connection` on an integrator app's webhook (DESIGN §4). */
 export function deliveryBody(eventRow: typeof events.$inferSelect, connectionId: number | null): string {
@@ -66,150 +51,120 @@ export function deliveryBody(eventRow: typeof events.$inferSelect, connectionId:
 }
 
 /**
- * Deliveries lost in the middle of their last attempt (the process died) are failed; they must not
- * be claimed for an eighth.
- */
-async function failExhausted(db: Handle, now: Date): Promise<void> {
-  await db
-    .update(d)
-    .set({ status: "failed", nextAttemptAt: null, lastError: "attempt_interrupted", updatedAt: now })
-    .where(and(eq(d.status, "delivering"), lte(d.nextAttemptAt, now), sql`${d.attempts} >= ${maxDeliveryAttempts}`));
-}
-
-/**
  * Claims up to `limit` due deliveries of active webhooks, at most `maxInFlightPerWebhook` in flight
  * per webhook counting those other runs hold. Deliveries of a stopped webhook are left pending: they
  * go out when it is started again (or are purged with the log after 30 days). `ids` narrows the claim
  * to those deliveries (the Inngest path claims its own).
+ *
+ * One statement after the lock (its snapshot is taken once the lock is held, so it counts every claim
+ * committed before): it fails the deliveries lost during their last attempt (they must not be claimed
+ * for an eighth), ranks the due ones per webhook after those in flight, claims the first within the
+ * cap, and returns each with its webhook and event.
  */
 export async function claimDueDeliveries(db: Handle, input: { now: Date; limit: number; ids?: string[] }): Promise<ClaimedDelivery[]> {
   const { now, limit } = input;
   if (limit < 1 || input.ids?.length === 0) return [];
-  await failExhausted(db, now);
-  const claimed = await db.transaction(async (tx) => {
+  const rows = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${claimLock[0]}, ${claimLock[1]})`);
-    const busy = await tx
-      .select({ webhookId: d.webhookId, count: sql<number>`count(*)::int` })
-      .from(d)
-      .where(and(eq(d.status, "delivering"), gt(d.nextAttemptAt, now)))
-      .groupBy(d.webhookId);
-    const inFlight = new Map(busy.map((row) => [row.webhookId, row.count]));
-    const candidates = await tx
-      .select({ id: d.id, webhookId: d.webhookId })
-      .from(d)
-      .innerJoin(w, eq(w.id, d.webhookId))
-      .where(and(dueAt(now), eq(w.active, true), input.ids ? inArray(d.id, input.ids) : undefined))
-      .orderBy(asc(d.nextAttemptAt))
-      .limit(limit * maxInFlightPerWebhook)
-      .for("update", { of: d, skipLocked: true });
-    const chosen: string[] = [];
-    for (const row of candidates) {
-      if (chosen.length >= limit) break;
-      const count = inFlight.get(row.webhookId) ?? 0;
-      if (count >= maxInFlightPerWebhook) continue;
-      inFlight.set(row.webhookId, count + 1);
-      chosen.push(row.id);
-    }
-    if (chosen.length === 0) return [];
-    return tx
-      .update(d)
-      .set({ status: "delivering", attempts: sql`${d.attempts} + 1`, nextAttemptAt: leaseEnd(now), updatedAt: now })
-      .where(inArray(d.id, chosen))
-      .returning();
-  });
-  return withTargets(db, claimed);
-}
-
-/** What the attempt needs besides the row: the webhook's address and secret, and the body. */
-async function withTargets(db: Handle, rows: DeliveryRow[]): Promise<ClaimedDelivery[]> {
-  if (rows.length === 0) return [];
-  const targets = await db
-    .select({ deliveryId: d.id, webhook: { id: w.id, url: w.url, secretSealed: w.secretSealed }, event: events })
-    .from(d)
-    .innerJoin(w, eq(w.id, d.webhookId))
-    .innerJoin(events, eq(events.seq, d.eventSeq))
-    .where(
-      inArray(
-        d.id,
-        rows.map((row) => row.id),
-      ),
+    const exhausted = tx.$with("exhausted").as(
+      tx
+        .update(d)
+        .set({ status: "failed", nextAttemptAt: null, lastError: "attempt_interrupted", updatedAt: now })
+        .where(and(inFlightNow, lte(d.nextAttemptAt, now), gte(d.attempts, maxDeliveryAttempts)))
+        .returning({ id: d.id }),
     );
-  const byId = new Map(targets.map((target) => [target.deliveryId, target]));
-  return rows.flatMap((row) => {
-    const target = byId.get(row.id);
-    if (!target) return [];
-    return [
-      {
-        id: row.id,
-        webhookId: row.webhookId,
-        attempt: row.attempts,
-        url: target.webhook.url,
-        secret: signingSecretOf(target.webhook),
-        event: { id: eventBody(target.event).id, body: deliveryBody(target.event, row.connectionId) },
-      },
-    ];
+    const busy = tx.$with("busy").as(
+      tx
+        .select({ webhookId: d.webhookId, inFlight: sql<number>`count(*)`.as("in_flight") })
+        .from(d)
+        .where(and(inFlightNow, gt(d.nextAttemptAt, now)))
+        .groupBy(d.webhookId),
+    );
+    const candidates = tx.$with("candidates").as(
+      tx
+        .select({ id: d.id, webhookId: d.webhookId, eventSeq: d.eventSeq, dueAt: sql<Date>`${d.nextAttemptAt}`.as("due_at") })
+        .from(d)
+        .innerJoin(w, eq(w.id, d.webhookId))
+        .where(and(dueAt(now), lt(d.attempts, maxDeliveryAttempts), eq(w.active, true), input.ids ? inArray(d.id, input.ids) : undefined))
+        .orderBy(asc(d.nextAttemptAt))
+        .limit(limit * maxInFlightPerWebhook),
+    );
+    const ranked = tx.$with("ranked").as(
+      tx
+        .select({
+          id: candidates.id,
+          webhookId: candidates.webhookId,
+          eventSeq: candidates.eventSeq,
+          dueAt: candidates.dueAt,
+          slot: sql<number>`row_number() over (partition by ${candidates.webhookId} order by ${candidates.dueAt}) + coalesce(${busy.inFlight}, 0)`.as(
+            "slot",
+          ),
+        })
+        .from(candidates)
+        .leftJoin(busy, eq(busy.webhookId, candidates.webhookId)),
+    );
+    const chosen = tx
+      .$with("chosen")
+      .as(
+        tx
+          .select({ id: ranked.id, webhookId: ranked.webhookId, eventSeq: ranked.eventSeq })
+          .from(ranked)
+          .where(lte(ranked.slot, maxInFlightPerWebhook))
+          .orderBy(asc(ranked.dueAt))
+          .limit(limit),
+      );
+    return (
+      tx
+        .with(exhausted, busy, candidates, ranked, chosen)
+        .update(d)
+        .set({ status: "delivering", attempts: sql`${d.attempts} + 1`, nextAttemptAt: leaseEnd(now), updatedAt: now })
+        // PostgreSQL's UPDATE … FROM cannot join on the updated table: the joins go through `chosen`.
+        .from(chosen)
+        .innerJoin(w, eq(w.id, chosen.webhookId))
+        .innerJoin(events, eq(events.seq, chosen.eventSeq))
+        // Checked again on the row as it is now: a row another session changed meanwhile (an outcome, a
+        // resend) is claimed only if it is still due.
+        .where(and(eq(d.id, chosen.id), dueAt(now), lt(d.attempts, maxDeliveryAttempts)))
+        .returning({
+          id: d.id,
+          webhookId: d.webhookId,
+          attempts: d.attempts,
+          connectionId: d.connectionId,
+          url: w.url,
+          secretSealed: w.secretSealed,
+          event: events,
+        })
+    );
   });
+  return rows.map((row) => ({
+    id: row.id,
+    webhookId: row.webhookId,
+    attempt: row.attempts,
+    url: row.url,
+    secret: signingSecretOf({ id: row.webhookId, secretSealed: row.secretSealed }),
+    event: { id: eventBody(row.event).id, body: deliveryBody(row.event, row.connectionId) },
+  }));
 }
 
-/**
- * Writes an attempt's outcome, only while the claim is still this attempt's (a run whose lease ended
- * and whose delivery was claimed again must not overwrite the newer attempt), and the webhook's
- * health: a `410 Gone` stops it at once and fails the delivery, 5 days of failures stop it too; its
- * owner is mailed after the commit.
- */
-export async function recordDeliveryOutcome(
-  db: Handle,
-  input: { claimed: ClaimedDelivery; result: DeliveryAttemptResult; now: Date },
-): Promise<DeliveryOutcome> {
-  const { claimed, result, now } = input;
-  const gone = result.status === 410;
-  const last = {
-    lastStatusCode: result.status,
-    lastError: result.error,
-    lastDurationMs: result.durationMs,
-    lastResponseExcerpt: result.responseExcerpt,
-    lastRequestHeaders: result.request.headers,
-    updatedAt: now,
-  };
-  const base = { id: claimed.id, attempt: claimed.attempt };
-  let outcome: DeliveryOutcome;
-  let changes: Partial<typeof d.$inferInsert>;
-  if (result.ok) {
-    outcome = { ...base, status: "succeeded", statusCode: result.status };
-    changes = { status: "succeeded", nextAttemptAt: null };
-  } else if (gone || claimed.attempt >= maxDeliveryAttempts) {
-    outcome = { ...base, status: "failed", error: result.error ?? "status_not_2xx", webhookStopped: gone };
-    changes = { status: "failed", nextAttemptAt: null };
-  } else {
-    const nextAttemptAt = new Date(now.getTime() + retryDelaysSeconds[claimed.attempt - 1] * 1000);
-    outcome = { ...base, status: "retrying", nextAttemptAt: nextAttemptAt.toISOString(), error: result.error ?? "status_not_2xx" };
-    changes = { status: "pending", nextAttemptAt };
-  }
-  const stopped = await db.transaction(async (tx) => {
-    await tx
-      .update(d)
-      .set({ ...last, ...changes })
-      .where(and(eq(d.id, claimed.id), eq(d.status, "delivering"), eq(d.attempts, claimed.attempt)));
-    return noteAttemptHealth(tx, { webhookId: claimed.webhookId, ok: result.ok, gone, now });
-  });
-  if (stopped) await tellOwnerWebhookStopped(db, stopped);
-  return outcome;
-}
-
-/** One claimed attempt: the POST outside any transaction, then its outcome. */
-export async function runClaimedDelivery(
-  db: Handle,
-  input: { claimed: ClaimedDelivery; now: Date; timeoutMs?: number },
-): Promise<DeliveryOutcome> {
+/** A claimed delivery's POST, outside any transaction; never throws for what the receiver or the network does. */
+export function attemptClaimed(input: { claimed: ClaimedDelivery; now: Date; timeoutMs?: number }): Promise<DeliveryAttemptResult> {
   const { claimed, now } = input;
-  const result = await attemptDelivery({
+  return attemptDelivery({
     url: claimed.url,
     secret: claimed.secret,
     event: claimed.event,
     now,
     timeoutMs: input.timeoutMs ?? RECEIVER_TIMEOUT_MS,
   });
-  return recordDeliveryOutcome(db, { claimed, result, now });
+}
+
+/** One claimed attempt: the POST, then its outcome. */
+export async function runClaimedDelivery(
+  db: Handle,
+  input: { claimed: ClaimedDelivery; now: Date; timeoutMs?: number },
+): Promise<DeliveryOutcome> {
+  const result = await attemptClaimed(input);
+  return recordDeliveryOutcome(db, { claimed: input.claimed, result, now: input.now });
 }
 
 export interface DeliverDueInput {
@@ -288,6 +243,6 @@ export async function nextDeliveryDueAt(db: Handle): Promise<Date | null> {
     .select({ at: sql<string | Date | null>`min(${d.nextAttemptAt})` })
     .from(d)
     .innerJoin(w, eq(w.id, d.webhookId))
-    .where(and(inArray(d.status, ["pending", "delivering"]), eq(w.active, true)));
+    .where(and(unfinished, eq(w.active, true)));
   return row?.at ? new Date(row.at) : null;
 }

@@ -1,4 +1,4 @@
-import { and, eq, gte, isNotNull, sql } from "drizzle-orm";
+import { and, eq, gte, sql } from "drizzle-orm";
 import type { Handle } from "@/db";
 import { accounts, webhookDeliveries, webhooks } from "@/db/schema";
 import { portalLink, sendAccountMail } from "@/lib/domain/accounts/internal/mails";
@@ -24,52 +24,40 @@ export interface StoppedWebhook {
   reason: SystemStopReason;
 }
 
-/**
- * Notes an attempt's outcome on its webhook, in the transaction that records it: a success clears
- * `failing_since`; a failure sets it when unset, and stops the webhook once it is 5 days old; a
- * `410 Gone` stops it at once. Returns the webhook when this attempt stopped it (tell the owner
- * with `tellOwnerWebhookStopped` after the commit).
- */
-export async function noteAttemptHealth(
-  tx: Handle,
-  input: { webhookId: string; ok: boolean; gone: boolean; now: Date },
-): Promise<StoppedWebhook | null> {
-  const { webhookId, now } = input;
-  if (input.ok) {
-    await tx
-      .update(webhooks)
-      .set({ failingSince: null })
-      .where(and(eq(webhooks.id, webhookId), isNotNull(webhooks.failingSince)));
-    return null;
-  }
-  const [noted] = await tx
-    .update(webhooks)
-    .set({ failingSince: sql`coalesce(${webhooks.failingSince}, ${now.toISOString()}::timestamptz)` })
-    .where(eq(webhooks.id, webhookId))
-    .returning({ failingSince: webhooks.failingSince });
-  if (!noted) return null;
-  if (input.gone) return stopBySystem(tx, webhookId, "gone", now);
-  const failingFor = now.getTime() - (noted.failingSince?.getTime() ?? now.getTime());
-  if (failingFor >= failingDaysBeforeStop * dayMs) return stopBySystem(tx, webhookId, "failing", now);
+/** Why a failed attempt stops its webhook, if it does: a `410 Gone` at once, else failures for 5 days. */
+export function systemStopReason(input: { gone: boolean; failingSince: Date | null; now: Date }): SystemStopReason | null {
+  if (input.gone) return "gone";
+  if (input.failingSince && input.now.getTime() - input.failingSince.getTime() >= failingDaysBeforeStop * dayMs) return "failing";
   return null;
 }
 
-async function stopBySystem(tx: Handle, webhookId: string, reason: SystemStopReason, now: Date): Promise<StoppedWebhook | null> {
-  const [stopped] = await tx
-    .update(webhooks)
-    .set({ active: false, stoppedReason: reason, stoppedAt: now })
-    .where(and(eq(webhooks.id, webhookId), eq(webhooks.active, true)))
-    .returning({ accountId: webhooks.accountId, url: webhooks.url });
-  if (!stopped) return null;
-  await recordActivity(tx, {
-    accountId: stopped.accountId,
-    actor: { kind: "system" },
-    action: reason === "gone" ? "webhook.stopped_gone" : "webhook.stopped_failing",
-    subjectId: webhookId,
-    details: stopped.url,
+/**
+ * Stops a webhook for the system, with its activity entry, in one transaction; resolves with it
+ * when this call stopped it (tell the owner with `tellOwnerWebhookStopped` then), null when it was
+ * stopped already.
+ */
+export async function stopBySystem(
+  db: Handle,
+  input: { webhookId: string; reason: SystemStopReason; now: Date },
+): Promise<StoppedWebhook | null> {
+  const { webhookId, reason, now } = input;
+  return db.transaction(async (tx) => {
+    const [stopped] = await tx
+      .update(webhooks)
+      .set({ active: false, stoppedReason: reason, stoppedAt: now })
+      .where(and(eq(webhooks.id, webhookId), eq(webhooks.active, true)))
+      .returning({ accountId: webhooks.accountId, url: webhooks.url });
+    if (!stopped) return null;
+    await recordActivity(tx, {
+      accountId: stopped.accountId,
+      actor: { kind: "system" },
+      action: reason === "gone" ? "webhook.stopped_gone" : "webhook.stopped_failing",
+      subjectId: webhookId,
+      details: stopped.url,
+    });
+    logger.info("webhook stopped by the health check", { webhookId, reason });
+    return { webhookId, accountId: stopped.accountId, url: stopped.url, reason };
   });
-  logger.info("webhook stopped by the health check", { webhookId, reason });
-  return { webhookId, accountId: stopped.accountId, url: stopped.url, reason };
 }
 
 /**

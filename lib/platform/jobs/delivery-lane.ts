@@ -1,5 +1,12 @@
 import type { Database } from "@/db";
-import { claimDueDeliveries, deliveriesChannel, nextDeliveryDueAt, runClaimedDelivery } from "@/lib/domain/webhooks/deliver";
+import {
+  attemptClaimed,
+  claimDueDeliveries,
+  deliveriesChannel,
+  nextDeliveryDueAt,
+  recordDeliveryOutcomes,
+} from "@/lib/domain/webhooks/deliver";
+import type { AttemptEnded } from "@/lib/domain/webhooks/outcomes";
 import { logger } from "@/lib/platform/logger";
 
 /**
@@ -23,14 +30,25 @@ export interface DeliveryLaneOptions {
   timeoutMs?: number;
 }
 
+/**
+ * How long the slots freed by ending attempts wait before a pass fills them: attempts end one after
+ * another under load, and one claim for all those ending within this time costs what a claim for one
+ * does. A commit's NOTIFY wakes the lane at once: a new event never waits for this.
+ */
+const refillDelayMs = 5;
+
 interface LaneState {
   options: Required<Omit<DeliveryLaneOptions, "timeoutMs">> & { timeoutMs?: number };
   inFlight: Set<Promise<void>>;
   timer?: NodeJS.Timeout;
+  refill?: NodeJS.Timeout;
   passing?: Promise<void>;
   again: boolean;
   stopped: boolean;
   unlisten?: () => Promise<void>;
+  /** Ended attempts waiting for the outcome write in progress; written together by the next one. */
+  outcomes: { ended: AttemptEnded; written: () => void; failed: (error: unknown) => void }[];
+  writing: boolean;
 }
 
 const holder = globalThis as typeof globalThis & { __listingsDeliveryLane?: LaneState };
@@ -45,6 +63,8 @@ export async function startDeliveryLane(options: DeliveryLaneOptions): Promise<v
     inFlight: new Set(),
     again: false,
     stopped: false,
+    outcomes: [],
+    writing: false,
   };
   holder.__listingsDeliveryLane = state;
   try {
@@ -61,6 +81,7 @@ export async function stopDeliveryLane(): Promise<void> {
   if (!state) return;
   state.stopped = true;
   clearTimeout(state.timer);
+  clearTimeout(state.refill);
   await state.unlisten?.().catch(() => undefined);
   await state.passing;
   await Promise.all([...state.inFlight]);
@@ -93,12 +114,12 @@ async function pass(state: LaneState): Promise<void> {
       const now = new Date();
       const claimed = await claimDueDeliveries(db, { now, limit: room });
       for (const one of claimed) {
-        const attempt: Promise<void> = runClaimedDelivery(db, { claimed: one, now, timeoutMs })
-          .then(() => undefined)
+        const attempt: Promise<void> = attemptClaimed({ claimed: one, now, timeoutMs })
+          .then((result) => writeOutcome(state, { claimed: one, result, now }))
           .catch((error: unknown) => logger.error("webhook delivery attempt not recorded; its lease will end and it is retried", { error }))
           .finally(() => {
             state.inFlight.delete(attempt);
-            wake(state);
+            refillSoon(state);
           });
         state.inFlight.add(attempt);
       }
@@ -106,9 +127,10 @@ async function pass(state: LaneState): Promise<void> {
       if (claimed.length === room) state.again = true;
     } while (state.again && !state.stopped);
     state.again = false;
-    const next = await nextDeliveryDueAt(db);
-    // A due delivery left unclaimed is held elsewhere or at its webhook's cap: an ending attempt wakes
-    // the lane, and a second later it looks again (another instance may hold it).
+    // While attempts run, the end of each wakes the lane: the next due time matters only when none does.
+    // A due delivery left unclaimed is held elsewhere or at its webhook's cap: a second later the lane
+    // looks again (another instance may hold it).
+    const next = state.inFlight.size === 0 ? await nextDeliveryDueAt(db) : null;
     if (next) nextInMs = Math.min(sweepMs, Math.max(1000, next.getTime() - Date.now()));
   } catch (error) {
     logger.error("webhook delivery pass failed; the sweep tries again", { error });
@@ -117,4 +139,41 @@ async function pass(state: LaneState): Promise<void> {
     clearTimeout(state.timer);
     state.timer = setTimeout(() => wake(state), nextInMs).unref();
   }
+}
+
+/**
+ * Group commit of outcomes: an attempt ending while no write runs is written at once; those ending
+ * meanwhile wait for it and go together in the next statement. An idle lane adds no delay, and a
+ * busy one writes one statement for many attempts.
+ */
+function writeOutcome(state: LaneState, ended: AttemptEnded): Promise<void> {
+  return new Promise<void>((written, failed) => {
+    state.outcomes.push({ ended, written, failed });
+    if (!state.writing) void writeOutcomes(state);
+  });
+}
+
+async function writeOutcomes(state: LaneState): Promise<void> {
+  state.writing = true;
+  while (state.outcomes.length > 0) {
+    const batch = state.outcomes.splice(0);
+    try {
+      await recordDeliveryOutcomes(
+        state.options.database.connection,
+        batch.map((one) => one.ended),
+      );
+      batch.forEach((one) => one.written());
+    } catch (error) {
+      batch.forEach((one) => one.failed(error));
+    }
+  }
+  state.writing = false;
+}
+
+function refillSoon(state: LaneState): void {
+  if (state.refill || state.stopped) return;
+  state.refill = setTimeout(() => {
+    state.refill = undefined;
+    wake(state);
+  }, refillDelayMs);
 }

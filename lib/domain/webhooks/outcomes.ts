@@ -1,0 +1,130 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Handle } from "@/db";
+import { webhookDeliveries, webhooks } from "@/db/schema";
+import type { DeliveryAttemptResult } from "./attempt";
+import { stopBySystem, systemStopReason, tellOwnerWebhookStopped } from "./health";
+import { maxDeliveryAttempts, retryDelaysSeconds } from "./internal/schedule";
+
+export interface ClaimedDelivery {
+  id: string;
+  webhookId: string;
+  /** The number of this attempt, 1 to 7 (the claim counts it). */
+  attempt: number;
+  url: string;
+  secret: string;
+  event: { id: string; body: string };
+}
+
+export type DeliveryOutcome =
+  | { id: string; attempt: number; status: "succeeded"; statusCode: number | null }
+  | { id: string; attempt: number; status: "retrying"; nextAttemptAt: string; error: string }
+  | { id: string; attempt: number; status: "failed"; error: string; webhookStopped: boolean };
+
+export interface AttemptEnded {
+  claimed: ClaimedDelivery;
+  result: DeliveryAttemptResult;
+  /** The attempt's moment: the next attempt is scheduled from it. */
+  now: Date;
+}
+
+const d = webhookDeliveries;
+const w = webhooks;
+
+/** What an attempt's result makes of its delivery: succeeded, failed (7th attempt, or 410 Gone), or retried on schedule. */
+function outcomeOf({ claimed, result, now }: AttemptEnded): DeliveryOutcome {
+  const base = { id: claimed.id, attempt: claimed.attempt };
+  if (result.ok) return { ...base, status: "succeeded", statusCode: result.status };
+  const error = result.error ?? "status_not_2xx";
+  if (result.status === 410 || claimed.attempt >= maxDeliveryAttempts) {
+    return { ...base, status: "failed", error, webhookStopped: result.status === 410 };
+  }
+  const nextAttemptAt = new Date(now.getTime() + retryDelaysSeconds[claimed.attempt - 1] * 1000);
+  return { ...base, status: "retrying", nextAttemptAt: nextAttemptAt.toISOString(), error };
+}
+
+/**
+ * Writes the outcomes of ended attempts, many in one statement (the embedded runner groups those
+ * ending while the previous write runs): each delivery only while the claim is still that attempt's
+ * (a run whose lease ended and whose delivery was claimed again must not overwrite the newer
+ * attempt), and each webhook's `failing_since` (cleared by a success in the batch, else set by the
+ * first failure). Then the health check: a `410 Gone` stops the webhook at once, 5 days of failures
+ * too, each in its own transaction, and its owner is mailed.
+ *
+ * A write lost in a crash leaves its delivery `delivering` until its lease ends, then attempted
+ * again: at worst a duplicate, never a lost delivery.
+ */
+export async function recordDeliveryOutcomes(db: Handle, ended: AttemptEnded[]): Promise<DeliveryOutcome[]> {
+  if (ended.length === 0) return [];
+  const outcomes = ended.map(outcomeOf);
+  const rows = ended.map(({ claimed, result, now }, i) => {
+    const outcome = outcomes[i];
+    return {
+      id: claimed.id,
+      attempt: claimed.attempt,
+      status: outcome.status === "retrying" ? "pending" : outcome.status,
+      next_attempt_at: outcome.status === "retrying" ? outcome.nextAttemptAt : null,
+      last_status_code: result.status,
+      last_error: result.error,
+      last_duration_ms: result.durationMs,
+      last_response_excerpt: result.responseExcerpt,
+      last_request_headers: result.request.headers,
+      updated_at: now.toISOString(),
+    };
+  });
+  const health = new Map<string, { ok: boolean; failedAt: string }>();
+  for (const { claimed, result, now } of ended) {
+    const seen = health.get(claimed.webhookId);
+    health.set(claimed.webhookId, {
+      ok: (seen?.ok ?? false) || result.ok,
+      failedAt: seen && seen.failedAt < now.toISOString() ? seen.failedAt : now.toISOString(),
+    });
+  }
+  const written = db.$with("written").as(
+    db
+      .update(d)
+      .set({
+        status: sql`v.status`,
+        nextAttemptAt: sql`v.next_attempt_at`,
+        lastStatusCode: sql`v.last_status_code`,
+        lastError: sql`v.last_error`,
+        lastDurationMs: sql`v.last_duration_ms`,
+        lastResponseExcerpt: sql`v.last_response_excerpt`,
+        lastRequestHeaders: sql`v.last_request_headers`,
+        updatedAt: sql`v.updated_at`,
+      })
+      .from(
+        sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, attempt int, status text, next_attempt_at timestamptz,
+          last_status_code int, last_error text, last_duration_ms int, last_response_excerpt text, last_request_headers jsonb,
+          updated_at timestamptz)`,
+      )
+      .where(and(sql`${d.id} = v.id`, eq(d.status, "delivering"), sql`${d.attempts} = v.attempt`))
+      .returning({ id: d.id }),
+  );
+  const healthRows = [...health].map(([webhookId, note]) => ({ webhook_id: webhookId, ok: note.ok, failed_at: note.failedAt }));
+  // A success writes its webhook only when it was failing; a failure sets failing_since when unset.
+  const noted = await db
+    .with(written)
+    .update(w)
+    .set({ failingSince: sql`case when h.ok then null else coalesce(${w.failingSince}, h.failed_at) end` })
+    .from(sql`jsonb_to_recordset(${JSON.stringify(healthRows)}::jsonb) as h(webhook_id text, ok boolean, failed_at timestamptz)`)
+    .where(and(sql`${w.id} = h.webhook_id`, sql`(not h.ok or ${w.failingSince} is not null)`))
+    .returning({ id: w.id, failingSince: w.failingSince });
+  const failingSince = new Map(noted.map((row) => [row.id, row.failingSince]));
+  const stops = new Map<string, { reason: "gone" | "failing"; now: Date }>();
+  for (const { claimed, result, now } of ended) {
+    if (result.ok || health.get(claimed.webhookId)?.ok || stops.get(claimed.webhookId)?.reason === "gone") continue;
+    const reason = systemStopReason({ gone: result.status === 410, failingSince: failingSince.get(claimed.webhookId) ?? null, now });
+    if (reason) stops.set(claimed.webhookId, { reason, now });
+  }
+  for (const [webhookId, { reason, now }] of stops) {
+    const stopped = await stopBySystem(db, { webhookId, reason, now });
+    if (stopped) await tellOwnerWebhookStopped(db, stopped);
+  }
+  return outcomes;
+}
+
+/** One attempt's outcome (the Inngest path and the CLI's passes write them one by one). */
+export async function recordDeliveryOutcome(db: Handle, ended: AttemptEnded): Promise<DeliveryOutcome> {
+  const [outcome] = await recordDeliveryOutcomes(db, [ended]);
+  return outcome;
+}
