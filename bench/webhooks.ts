@@ -426,13 +426,15 @@ export async function runWebhookBench(input: {
   const deliveries = `${settings.events} listing.published events × ${hooks.length} receivers`;
   const checks: Check[] = [
     {
+      // Like for like: both sides start with the same 3 000 deliveries ready to go. In the throughput
+      // run below, the producers' transactions share the 2 cores and bound what the lane can be given.
       name: "webhooks: lane ÷ bare sender (deliveries/s)",
-      value: ratio(burst.perSecond, bare.run.perSecond),
+      value: ratio(drain.perSecond, bare.run.perSecond),
       unit: "",
       kind: "min",
       target: 0.5,
       how:
-        `deliveries/s of the embedded runner's delivery lane (${deliveries}, committed as fast as ${settings.producers} producers can; first commit → last receipt) ÷ ` +
+        `deliveries/s of the embedded runner's delivery lane (${deliveries}, all committed before the lane starts; lane start → last receipt) ÷ ` +
         `deliveries/s of a bare node:http sender POSTing the same signed bodies with the same concurrency (${defaultMaxInFlight} in all, ${maxInFlightPerWebhook} per receiver) and a new connection per request, as safePost makes (first request → last receipt)`,
     },
     {
@@ -459,11 +461,11 @@ export async function runWebhookBench(input: {
       how: "the same latency in the throughput run, where the events commit faster than the lane delivers them: mostly time queued",
     })),
     {
-      name: "webhooks: lane draining a backlog ÷ bare sender",
-      value: ratio(drain.perSecond, bare.run.perSecond),
+      name: "webhooks: lane with events committing meanwhile ÷ bare sender",
+      value: ratio(burst.perSecond, bare.run.perSecond),
       unit: "",
       kind: "info",
-      how: `deliveries/s of the lane from its start to the last receipt, the ${settings.events} events all committed before (nothing else running) ÷ the bare sender's: the lane's own pace, without the producer sharing the machine`,
+      how: `deliveries/s of the lane while ${settings.producers} producers commit the ${settings.events} events as fast as they can (first commit → last receipt) ÷ the bare sender's: bounded by the producers on a small machine`,
     },
     {
       name: "webhooks: PostgreSQL CPU per delivery, lane draining / bare sender",
