@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
-import { checkPage, cli, demoKey, newHolder, screenshot, signIn } from "./support";
+import { checkPage, cli, demoKey, newHolder, sampleListing, screenshot, signIn } from "./support";
 
 /**
  * Every existing page, in both languages: the security headers, no CSP violation, no serious or
@@ -19,21 +19,7 @@ let listingPath = "";
 test.beforeAll(async ({ request }) => {
   const created = await request.post("/api/v1/listings", {
     headers: { authorization: `Bearer ${demoKey()}` },
-    data: {
-      type: "apartment",
-      transaction: "rent",
-      title: "Garsonieră luminoasă lângă parcul central",
-      description: "Garsonieră luminoasă, renovată complet, mobilat, cu balcon spre parc și la două minute de stația de autobuz.",
-      city: "Cluj-Napoca",
-      street: "Strada Memorandumului",
-      latitude: 46.7693,
-      longitude: 23.5895,
-      rooms: 1,
-      floor: "2",
-      usable_area_sqm: 36,
-      price: 650,
-      price_currency: "EUR",
-    },
+    data: sampleListing(),
   });
   expect(created.status(), await created.text()).toBe(201);
   const { data } = await created.json();

@@ -28,6 +28,28 @@ export const demoKey = (permissions = "listings:read,listings:write,media:write"
     "30",
   ).key;
 
+/** A key of the holder with that e-mail, made by the operator's CLI for 30 days. */
+export const holderKey = (email: string, permissions = "listings:read,listings:write") =>
+  cli<{ key: string }>("key:create", "--email", email, "--name", "CRM", "--permissions", permissions, "--days", "30").key;
+
+/** A one-room flat for rent that passes validation; `title` and anything else may be replaced. */
+export const sampleListing = (changes: Record<string, unknown> = {}) => ({
+  type: "apartment",
+  transaction: "rent",
+  title: "Garsonieră luminoasă lângă parcul central",
+  description: "Garsonieră luminoasă, renovată complet, mobilat, cu balcon spre parc și la două minute de stația de autobuz.",
+  city: "Cluj-Napoca",
+  street: "Strada Memorandumului",
+  latitude: 46.7693,
+  longitude: 23.5895,
+  rooms: 1,
+  floor: "2",
+  usable_area_sqm: 36,
+  price: 650,
+  price_currency: "EUR",
+  ...changes,
+});
+
 export interface Holder {
   email: string;
   password: string;

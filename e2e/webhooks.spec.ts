@@ -4,7 +4,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { format } from "../lib/platform/i18n";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
-import { checkPage, cli, newHolder, signedInPage } from "./support";
+import { checkPage, cli, holderKey, newHolder, sampleListing, signedInPage } from "./support";
 
 /**
  * The webhooks dashboard as an integrator's developer lives it, against the production build and a
@@ -52,21 +52,7 @@ async function receiver() {
   return { state, url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-const listing = {
-  type: "apartment",
-  transaction: "rent",
-  title: "Garsonieră luminoasă aproape de metrou",
-  description: "Apartament luminos, renovat complet, mobilat, cu balcon spre parc și la două minute de stația de metrou.",
-  city: "Cluj-Napoca",
-  street: "Strada Memorandumului",
-  latitude: 46.7693,
-  longitude: 23.5895,
-  rooms: 1,
-  floor: "2",
-  usable_area_sqm: 36,
-  price: 550,
-  price_currency: "EUR",
-};
+const listing = sampleListing({ title: "Garsonieră luminoasă aproape de metrou" });
 
 /** Follows a link, again if a re-render of the page (after a server action) swallowed the first click. */
 async function openLink(page: Page, link: Locator, to: RegExp) {
@@ -88,17 +74,7 @@ test("create a webhook, Test it, see a listing's signed delivery logged, break t
   const hook = await receiver();
   try {
     const holder = newHolder();
-    const { key } = cli<{ key: string }>(
-      "key:create",
-      "--email",
-      holder.email,
-      "--name",
-      "CRM",
-      "--permissions",
-      "listings:read,listings:write",
-      "--days",
-      "30",
-    );
+    const key = holderKey(holder.email);
     const page = await signedInPage(browser, holder);
     await page.goto("/settings/api/webhooks");
     await expect(page.getByText(t.empty)).toBeVisible();
@@ -199,17 +175,7 @@ test("in Romanian: a private address refused at its field; a receiver that is no
   test.setTimeout(120_000);
   const ro = pageMessages("ro").webhooks;
   const holder = newHolder({ locale: "ro" });
-  const { key } = cli<{ key: string }>(
-    "key:create",
-    "--email",
-    holder.email,
-    "--name",
-    "CRM",
-    "--permissions",
-    "listings:write",
-    "--days",
-    "30",
-  );
+  const key = holderKey(holder.email, "listings:write");
   const page = await signedInPage(browser, holder, "ro");
   await page.goto("/settings/api/webhooks");
   await page.getByLabel(ro.create.url).fill("https://10.0.0.7/hooks");
