@@ -16,6 +16,10 @@ const envSchema = z.object({
   INNGEST_EVENT_KEY: z.string().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),
   INNGEST_DEV: z.string().min(1).optional(),
+  // Files go to Vercel Blob when set (`vercel_blob_rw_<store id>_<secret>`), otherwise to `.data/blobs` (lib/platform/storage).
+  BLOB_READ_WRITE_TOKEN: z.string().min(1).optional(),
+  // Read by @vercel/blob itself on every call: another Blob API address, for the tests' local fake.
+  VERCEL_BLOB_API_URL: z.string().url().optional(),
   JOBS_RUNNER: z.enum(["on", "off"]).default("on"),
   API_LOG: z.enum(["on", "off"]).default("on"),
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
