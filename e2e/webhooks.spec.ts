@@ -214,3 +214,40 @@ test("in Romanian: a private address refused at its field; a receiver that is no
   await expect(page.getByText(ro.delivery.noResponse)).toBeVisible();
   await checkPage(page, testInfo, "webhook-delivery-ro");
 });
+
+test("stop, start, replace the secret and delete a webhook in the page; each said in the activity", async ({ browser }, testInfo) => {
+  const page = await signedInPage(browser, newHolder());
+  await page.goto("/settings/api/webhooks");
+  await page.getByLabel(t.create.url).fill("https://8.8.8.8/hooks/crm");
+  await page.getByRole("checkbox", { name: "listing.sold" }).check();
+  await page.getByRole("button", { name: t.create.submit }).click();
+  const first = (await page.locator("[data-secret]").textContent())!;
+  expect(first).toMatch(/^whsec_/);
+  const card = page.getByRole("listitem").filter({ hasText: "https://8.8.8.8/hooks/crm" });
+  await expect(page.getByText(format(t.usage, { used: 1, limit: 5 }))).toBeVisible();
+
+  await card.getByRole("button", { name: t.stop }).click();
+  await expect(card.getByText(/^Stopped by you/)).toBeVisible();
+  await card.getByRole("button", { name: t.start }).click();
+  await expect(card.getByText(t.statusActive)).toBeVisible();
+
+  // A new secret only after the question is confirmed; Cancel changes nothing.
+  await card.getByRole("button", { name: t.rotate }).click();
+  await card.getByRole("button", { name: t.cancel }).click();
+  await expect(card.locator("[data-secret]")).toHaveCount(0);
+  await card.getByRole("button", { name: t.rotate }).click();
+  await card.getByRole("button", { name: t.rotateConfirm }).click();
+  await expect(card.locator("[data-secret]")).toHaveText(/^whsec_/);
+  expect(await card.locator("[data-secret]").textContent()).not.toBe(first);
+  await checkPage(page, testInfo, "webhook-rotated");
+
+  await card.getByRole("button", { name: t.delete }).click();
+  await card.getByRole("button", { name: t.deleteConfirm }).click();
+  await expect(page.getByText(t.empty)).toBeVisible();
+
+  await page.goto("/settings/api/activity");
+  const activity = pageMessages("en").activity.actions;
+  for (const action of ["webhook.created", "webhook.stopped", "webhook.started", "webhook.secret_rotated", "webhook.deleted"] as const) {
+    await expect(page.getByText(format(activity[action], { name: "https://8.8.8.8/hooks/crm" }))).toBeVisible();
+  }
+});
