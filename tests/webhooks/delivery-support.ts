@@ -1,17 +1,21 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, lte } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, vi } from "vitest";
 import { database } from "@/db";
 import { webhookDeliveries, webhooks } from "@/db/schema";
-import { deliverDue } from "@/lib/domain/webhooks/deliver";
+import { claimDueDeliveries, runClaimedDelivery } from "@/lib/domain/webhooks/deliver";
 import { resetConfig } from "@/lib/platform/config";
-import { systemContext } from "@/lib/platform/context";
 import { startHttpServer, type LocalServer, type ReceivedRequest } from "../support/local-http-server";
 import { deliveriesOf, keyedAccount, webhookOf } from "./support";
 
 export type Answer = { status: number; body?: string; headers?: Record<string, string> } | "hold";
 
 const servers: LocalServer[] = [];
+/**
+ * The webhooks this test file pointed at its receivers. On PostgreSQL every test file shares one
+ * database: passes claim and clean up only these, never another file's deliveries.
+ */
+const ownWebhooks = new Set<string>();
 const held: (() => void)[] = [];
 
 /** Local receivers may be used (UNSAFE_ALLOW_LOCAL_URLS=1) and are closed after each test. */
@@ -26,11 +30,12 @@ export function withLocalReceivers(): void {
     resetConfig();
     await Promise.all(servers.splice(0).map((server) => server.close()));
     // Each test starts with no delivery left due by the ones before it (passes claim every due delivery).
+    if (ownWebhooks.size === 0) return;
     const { connection: db } = await database();
     await db
       .update(webhookDeliveries)
       .set({ status: "failed", nextAttemptAt: null })
-      .where(inArray(webhookDeliveries.status, ["pending", "delivering"]));
+      .where(and(inArray(webhookDeliveries.webhookId, [...ownWebhooks]), inArray(webhookDeliveries.status, ["pending", "delivering"])));
   });
 }
 
@@ -68,6 +73,7 @@ export const verifyingWith =
 export async function pointAt(webhookId: string, url: string): Promise<void> {
   const { connection: db } = await database();
   await db.update(webhooks).set({ url }).where(eq(webhooks.id, webhookId));
+  ownWebhooks.add(webhookId);
 }
 
 /** A keyed account with one webhook (listing.published) delivering to `server`. */
@@ -78,9 +84,17 @@ export async function hookedAccount(server: LocalServer) {
   return { account, webhook };
 }
 
+/** A pass of the delivery engine over this file's due deliveries (the runner's claim and attempts, narrowed by id). */
 export async function deliver(now: Date, options: { limit?: number; timeoutMs?: number } = {}) {
-  const ctx = systemContext(await database(), { now });
-  return deliverDue({ ctx, input: { now, limit: options.limit ?? 50, timeoutMs: options.timeoutMs } });
+  const { connection: db } = await database();
+  if (ownWebhooks.size === 0) return [];
+  const d = webhookDeliveries;
+  const due = await db
+    .select({ id: d.id })
+    .from(d)
+    .where(and(inArray(d.webhookId, [...ownWebhooks]), inArray(d.status, ["pending", "delivering"]), lte(d.nextAttemptAt, now)));
+  const claimed = await claimDueDeliveries(db, { now, limit: options.limit ?? 50, ids: due.map((row) => row.id) });
+  return Promise.all(claimed.map((one) => runClaimedDelivery(db, { claimed: one, now, timeoutMs: options.timeoutMs })));
 }
 
 export async function onlyDelivery(webhookId: string) {

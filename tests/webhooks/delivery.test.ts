@@ -26,7 +26,7 @@ import { actionsOf, deliveriesOf, freshAccount, keyedAccount, receiver, record, 
 
 withLocalReceivers();
 
-describe("deliverDue", () => {
+describe("the delivery engine: claim, attempt, outcome", () => {
   it("delivers the event as GET /events shows it, signed as Standard Webhooks receivers verify it", async () => {
     let secret = "";
     const server = await localReceiver((request) => verifyingWith(secret)(request));
