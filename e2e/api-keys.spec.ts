@@ -228,6 +228,8 @@ test("the language chosen while signed in is remembered on the account, in a new
 
 for (const locale of ["ro", "en"] as const) {
   test(`keys, activity and members pages (${locale}): accessible, no horizontal scroll at 360 px`, async ({ browser }, testInfo) => {
+    // Three pages, each scanned at two widths: more than the default 30 s on a busy 2-core machine.
+    test.setTimeout(90_000);
     const texts = pageMessages(locale);
     const holder = newHolder({ locale, agency: `Agentia X ${unique()}`, role: "owner" });
     const page = await signedInPage(browser, holder, locale);
