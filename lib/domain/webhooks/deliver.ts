@@ -167,24 +167,6 @@ export async function runClaimedDelivery(
   return recordDeliveryOutcome(db, { claimed: input.claimed, result, now: input.now });
 }
 
-export interface DeliverDueInput {
-  now: Date;
-  /** Deliveries claimed and attempted together. */
-  limit: number;
-  /** The receiver's time-out (the spec's 10 seconds unless a test shortens it). */
-  timeoutMs?: number;
-}
-
-/**
- * Claims the due deliveries (at most `limit`) and attempts them all at once, each outside any
- * transaction; resolves with their outcomes. The embedded runner's pass and the CLI's.
- */
-export async function deliverDue({ ctx, input }: { ctx: ServiceContext<StaffActor>; input: DeliverDueInput }): Promise<DeliveryOutcome[]> {
-  const db = ctx.database.connection;
-  const claimed = await claimDueDeliveries(db, { now: input.now, limit: input.limit });
-  return Promise.all(claimed.map((one) => runClaimedDelivery(db, { claimed: one, now: input.now, timeoutMs: input.timeoutMs })));
-}
-
 export type DeliveryStep =
   | DeliveryOutcome
   | { id: string; status: "waiting"; until: string }
