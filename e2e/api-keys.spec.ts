@@ -34,7 +34,7 @@ test("a key made in the page is shown once, works, and after a confirmed revocat
   browser,
 }) => {
   const t = pageMessages("en").apiKeys;
-  const holder = newHolder();
+  const holder = await newHolder();
   const page = await signedInPage(browser, holder);
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.goto(keysPath);
@@ -110,7 +110,7 @@ test("the activity pages with More, the cursor in the address, and back to the n
   test.setTimeout(240_000);
   const t = pageMessages("en").apiKeys;
   const a = pageMessages("en").activity;
-  const holder = newHolder();
+  const holder = await newHolder();
   const page = await signedInPage(browser, holder);
   await page.goto(keysPath);
   for (let round = 1; round <= 3; round += 1) {
@@ -147,17 +147,17 @@ test("the eleventh key is refused with the reason, and at ten the form gives way
   // Nine operator commands, a few seconds each.
   test.setTimeout(120_000);
   const t = pageMessages("en").apiKeys;
-  const holder = newHolder();
+  const holder = await newHolder();
   const page = await signedInPage(browser, holder);
   await page.goto(keysPath);
   await createInPage(page, "en", "From the page");
-  for (let n = 1; n <= 8; n += 1) cliKey(holder.email, `CLI ${n}`);
+  for (let n = 1; n <= 8; n += 1) await cliKey(holder.email, `CLI ${n}`);
 
   await page.reload();
   await expect(page.getByText(format(t.usage, { used: 9, limit: 10 }))).toBeVisible();
   await page.getByLabel(t.create.name, { exact: true }).fill("One too many");
   // The tenth arrives elsewhere while the form is open: the service refuses, the page says why.
-  cliKey(holder.email, "CLI 9");
+  await cliKey(holder.email, "CLI 9");
   await page.getByRole("button", { name: t.create.submit }).click();
   await expect(page.getByRole("main").getByRole("alert")).toHaveText(
     format(messages("en").problems.limit_reached.reasons.too_many_keys, { limit: 10 }),
@@ -175,8 +175,8 @@ test("the eleventh key is refused with the reason, and at ten the form gives way
 
 test("the members page shows an owner the agency, and an agent gets the not-found page", async ({ browser }) => {
   const agency = `Agentia X ${unique()}`;
-  const owner = newHolder({ agency, role: "owner" });
-  const agent = newHolder({ agency, role: "agent" });
+  const owner = await newHolder({ agency, role: "owner" });
+  const agent = await newHolder({ agency, role: "agent" });
   const t = pageMessages("en").members;
   const shell = pageMessages("en").shell;
 
@@ -206,7 +206,7 @@ test("the members page shows an owner the agency, and an agent gets the not-foun
 });
 
 test("the language chosen while signed in is remembered on the account, in a new browser too", async ({ browser }) => {
-  const holder = newHolder({ locale: "en" });
+  const holder = await newHolder({ locale: "en" });
   const page = await signedInPage(browser, holder);
   await page.goto(keysPath);
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
@@ -231,7 +231,7 @@ for (const locale of ["ro", "en"] as const) {
     // Three pages, each scanned at two widths: more than the default 30 s on a busy 2-core machine.
     test.setTimeout(90_000);
     const texts = pageMessages(locale);
-    const holder = newHolder({ locale, agency: `Agentia X ${unique()}`, role: "owner" });
+    const holder = await newHolder({ locale, agency: `Agentia X ${unique()}`, role: "owner" });
     const page = await signedInPage(browser, holder, locale);
 
     await page.goto(keysPath);
@@ -239,7 +239,7 @@ for (const locale of ["ro", "en"] as const) {
     await expect(page.getByText(texts.apiKeys.list.empty)).toBeVisible();
     await checkPage(page, testInfo, `keys-empty-${locale}`);
 
-    cliKey(holder.email, "Sincronizare site cu un nume destul de lung pentru un tabel îngust");
+    await cliKey(holder.email, "Sincronizare site cu un nume destul de lung pentru un tabel îngust");
     await page.reload();
     await createInPage(page, locale, "Import CRM", ["listings:write", "media:write"]);
     await page.getByRole("button", { name: format(texts.apiKeys.revoke.buttonLabel, { name: "Import CRM" }) }).click();

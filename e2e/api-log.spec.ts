@@ -24,7 +24,7 @@ const sentPassword = "not-for-the-log-7f3a";
 
 /** A key for the holder (the CLI) and three requests with it: a 200, a 422 and a 404; their request ids. */
 async function makeRequests(page: Page, holder: Holder): Promise<MadeRequests> {
-  const key = cli<{ key: string; id: string; name: string }>(
+  const key = await cli<{ key: string; id: string; name: string }>(
     "key:create",
     "--email",
     holder.email,
@@ -61,10 +61,10 @@ async function openLogWith(page: Page, path: string, requestIds: string[]): Prom
 
 test("the log lists the holder's requests, filters them by status class, and shows one with its masked bodies", async ({ browser }) => {
   const t = pageMessages("en").apiLog;
-  const holder = newHolder();
+  const holder = await newHolder();
   const page = await signedInPage(browser, holder);
   const made = await makeRequests(page, holder);
-  const old = cli<{ id: string }>(
+  const old = await cli<{ id: string }>(
     "key:create",
     "--email",
     holder.email,
@@ -75,7 +75,7 @@ test("the log lists the holder's requests, filters them by status class, and sho
     "--days",
     "30",
   );
-  cli("key:revoke", "--id", old.id);
+  await cli("key:revoke", "--id", old.id);
 
   await openLogWith(page, "/settings/api/log", [made.ping, made.invalid, made.missing]);
   await expect(page.getByRole("heading", { level: 1, name: t.title })).toBeVisible();
@@ -136,7 +136,7 @@ test("the log lists the holder's requests, filters them by status class, and sho
 });
 
 test("another holder's entry, a malformed id and a missing one are the 404 page", async ({ browser }) => {
-  const owner = newHolder();
+  const owner = await newHolder();
   const ownerPage = await signedInPage(browser, owner);
   const made = await makeRequests(ownerPage, owner);
   await openLogWith(ownerPage, "/settings/api/log", [made.ping]);
@@ -146,7 +146,7 @@ test("another holder's entry, a malformed id and a missing one are the 404 page"
   await ownerPage.context().close();
 
   const notFound = pageMessages("en").notFound;
-  const other = await signedInPage(browser, newHolder());
+  const other = await signedInPage(browser, await newHolder());
   for (const path of [entryPath, "/settings/api/log/not-an-id", "/settings/api/log/99999999999"]) {
     // The entry page has no loading state, so nothing is sent before it knows: the answer is a real 404.
     expect((await other.goto(path))?.status()).toBe(404);
@@ -158,7 +158,7 @@ test("another holder's entry, a malformed id and a missing one are the 404 page"
 
 test("an address the log cannot use shows a notice and the first page instead of failing", async ({ browser }) => {
   const t = pageMessages("en").apiLog;
-  const holder = newHolder();
+  const holder = await newHolder();
   const page = await signedInPage(browser, holder);
   const made = await makeRequests(page, holder);
   await openLogWith(page, "/settings/api/log", [made.ping]);
@@ -179,9 +179,9 @@ test("an address the log cannot use shows a notice and the first page instead of
 
 test("the log pages with Older requests and comes back with Newest requests, the filters kept", async ({ browser }) => {
   const t = pageMessages("en").apiLog;
-  const holder = newHolder();
+  const holder = await newHolder();
   const page = await signedInPage(browser, holder);
-  const key = cli<{ key: string }>(
+  const key = await cli<{ key: string }>(
     "key:create",
     "--email",
     holder.email,
@@ -220,7 +220,7 @@ test("the log pages with Older requests and comes back with Newest requests, the
 
 test("a holder without requests is told how to make a first one", async ({ browser }) => {
   const t = pageMessages("en").apiLog;
-  const page = await signedInPage(browser, newHolder());
+  const page = await signedInPage(browser, await newHolder());
   await page.goto("/settings/api/log");
   await expect(page.getByRole("heading", { level: 2, name: t.empty.title })).toBeVisible();
   await expect(page.getByText("GET /api/v1/ping")).toBeVisible();
@@ -231,7 +231,7 @@ test("a holder without requests is told how to make a first one", async ({ brows
 for (const locale of ["ro", "en"] as const) {
   test(`the log and an entry (${locale}): accessible, no horizontal scroll at 360 px`, async ({ browser }, testInfo) => {
     const t = pageMessages(locale).apiLog;
-    const holder = newHolder({ locale });
+    const holder = await newHolder({ locale });
     const page = await signedInPage(browser, holder, locale);
     const made = await makeRequests(page, holder);
     // The desktop size of these checks (checkPage puts it back after its 360 px check).
@@ -247,7 +247,7 @@ for (const locale of ["ro", "en"] as const) {
     await expect(page.getByRole("region", { name: t.detail.requestBody }).locator("pre")).toContainText("[redacted]");
     await checkPage(page, testInfo, `api-log-entry-${locale}`);
 
-    const empty = await signedInPage(browser, newHolder({ locale }), locale);
+    const empty = await signedInPage(browser, await newHolder({ locale }), locale);
     await empty.setViewportSize({ width: 1280, height: 900 });
     await empty.goto("/settings/api/log");
     await expect(empty.getByRole("heading", { level: 2, name: t.empty.title })).toBeVisible();

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { cli, demoKey } from "./support";
 
 test("an approved listing created through the API has a public page at its url", async ({ page, request }) => {
-  const key = demoKey();
+  const key = await demoKey();
   const created = await request.post("/api/v1/listings", {
     headers: { authorization: `Bearer ${key}` },
     data: {
@@ -25,7 +25,7 @@ test("an approved listing created through the API has a public page at its url",
   const { data } = await created.json();
   const pending = await page.goto(new URL(data.url).pathname);
   expect(pending?.status()).toBe(404);
-  cli("moderation:approve", data.code);
+  await cli("moderation:approve", data.code);
   await page.goto(new URL(data.url).pathname);
   await expect(page.getByRole("heading", { name: "Garsonieră modernă lângă Piața Unirii" })).toBeVisible();
   await expect(page.getByText("Cluj-Napoca")).toBeVisible();

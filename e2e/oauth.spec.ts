@@ -68,7 +68,7 @@ test("register an app, connect through consent with PKCE, reuse of the code revo
   baseURL,
 }, testInfo) => {
   const texts = pageMessages("en");
-  const maker = await signedInPage(browser, newHolder());
+  const maker = await signedInPage(browser, await newHolder());
   const app = await registerApp(maker, `CRM ${Date.now()}`);
   await screenshot(maker, testInfo, "apps");
 
@@ -78,7 +78,7 @@ test("register an app, connect through consent with PKCE, reuse of the code revo
   const clientAuth = oauth.ClientSecretBasic(app.clientSecret);
 
   // A signed-out holder opens the consent request, signs in, and comes back to it.
-  const holder = newHolder();
+  const holder = await newHolder();
   const holderPage = await (await browser.newContext()).newPage();
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
@@ -140,7 +140,7 @@ test("register an app, connect through consent with PKCE, reuse of the code revo
 
 test("a redirect address that is not registered is shown as an error and never followed", async ({ browser }) => {
   const texts = pageMessages("en");
-  const maker = await signedInPage(browser, newHolder());
+  const maker = await signedInPage(browser, await newHolder());
   const app = await registerApp(maker, `CRM ${Date.now()}`);
   const before = callbacks.length;
   const url = new URL("/oauth/authorize", maker.url());
@@ -168,7 +168,7 @@ test("the consent page cannot be framed", async ({ page }) => {
 
 test("replacing an app's secret shows the new one once; the old one stops", async ({ browser, baseURL }) => {
   const texts = pageMessages("en");
-  const maker = await signedInPage(browser, newHolder());
+  const maker = await signedInPage(browser, await newHolder());
   const app = await registerApp(maker, `CRM ${Date.now()}`);
   await maker.reload();
   await maker.getByRole("button", { name: texts.apps.rotate }).click();
@@ -186,7 +186,7 @@ test("replacing an app's secret shows the new one once; the old one stops", asyn
 
 test("an app's webhook: a private address is refused, a public one is saved with its secret shown once", async ({ browser }) => {
   const texts = pageMessages("en").apps;
-  const maker = await signedInPage(browser, newHolder());
+  const maker = await signedInPage(browser, await newHolder());
   await registerApp(maker, `CRM ${Date.now()}`);
   await maker.reload();
   await maker.getByText(texts.webhook.title, { exact: true }).click();

@@ -18,12 +18,12 @@ let listingPath = "";
 
 test.beforeAll(async ({ request }) => {
   const created = await request.post("/api/v1/listings", {
-    headers: { authorization: `Bearer ${demoKey()}` },
+    headers: { authorization: `Bearer ${await demoKey()}` },
     data: sampleListing(),
   });
   expect(created.status(), await created.text()).toBe(201);
   const { data } = await created.json();
-  cli("moderation:approve", data.code);
+  await cli("moderation:approve", data.code);
   listingPath = new URL(data.url).pathname;
 });
 
@@ -175,7 +175,7 @@ for (const { locale, browserLocale } of languages) {
       browser,
     }, testInfo) => {
       const { context, page } = await newPage(browser, browserLocale);
-      if (pageCase.signedIn) await signIn(page, newHolder({ locale }), locale);
+      if (pageCase.signedIn) await signIn(page, await newHolder({ locale }), locale);
       const violations = await watchPolicy(page);
       const response = await page.goto(pageCase.path());
       expect(response?.status()).toBe(pageCase.status);

@@ -1,36 +1,42 @@
-import { execFileSync } from "node:child_process";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { readLock } from "../db/lock";
+import { commandRequest } from "../lib/platform/cli/main";
+import { sendCommand } from "../lib/platform/cli/operator-channel";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
 
 /**
- * Runs an operator command against the e2e server's database. The server holds the PGlite folder,
- * so the CLI sends the command through the server's operator channel (never opening the folder).
+ * Runs an operator command, written as on the command line, against the e2e server's database. The
+ * server holds the PGlite folder, so the command goes through the server's operator channel, as the
+ * CLI's would, but from this process: a CLI process per call cost seconds of start-up each.
  */
-export function cli<T = Record<string, unknown>>(...args: string[]): T {
-  const output = execFileSync("npx", ["tsx", "scripts/cli.ts", ...args], {
-    env: { ...process.env, PGLITE_DIR: `.data/e2e-${process.env.E2E_PORT}` },
-    encoding: "utf8",
-  });
-  return JSON.parse(output) as T;
+export async function cli<T = Record<string, unknown>>(...argv: string[]): Promise<T> {
+  const holder = readLock(path.resolve(`.data/e2e-${process.env.E2E_PORT}`));
+  if (!holder?.operatorPort || !holder.operatorToken) throw new Error("The e2e server serves no operator channel.");
+  const reply = await sendCommand({ port: holder.operatorPort, token: holder.operatorToken }, commandRequest(argv));
+  if (reply.exit_code !== 0) throw new Error(`${argv[0]} failed: ${JSON.stringify(reply.error)}`);
+  return reply.result as T;
 }
 
-export const demoKey = (permissions = "listings:read,listings:write,media:write") =>
-  cli<{ key: string }>(
-    "key:create",
-    "--email",
-    "demo@example.com",
-    "--name",
-    `e2e ${Date.now()}`,
-    "--permissions",
-    permissions,
-    "--days",
-    "30",
+export const demoKey = async (permissions = "listings:read,listings:write,media:write") =>
+  (
+    await cli<{ key: string }>(
+      "key:create",
+      "--email",
+      "demo@example.com",
+      "--name",
+      `e2e ${Date.now()}`,
+      "--permissions",
+      permissions,
+      "--days",
+      "30",
+    )
   ).key;
 
 /** A key of the holder with that e-mail, made by the operator's CLI for 30 days. */
-export const holderKey = (email: string, permissions = "listings:read,listings:write") =>
-  cli<{ key: string }>("key:create", "--email", email, "--name", "CRM", "--permissions", permissions, "--days", "30").key;
+export const holderKey = async (email: string, permissions = "listings:read,listings:write") =>
+  (await cli<{ key: string }>("key:create", "--email", email, "--name", "CRM", "--permissions", permissions, "--days", "30")).key;
 
 /** A one-room flat for rent that passes validation; `title` and anything else may be replaced. */
 export const sampleListing = (changes: Record<string, unknown> = {}) => ({
@@ -57,11 +63,13 @@ export interface Holder {
 }
 
 /** A new confirmed account made by the operator's CLI (each test its own, so tests never share keys or logs). */
-export function newHolder(options: { locale?: "ro" | "en"; agency?: string; role?: "owner" | "admin" | "agent" } = {}): Holder {
+export async function newHolder(
+  options: { locale?: "ro" | "en"; agency?: string; role?: "owner" | "admin" | "agent" } = {},
+): Promise<Holder> {
   const email = `holder-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
   const password = "a holder's password";
   const extra = options.agency ? ["--agency", options.agency, "--role", options.role ?? "owner"] : [];
-  const created = cli<{ id: string }>(
+  const created = await cli<{ id: string }>(
     "account:create",
     "--email",
     email,

@@ -73,8 +73,8 @@ test("create a webhook, Test it, see a listing's signed delivery logged, break t
   test.setTimeout(180_000);
   const hook = await receiver();
   try {
-    const holder = newHolder();
-    const key = holderKey(holder.email);
+    const holder = await newHolder();
+    const key = await holderKey(holder.email);
     const page = await signedInPage(browser, holder);
     await page.goto("/settings/api/webhooks");
     await expect(page.getByText(t.empty)).toBeVisible();
@@ -102,7 +102,7 @@ test("create a webhook, Test it, see a listing's signed delivery logged, break t
     const created = await request.post("/api/v1/listings", { headers: { authorization: `Bearer ${key}` }, data: listing });
     expect(created.status(), await created.text()).toBe(201);
     const { data } = (await created.json()) as { data: { code: string } };
-    cli("moderation:approve", data.code);
+    await cli("moderation:approve", data.code);
     await expect
       .poll(() => hook.state.received.filter((r) => r.type === "listing.published"))
       .toEqual([expect.objectContaining({ verified: true })]);
@@ -153,7 +153,7 @@ test("create a webhook, Test it, see a listing's signed delivery logged, break t
     expect(hook.state.received.at(-1)).toMatchObject({ id: first.id, verified: true });
 
     // Another holder cannot open this webhook's log or delivery.
-    const stranger = await signedInPage(browser, newHolder());
+    const stranger = await signedInPage(browser, await newHolder());
     const logPath = new URL(page.url()).pathname.split("/deliveries/")[0];
     expect((await stranger.goto(logPath))?.status()).toBe(404);
     expect((await stranger.goto(new URL(page.url()).pathname))?.status()).toBe(404);
@@ -174,8 +174,8 @@ test("in Romanian: a private address refused at its field; a receiver that is no
 }, testInfo) => {
   test.setTimeout(120_000);
   const ro = pageMessages("ro").webhooks;
-  const holder = newHolder({ locale: "ro" });
-  const key = holderKey(holder.email, "listings:write");
+  const holder = await newHolder({ locale: "ro" });
+  const key = await holderKey(holder.email, "listings:write");
   const page = await signedInPage(browser, holder, "ro");
   await page.goto("/settings/api/webhooks");
   await page.getByLabel(ro.create.url).fill("https://10.0.0.7/hooks");
@@ -199,7 +199,7 @@ test("in Romanian: a private address refused at its field; a receiver that is no
 
   const created = await request.post("/api/v1/listings", { headers: { authorization: `Bearer ${key}` }, data: listing });
   expect(created.status(), await created.text()).toBe(201);
-  cli("moderation:approve", ((await created.json()) as { data: { code: string } }).data.code);
+  await cli("moderation:approve", ((await created.json()) as { data: { code: string } }).data.code);
   await openLink(page, card.getByRole("link", { name: ro.deliveryLog }), /\/settings\/api\/webhooks\/wh_\w+$/);
   await expect
     .poll(async () => {
@@ -216,7 +216,7 @@ test("in Romanian: a private address refused at its field; a receiver that is no
 });
 
 test("stop, start, replace the secret and delete a webhook in the page; each said in the activity", async ({ browser }, testInfo) => {
-  const page = await signedInPage(browser, newHolder());
+  const page = await signedInPage(browser, await newHolder());
   await page.goto("/settings/api/webhooks");
   await page.getByLabel(t.create.url).fill("https://8.8.8.8/hooks/crm");
   await page.getByRole("checkbox", { name: "listing.sold" }).check();

@@ -44,10 +44,15 @@ export async function runCli(argv: readonly string[], output: CliOutput): Promis
   return reply.exit_code;
 }
 
+/** The command line's words as the request a command runs from; throws the CLI's errors for unknown commands and bad flags. */
+export function commandRequest(argv: readonly string[]): CommandRequest {
+  const command = findCommand(argv[0]);
+  return { command: command.name, args: argsFor(command, parseArgv(argv.slice(1), command.switches)) };
+}
+
 async function replyFor(argv: readonly string[]): Promise<Reply> {
   try {
-    const command = findCommand(argv[0]);
-    const request: CommandRequest = { command: command.name, args: argsFor(command, parseArgv(argv.slice(1), command.switches)) };
+    const request = commandRequest(argv);
     const route = chooseRoute();
     if (route.kind === "channel") return await sendCommand(route.address, request);
     if (route.kind === "busy") throw databaseInUse(route.pid);
