@@ -7,3 +7,4 @@ export * from "./events";
 export * from "./mail";
 export * from "./oauth";
 export * from "./webhooks";
+export * from "./media";

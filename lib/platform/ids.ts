@@ -14,6 +14,7 @@ export const idPrefixes = {
   webhookDelivery: "whd",
   event: "evt",
   upload: "upl",
+  photo: "pht",
   client: "svcc",
   accountToken: "atok",
   authorizationCode: "authz",

@@ -35,8 +35,10 @@ const everyByte = Buffer.from(Array.from({ length: 512 }, (_, index) => index % 
 
 /** What both storages promise, run against each (`make` gives a storage over an empty store). */
 export function storageContract(name: string, make: () => BlobStorage) {
+  // The local folder keeps bytes only (the tables keep the type); Vercel Blob keeps the type with them.
+  const typeBack = (type: string) => (make().kind === "vercel" ? type : undefined);
   describe(`${name} storage: the shared contract`, () => {
-    it("puts, gets and deletes a blob: the same bytes and content type back, then nothing", async () => {
+    it("puts, gets and deletes a blob: the same bytes back (and the content type where the storage keeps it), then nothing", async () => {
       const storage = make();
       const key = "uploads/acct_1/photo-1.jpg";
       const stored = await storage.put(key, everyByte, "image/jpeg");
@@ -44,7 +46,7 @@ export function storageContract(name: string, make: () => BlobStorage) {
 
       const found = await storage.get(key);
       expect(found).not.toBeNull();
-      expect(found!.contentType).toBe("image/jpeg");
+      expect(found!.contentType).toBe(typeBack("image/jpeg"));
       expect(found!.size).toBe(everyByte.length);
       expect(await readAll(found!.body)).toEqual(everyByte);
 
@@ -65,16 +67,16 @@ export function storageContract(name: string, make: () => BlobStorage) {
       expect((await storage.put("derived/node.png", Readable.from(parts), "image/png")).size).toBe(70_015);
       expect(await readAll((await storage.get("derived/web.webp"))!.body)).toEqual(Buffer.concat(parts));
       const node = await storage.get("derived/node.png");
-      expect(node!.contentType).toBe("image/png");
+      expect(node!.contentType).toBe(typeBack("image/png"));
       expect(await readAll(node!.body)).toEqual(Buffer.concat(parts));
     });
 
-    it("replaces the bytes and type of a key written again", async () => {
+    it("replaces the bytes of a key written again", async () => {
       const storage = make();
       await storage.put("again/one", Buffer.from("old bytes"), "image/png");
       await storage.put("again/one", Buffer.from("new"), "image/webp");
       const found = await storage.get("again/one");
-      expect(found!.contentType).toBe("image/webp");
+      expect(found!.contentType).toBe(typeBack("image/webp"));
       expect((await readAll(found!.body)).toString()).toBe("new");
     });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -39,6 +39,14 @@ describe("local storage", () => {
     expect(filesUnder(root)).toEqual([path.join("uploads", "acct_1", "a.jpg")]);
     expect(storage.publicUrl("uploads/acct_1/a.jpg")).toBe("http://localhost:3000/blobs/uploads/acct_1/a.jpg");
     expect((await storage.put("b.webp", Buffer.from("x"), "image/webp")).url).toBe("http://localhost:3000/blobs/b.webp");
+  });
+
+  it("stores the bytes as they are, nothing before or after them", async () => {
+    const root = folder();
+    const storage = local(root);
+    const bytes = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x0a, 0x00, 0x62, 0x6c, 0x6f, 0x62]);
+    await storage.put("raw/photo.jpg", bytes, "image/jpeg");
+    expect(readFileSync(path.join(root, "raw", "photo.jpg"))).toEqual(bytes);
   });
 
   it("writes nothing under a key when the body fails midway, and keeps what the key held before", async () => {

@@ -16,7 +16,7 @@ export async function* bodyChunks(body: BlobBody): AsyncGenerator<Uint8Array> {
 
 /**
  * A MIME type as stored and served back: `type/subtype` with optional `; name=value` parameters, no
- * quotes and nothing a header or the local storage's first line could be broken with.
+ * quotes and nothing a header could be broken with.
  */
 const contentTypePattern =
   /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}(?:; ?[A-Za-z0-9_.-]{1,32}=[A-Za-z0-9_.+-]{1,64}){0,4}$/;

@@ -6,13 +6,6 @@ import { assertContentType, bodyChunks } from "./body";
 import { assertBlobKey } from "./keys";
 import type { BlobBody, BlobObject, BlobStorage, StoredBlob } from "./types";
 
-/**
- * A file holds its content type on a first line, then the bytes: one file per blob, so a write is one
- * rename and a reader never sees bytes without their type or a type without its bytes.
- */
-const headerPrefix = "blob1 ";
-const maxHeaderBytes = 512;
-
 export interface LocalBlobStorageOptions {
   /** The folder, `.data/blobs` in the application. */
   root: string;
@@ -20,7 +13,11 @@ export interface LocalBlobStorageOptions {
   publicBaseUrl: string;
 }
 
-/** The embedded default: files in a local folder, written to a temporary file and renamed into place. */
+/**
+ * The embedded default: files in a local folder, written to a temporary file and renamed into place.
+ * A file holds the blob's bytes as they are, so the folder can be served or copied as it is; the
+ * content type is checked on `put` but kept by the caller (the uploads and photos tables), not here.
+ */
 export function createLocalBlobStorage({ root, publicBaseUrl }: LocalBlobStorageOptions): BlobStorage {
   const base = path.resolve(root);
   const publicBase = publicBaseUrl.replace(/\/+$/, "");
@@ -47,7 +44,6 @@ export function createLocalBlobStorage({ root, publicBaseUrl }: LocalBlobStorage
       let size = 0;
       try {
         handle = await open(temporary, "wx", 0o644);
-        await handle.write(`${headerPrefix}${contentType}\n`);
         for await (const chunk of bodyChunks(body)) {
           await handle.write(chunk);
           size += chunk.byteLength;
@@ -75,28 +71,15 @@ export function createLocalBlobStorage({ root, publicBaseUrl }: LocalBlobStorage
         throw error;
       }
       try {
-        const head = Buffer.alloc(maxHeaderBytes);
-        const { bytesRead } = await handle.read(head, 0, maxHeaderBytes, 0).catch(async (error: NodeJS.ErrnoException) => {
-          // A folder of longer keys, not a blob.
-          if (error.code === "EISDIR") return { bytesRead: -1 };
-          throw error;
-        });
-        if (bytesRead < 0) {
+        const stats = await handle.stat();
+        // A folder of longer keys, not a blob.
+        if (!stats.isFile()) {
           await handle.close();
           return null;
         }
-        const end = head.subarray(0, bytesRead).indexOf(0x0a);
-        const header = end < 0 ? "" : head.subarray(0, end).toString("utf8");
-        if (!header.startsWith(headerPrefix)) throw new Error(`blob ${key}: the file has no content type line`);
-        const start = end + 1;
-        const { size } = await handle.stat();
         // The open handle keeps the bytes readable even when the blob is deleted meanwhile.
-        const stream = handle.createReadStream({ start, autoClose: true });
-        return {
-          body: Readable.toWeb(stream) as ReadableStream<Uint8Array>,
-          contentType: header.slice(headerPrefix.length),
-          size: size - start,
-        };
+        const stream = handle.createReadStream({ autoClose: true });
+        return { body: Readable.toWeb(stream) as ReadableStream<Uint8Array>, contentType: undefined, size: stats.size };
       } catch (error) {
         await handle.close().catch(() => {});
         throw error;

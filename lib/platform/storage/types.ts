@@ -13,7 +13,8 @@ export interface StoredBlob {
 
 export interface BlobObject {
   body: ReadableStream<Uint8Array>;
-  contentType: string;
+  /** The type the blob was written with, when the storage keeps it (Vercel Blob); the local folder keeps bytes only. */
+  contentType: string | undefined;
   /** Bytes, when the storage tells them. */
   size: number | undefined;
 }
