@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -17,6 +18,8 @@ export default defineConfig({
       LOG_LEVEL: "silent",
       // Webhook secrets are encrypted with a key derived from it; without it the sandbox would write one beside the working folder.
       AUTH_SECRET: "a-test-only-auth-secret-of-32-characters-or-more",
+      // Files of tests that do not choose a storage of their own go here, never to the working folder's .data/blobs.
+      BLOB_DIR: path.join(os.tmpdir(), "listings-test-blobs"),
     },
     testTimeout: 30_000,
     hookTimeout: 60_000,

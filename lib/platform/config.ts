@@ -18,6 +18,10 @@ const envSchema = z.object({
   INNGEST_DEV: z.string().min(1).optional(),
   // Files go to Vercel Blob when set (`vercel_blob_rw_<store id>_<secret>`), otherwise to `.data/blobs` (lib/platform/storage).
   BLOB_READ_WRITE_TOKEN: z.string().min(1).optional(),
+  // The local storage's folder when BLOB_READ_WRITE_TOKEN is not set (tests give each file its own).
+  BLOB_DIR: z.string().min(1).default(".data/blobs"),
+  // Photos processed at once by one process (sharp's work); default: the machine's cores, at most 4.
+  PHOTO_CONCURRENCY: z.coerce.number().int().min(1).max(32).optional(),
   // Read by @vercel/blob itself on every call: another Blob API address, for the tests' local fake.
   VERCEL_BLOB_API_URL: z.string().url().optional(),
   JOBS_RUNNER: z.enum(["on", "off"]).default("on"),

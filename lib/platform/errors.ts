@@ -36,6 +36,12 @@ export const errorStatus = {
   invalid_scope: 400,
   unsupported_response_type: 400,
   access_denied: 403,
+  // The pre-signed upload URL (`PUT /uploads/{key}`): what S3 and its kin answer for the same refusals.
+  upload_signature_invalid: 403,
+  upload_expired: 403,
+  upload_length_mismatch: 400,
+  upload_incomplete: 400,
+  upload_already_used: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -6,6 +6,7 @@ import { declarationOf, httpMethods, type RouteDeclaration } from "@/lib/platfor
 import { accountWithKey, call, createdKeys } from "../support/fixtures";
 import { consentCode, freshAccount, freshClient, postRevoke, postToken, tokenForm } from "../oauth/support";
 import { pathOf, routeFileOf, routeModuleOf } from "../support/documented";
+import { sendUpload, type Grant } from "../media/support";
 
 const v1 = path.join(import.meta.dirname, "../../app/api/v1");
 
@@ -121,6 +122,15 @@ describe("every documented operation answers its documented success", () => {
     await send("listAccountListings", 200);
     await send("getAccountListing", 200, { code: byRef.code });
     await send("listEvents", 200);
+    const grant = (await send("createUpload", 201)).json as Grant;
+    // The upload URL takes the file's bytes, not the example's text: the grant's own URL and headers.
+    const bytes = new Uint8Array((byId("createUpload").body!.example as { content_length: number }).content_length);
+    const uploadedFile = await sendUpload(grant.url, bytes, {
+      ...grant.headers,
+      "Content-Length": String(bytes.byteLength),
+    });
+    expect(uploadedFile.status, JSON.stringify(uploadedFile.json)).toBe(204);
+    exercised.add("uploadFile");
     await send("deleteListing", 204, { code: byRef.code });
 
     // The OAuth endpoints take a form with a real code and app credentials rather than the example.

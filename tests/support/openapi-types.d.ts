@@ -346,6 +346,54 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/uploads": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get a pre-signed upload URL
+     * @description A key and a URL valid for 15 minutes to send one photo file (JPEG, PNG or WebP, at most 20 MiB and 100 megapixels; the type is read from the bytes when the photo is processed). The URL points at this API (`PUT /uploads/{key}`) whichever file storage runs behind it.
+     *
+     *     Permission: `media:write`.
+     */
+    post: operations["createUpload"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/uploads/{key}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Send a file to a pre-signed upload URL
+     * @description The `url` answered by `POST /uploads`, used as it is: no API key, the signature in the query is the credential. Send the bytes with the answered `Content-Type` and `Content-Length` equal to the declared `content_length`.
+     *
+     *     Refusals, each with its own code: 403 `upload_signature_invalid` (a URL not signed here, or changed) and `upload_expired` (after 15 minutes); 415 `unsupported_media_type` (another `Content-Type`); 400 `upload_length_mismatch` (another or no `Content-Length`) and `upload_incomplete` (the body ended early); 413 `payload_too_large` (the body is longer than declared: reading stops); 409 `upload_already_used` (the file was sent already).
+     *
+     *     A refused or failed upload stores nothing, and the URL can be used again until it expires; a stored one cannot.
+     *
+     *     No key needed.
+     */
+    put: operations["uploadFile"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/sandbox/listings/{code}/moderation": {
     parameters: {
       query?: never;
@@ -1422,7 +1470,12 @@ export interface components {
         | "unsupported_grant_type"
         | "invalid_scope"
         | "unsupported_response_type"
-        | "access_denied";
+        | "access_denied"
+        | "upload_signature_invalid"
+        | "upload_expired"
+        | "upload_length_mismatch"
+        | "upload_incomplete"
+        | "upload_already_used";
       /** @description Stable, never translated: why, more precisely than `code`, for the codes that have reasons (`unauthenticated`: `missing_key`, `malformed_key`, `production_key`, `sandbox_key`; `not_found`: `not_paused`; `listing_action_refused`; `limit_reached`). Listed on the page `type` points at. */
       reason?: string;
       detail: string;
@@ -1762,6 +1815,22 @@ export interface components {
       /** @description Human text in the request's language. */
       detail: string;
     };
+    UploadGrant: {
+      /** @constant */
+      method: "PUT";
+      /**
+       * Format: uri
+       * @description Pre-signed for 15 minutes; send the file once, with `PUT`, the headers below and `Content-Length` equal to `content_length`.
+       */
+      url: string;
+      /** @description Send exactly these headers. */
+      headers: {
+        /** @constant */
+        "Content-Type": "application/octet-stream";
+      };
+      /** @description Use it in `PUT /listings/{code}/photos` once the file is sent; unused keys are deleted after about 24 hours. */
+      key: string;
+    };
   };
   responses: never;
   parameters: never;
@@ -1829,7 +1898,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `missing_ability`: the key lacks the permission. */
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2028,7 +2097,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `missing_ability`: the key lacks the permission. */
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2140,7 +2209,7 @@ export interface operations {
           "application/json": components["schemas"]["ListingEnvelope"];
         };
       };
-      /** @description The body is not JSON (`malformed_json`), not UTF-8 (`invalid_encoding`) or nested deeper than 64 levels (`nesting_too_deep`); a path segment is not percent-encoded UTF-8 (`malformed_path`). */
+      /** @description The body is not JSON (`malformed_json`), not UTF-8 (`invalid_encoding`) or nested deeper than 64 levels (`nesting_too_deep`); a path segment is not percent-encoded UTF-8 (`malformed_path`). Upload URLs: `upload_length_mismatch`, `upload_incomplete`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2160,7 +2229,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `missing_ability`: the key lacks the permission. */
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2169,7 +2238,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`. */
+      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`; upload URLs: `upload_already_used`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2178,7 +2247,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `payload_too_large`: body over 1 MiB. */
+      /** @description `payload_too_large`: body over 1 MiB (an upload: over its declared `content_length`). */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2299,7 +2368,7 @@ export interface operations {
           };
         };
       };
-      /** @description The body is not JSON (`malformed_json`), not UTF-8 (`invalid_encoding`) or nested deeper than 64 levels (`nesting_too_deep`); a path segment is not percent-encoded UTF-8 (`malformed_path`). */
+      /** @description The body is not JSON (`malformed_json`), not UTF-8 (`invalid_encoding`) or nested deeper than 64 levels (`nesting_too_deep`); a path segment is not percent-encoded UTF-8 (`malformed_path`). Upload URLs: `upload_length_mismatch`, `upload_incomplete`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2319,7 +2388,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `missing_ability`: the key lacks the permission. */
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2328,7 +2397,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `payload_too_large`: body over 1 MiB. */
+      /** @description `payload_too_large`: body over 1 MiB (an upload: over its declared `content_length`). */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2433,7 +2502,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `missing_ability`: the key lacks the permission. */
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2534,7 +2603,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `missing_ability`: the key lacks the permission. */
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2552,7 +2621,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`. */
+      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`; upload URLs: `upload_already_used`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3690,7 +3759,7 @@ export interface operations {
           "application/json": components["schemas"]["ListingEnvelope"];
         };
       };
-      /** @description The body is not JSON (`malformed_json`), not UTF-8 (`invalid_encoding`) or nested deeper than 64 levels (`nesting_too_deep`); a path segment is not percent-encoded UTF-8 (`malformed_path`). */
+      /** @description The body is not JSON (`malformed_json`), not UTF-8 (`invalid_encoding`) or nested deeper than 64 levels (`nesting_too_deep`); a path segment is not percent-encoded UTF-8 (`malformed_path`). Upload URLs: `upload_length_mismatch`, `upload_incomplete`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3710,7 +3779,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `missing_ability`: the key lacks the permission. */
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3728,7 +3797,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`. */
+      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`; upload URLs: `upload_already_used`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3746,7 +3815,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `payload_too_large`: body over 1 MiB. */
+      /** @description `payload_too_large`: body over 1 MiB (an upload: over its declared `content_length`). */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3851,7 +3920,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `missing_ability`: the key lacks the permission. */
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3869,7 +3938,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`. */
+      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`; upload URLs: `upload_already_used`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3965,7 +4034,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `missing_ability`: the key lacks the permission. */
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3983,7 +4052,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`. */
+      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`; upload URLs: `upload_already_used`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4079,7 +4148,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `missing_ability`: the key lacks the permission. */
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4097,7 +4166,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`. */
+      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`; upload URLs: `upload_already_used`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5286,7 +5355,7 @@ export interface operations {
           "application/json": components["schemas"]["ListingEnvelope"];
         };
       };
-      /** @description The body is not JSON (`malformed_json`), not UTF-8 (`invalid_encoding`) or nested deeper than 64 levels (`nesting_too_deep`); a path segment is not percent-encoded UTF-8 (`malformed_path`). */
+      /** @description The body is not JSON (`malformed_json`), not UTF-8 (`invalid_encoding`) or nested deeper than 64 levels (`nesting_too_deep`); a path segment is not percent-encoded UTF-8 (`malformed_path`). Upload URLs: `upload_length_mismatch`, `upload_incomplete`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5306,7 +5375,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `missing_ability`: the key lacks the permission. */
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5315,7 +5384,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`. */
+      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`; upload URLs: `upload_already_used`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5333,7 +5402,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `payload_too_large`: body over 1 MiB. */
+      /** @description `payload_too_large`: body over 1 MiB (an upload: over its declared `content_length`). */
       413: {
         headers: {
           [name: string]: unknown;
@@ -5440,7 +5509,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `missing_ability`: the key lacks the permission. */
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5536,7 +5605,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `missing_ability`: the key lacks the permission. */
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5641,7 +5710,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `missing_ability`: the key lacks the permission. */
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5748,7 +5817,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `missing_ability`: the key lacks the permission. */
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6093,6 +6162,244 @@ export interface operations {
       };
     };
   };
+  createUpload: {
+    parameters: {
+      query?: {
+        /** @description Language of titles, details and labels. */
+        locale?: "ro" | "en";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "content_length": 2481152
+         *     }
+         */
+        "application/json": {
+          /** @description Size of the file to upload in bytes: 1 to 20971520 (20 MiB). */
+          content_length: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The upload URL and its key. */
+      201: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["UploadGrant"];
+        };
+      };
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid data, see `errors[]`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `too_many_requests`: wait `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: an unexpected failure, nothing internal shown; quote `request_id` when reporting it. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `service_unavailable`: the database cannot be reached right now (restarting, connections lost); the request's transaction was rolled back. Retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  uploadFile: {
+    parameters: {
+      query?: {
+        /** @description Language of titles, details and labels. */
+        locale?: "ro" | "en";
+        /** @description Unix time (seconds) after which the URL is refused; part of the signed URL. */
+        expires?: string;
+        /** @description The URL's signature; part of the signed URL. */
+        signature?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The upload key. */
+        key: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /** @example <the file's bytes> */
+        "application/octet-stream": string;
+      };
+    };
+    responses: {
+      /** @description Stored; use the key in `PUT /listings/{code}/photos`. */
+      204: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The body is not JSON (`malformed_json`), not UTF-8 (`invalid_encoding`) or nested deeper than 64 levels (`nesting_too_deep`); a path segment is not percent-encoded UTF-8 (`malformed_path`). Upload URLs: `upload_length_mismatch`, `upload_incomplete`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `not_found`: does not exist or is not the caller's. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`; upload URLs: `upload_already_used`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `payload_too_large`: body over 1 MiB (an upload: over its declared `content_length`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unsupported_media_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid data, see `errors[]`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `too_many_requests`: wait `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: an unexpected failure, nothing internal shown; quote `request_id` when reporting it. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `service_unavailable`: the database cannot be reached right now (restarting, connections lost); the request's transaction was rolled back. Retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   simulateModeration: {
     parameters: {
       query?: {
@@ -6170,7 +6477,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `missing_ability`: the key lacks the permission. */
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6188,7 +6495,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`. */
+      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`; upload URLs: `upload_already_used`. */
       409: {
         headers: {
           [name: string]: unknown;

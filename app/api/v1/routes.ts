@@ -16,6 +16,8 @@ import { tokenRoute } from "./oauth/token/declaration";
 import { openApiRoute } from "./openapi.json/declaration";
 import { pingRoute } from "./ping/declaration";
 import { vocabularyRoute } from "./schema/declaration";
+import { createUploadRoute } from "./uploads/declaration";
+import { uploadFileRoute } from "./uploads/[key]/declaration";
 import { simulateModerationRoute } from "./sandbox/listings/[code]/moderation/declaration";
 
 /**
@@ -42,6 +44,8 @@ export const routes: readonly RouteDeclaration[] = [
   eventsRoute,
   tokenRoute,
   revokeRoute,
+  createUploadRoute,
+  uploadFileRoute,
   simulateModerationRoute,
   openApiRoute,
 ];

@@ -143,6 +143,26 @@ export const en: Messages = {
       title: "Access denied",
       detail: "The account holder did not allow the app to connect.",
     },
+    upload_signature_invalid: {
+      title: "Invalid upload URL",
+      detail: "The upload URL is not one this service signed, or was changed; use the whole url from POST /uploads as it is.",
+    },
+    upload_expired: {
+      title: "Upload URL expired",
+      detail: "The upload URL has expired (it is valid for 15 minutes); ask POST /uploads for a new one.",
+    },
+    upload_length_mismatch: {
+      title: "Wrong Content-Length",
+      detail: "Send the file with Content-Length: {expected}, the content_length given to POST /uploads.",
+    },
+    upload_incomplete: {
+      title: "Upload incomplete",
+      detail: "The body ended before the declared {expected} bytes; nothing was stored. Send the whole file again to the same URL.",
+    },
+    upload_already_used: {
+      title: "Upload URL already used",
+      detail: "A file was already sent with this upload URL (or is being sent); ask POST /uploads for a new one.",
+    },
   },
   validation: {
     required: "This field is required.",
@@ -226,6 +246,9 @@ export const en: Messages = {
     url_credentials: "The address cannot contain a user name or password.",
     url_not_public: "The address must be a public one on the internet, not a local, private or reserved one.",
     url_unresolvable: "The host name of the address does not resolve; check its spelling.",
+    unknown_upload: "Unknown upload key: not one given to this account by POST /uploads, or expired unused.",
+    upload_not_stored: "Nothing was uploaded with this key yet: PUT the file to the upload URL first.",
+    unknown_photo_room: "Unknown room label; see photo_room in GET /schema.",
     invalid: "The value is not valid.",
   },
   /** A bound as a quantity (`{n}` is the number), one text per plural category of English. */

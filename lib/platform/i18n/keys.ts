@@ -39,6 +39,11 @@ export const problemDetails = {
   invalid_scope: [],
   unsupported_response_type: [],
   access_denied: [],
+  upload_signature_invalid: [],
+  upload_expired: [],
+  upload_length_mismatch: ["expected"],
+  upload_incomplete: ["expected"],
+  upload_already_used: [],
 } as const satisfies Record<ErrorCode, readonly string[]>;
 
 /**
@@ -208,6 +213,12 @@ export const validationReasons = {
   url_not_public: [],
   /** A webhook address whose host name does not resolve. */
   url_unresolvable: [],
+  /** A photo's upload key that does not exist (or expired unused) or belongs to another account: one answer. */
+  unknown_upload: [],
+  /** A photo's upload key whose file was not (completely) uploaded. */
+  upload_not_stored: [],
+  /** A photo's room label not in the vocabulary. */
+  unknown_photo_room: [],
   invalid: [],
 } as const;
 

@@ -145,6 +145,28 @@ export const ro: Messages = {
       title: "Acces refuzat",
       detail: "Titularul contului nu a permis conectarea aplicației.",
     },
+    upload_signature_invalid: {
+      title: "Adresă de încărcare nevalidă",
+      detail:
+        "Adresa de încărcare nu a fost semnată de acest serviciu sau a fost modificată; folosiți întreaga adresă url primită de la POST /uploads, așa cum este.",
+    },
+    upload_expired: {
+      title: "Adresă de încărcare expirată",
+      detail: "Adresa de încărcare a expirat (este valabilă 15 minute); cereți una nouă cu POST /uploads.",
+    },
+    upload_length_mismatch: {
+      title: "Content-Length greșit",
+      detail: "Trimiteți fișierul cu Content-Length: {expected}, valoarea content_length dată la POST /uploads.",
+    },
+    upload_incomplete: {
+      title: "Încărcare incompletă",
+      detail:
+        "Corpul cererii s-a încheiat înainte de cei {expected} octeți declarați; nu s-a păstrat nimic. Trimiteți din nou întregul fișier la aceeași adresă.",
+    },
+    upload_already_used: {
+      title: "Adresă de încărcare deja folosită",
+      detail: "Cu această adresă de încărcare s-a trimis deja un fișier (sau se trimite acum); cereți una nouă cu POST /uploads.",
+    },
   },
   validation: {
     required: "Câmpul este obligatoriu.",
@@ -227,6 +249,9 @@ export const ro: Messages = {
     redirect_uri_not_registered: "Această adresă de redirecționare nu este înregistrată pentru aplicație.",
     url_credentials: "Adresa nu poate conține un nume de utilizator sau o parolă.",
     url_not_public: "Adresa trebuie să fie una publică pe internet, nu una locală, privată sau rezervată.",
+    unknown_upload: "Cheie de încărcare necunoscută: nu a fost dată acestui cont de POST /uploads sau a expirat nefolosită.",
+    upload_not_stored: "Nu s-a încărcat încă nimic cu această cheie: trimiteți întâi fișierul cu PUT la adresa de încărcare.",
+    unknown_photo_room: "Etichetă de cameră necunoscută; vedeți photo_room în GET /schema.",
     url_unresolvable: "Numele de gazdă al adresei nu poate fi rezolvat; verificați cum este scris.",
     invalid: "Valoarea nu este validă.",
   },

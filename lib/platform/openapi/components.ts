@@ -37,13 +37,13 @@ export const problemSchema = z
 const problemContent = { "application/problem+json": { schema: problemSchema } };
 
 const describedStatuses: Record<number, string> = {
-  400: "The body is not JSON (`malformed_json`), not UTF-8 (`invalid_encoding`) or nested deeper than 64 levels (`nesting_too_deep`); a path segment is not percent-encoded UTF-8 (`malformed_path`).",
+  400: "The body is not JSON (`malformed_json`), not UTF-8 (`invalid_encoding`) or nested deeper than 64 levels (`nesting_too_deep`); a path segment is not percent-encoded UTF-8 (`malformed_path`). Upload URLs: `upload_length_mismatch`, `upload_incomplete`.",
   401: "`unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`).",
-  403: "`missing_ability`: the key lacks the permission.",
+  403: "`missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`.",
   404: "`not_found`: does not exist or is not the caller's.",
-  409: "`listing_busy` (another write in progress, nothing written) or `listing_action_refused`.",
+  409: "`listing_busy` (another write in progress, nothing written) or `listing_action_refused`; upload URLs: `upload_already_used`.",
   412: "`listing_changed_meanwhile`: `If-Match` holds an old version.",
-  413: "`payload_too_large`: body over 1 MiB.",
+  413: "`payload_too_large`: body over 1 MiB (an upload: over its declared `content_length`).",
   415: "`unsupported_media_type`.",
   422: "Invalid data, see `errors[]`.",
   429: "`too_many_requests`: wait `Retry-After` seconds.",

@@ -10,6 +10,11 @@ const tags = [
   { name: "Vocabulary", description: "The public code lists, labels, currencies and field metadata (no key)." },
   { name: "Listings", description: "The account's listings: create, validate, edit, delete, state changes and reads." },
   { name: "Catalog", description: "Active listings of every account, readable with any valid key." },
+  {
+    name: "Photos",
+    description:
+      "A listing's ordered photos: direct uploads through a pre-signed URL, the photo list, processed in the background (`media.processing`, `media.failed`).",
+  },
   { name: "Events", description: "State changes of the account's listings, for polling." },
   {
     name: "OAuth",

@@ -7,8 +7,8 @@ import { createVercelBlobStorage } from "./vercel";
 export { InvalidBlobKeyError, isBlobKey } from "./keys";
 export type { BlobBody, BlobObject, BlobStorage, StoredBlob } from "./types";
 
-/** The local storage's folder, `.data/blobs` under the working folder (where `npm run dev` keeps `.data/pglite`). */
-export const localBlobRoot = (): string => path.resolve(".data", "blobs");
+/** The local storage's folder: `BLOB_DIR`, by default `.data/blobs` under the working folder (where `npm run dev` keeps `.data/pglite`). */
+export const localBlobRoot = (): string => path.resolve(config().BLOB_DIR);
 
 /**
  * The process's file storage: Vercel Blob when `BLOB_READ_WRITE_TOKEN` is set (shared by every

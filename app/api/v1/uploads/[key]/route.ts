@@ -1,0 +1,23 @@
+// PUT /uploads/{key} – the pre-signed upload URL: streams the file into storage
+import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { uploadFileRoute } from "./declaration";
+import { methods } from "@/lib/platform/http/methods";
+import { noContent } from "@/lib/platform/http/respond";
+import { receiveUpload } from "@/lib/domain/media/receive-upload";
+
+const upload = endpoint(uploadFileRoute, async ({ ctx, params, query, request }) => {
+  await receiveUpload({
+    ctx,
+    input: {
+      key: params.key,
+      expires: query.expires ?? null,
+      signature: query.signature ?? null,
+      contentType: request.headers.get("content-type"),
+      contentLength: request.headers.get("content-length"),
+      body: request.body,
+    },
+  });
+  return noContent();
+});
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods(upload);

@@ -1,0 +1,14 @@
+// POST /uploads – a pre-signed URL to upload one photo file
+import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { createUploadRoute } from "./declaration";
+import { methods } from "@/lib/platform/http/methods";
+import { json } from "@/lib/platform/http/respond";
+import { createUpload } from "@/lib/domain/media/create-upload";
+
+const create = endpoint(createUploadRoute, async ({ ctx, body }) => {
+  const { content_length } = await body();
+  const grant = await createUpload({ ctx, input: { contentLength: content_length } });
+  return json(grant, { status: 201 });
+});
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods(create);
