@@ -77,6 +77,10 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`status in ('pending', 'delivering')`),
+    // One webhook's due deliveries in due order: the lane hands an ended attempt's slot to the next.
+    index("webhook_deliveries_webhook_due_idx")
+      .on(t.webhookId, t.nextAttemptAt)
+      .where(sql`status in ('pending', 'delivering')`),
     // Attempts in flight by lease end: the per-webhook count and the leases ended in their last attempt.
     index("webhook_deliveries_in_flight_idx")
       .on(t.nextAttemptAt)
