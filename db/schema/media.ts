@@ -64,6 +64,8 @@ export const photos = pgTable(
       .default(sql`'{}'::text[]`),
     state: text("state", { enum: photoStates }).notNull().default("pending"),
     failureReason: text("failure_reason"),
+    /** When the failure went out in a `media.failed` event (null: not yet). */
+    failureReportedAt: timestamp("failure_reported_at", { withTimezone: true }),
     attempts: integer("attempts").notNull().default(0),
     derivatives: jsonb("derivatives").$type<PhotoDerivatives>(),
     placeholder: text("placeholder"),

@@ -1,0 +1,1 @@
+ALTER TABLE "photos" ADD COLUMN "failure_reported_at" timestamp with time zone;
