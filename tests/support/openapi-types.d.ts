@@ -368,6 +368,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/listings/{code}/photos": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Set the listing's photos
+     * @description The complete ordered list (the first photo is the cover); photos of the listing missing from it are deleted. A photo is known by its `url` or `key`: one already processed keeps its derivatives and is not processed again (a reorder costs nothing and is published at once); a failed one is tried again.
+     *
+     *     Processing runs in the background: `media.processing` is true until the list is done, then `images` holds the processed photos in the list's order. Photos that fail are left out and reported by `media.failed` events (`reason`: `download_failed` with `urls`, `unprocessable` (not JPEG, PNG or WebP bytes, or a file that does not decode), `too_large`, `too_many_pixels`, `upload_missing`). Lists sent in quick succession end in the last list's order.
+     *
+     *     URLs: `https`, at most 2048 characters, public hosts only (checked again on the address each download connects to), redirects followed up to 3 times to public hosts; files are JPEG, PNG or WebP by their bytes, at most 20 MiB and 100 megapixels. Keys: the caller's own, their files sent; another account's key is answered like an unknown one (422 `invalid_value` at `/photos/N/key`).
+     *
+     *     Permission: `media:write`.
+     */
+    put: operations["setListingPhotos"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/uploads/{key}": {
     parameters: {
       query?: never;
@@ -1149,6 +1175,23 @@ export interface components {
       /** @description Maximum nights. Unit: night. Applies to types: apartment, house; transactions: rent. */
       max_nights?: number | null;
     };
+    PhotoList: {
+      /** @description The complete list in order, the first photo the cover; at most 100. Photos of the listing missing from it are deleted. */
+      photos: components["schemas"]["PhotoItem"][];
+    };
+    PhotoItem: {
+      /**
+       * Format: uri
+       * @description HTTPS address to download, at most 2048 characters. Required without `key`.
+       */
+      url?: string;
+      /** @description An upload key of the caller from `POST /uploads`, its file sent. Required without `url`. */
+      key?: string;
+      /** @description Level tag: a floor level code (`floor_level` in `GET /schema`). */
+      floor?: string;
+      /** @description Room labels (`photo_room` in `GET /schema`), at most 3, each once. */
+      rooms?: string[];
+    };
     /** @description Body of a `listing.published` delivery. */
     ListingPublishedEvent: {
       /** @description The event id, equal to the `webhook-id` header and the same on every attempt: deduplicate by it. */
@@ -1830,6 +1873,10 @@ export interface components {
       };
       /** @description Use it in `PUT /listings/{code}/photos` once the file is sent; unused keys are deleted after about 24 hours. */
       key: string;
+    };
+    PhotosQueued: {
+      /** @description How many photos entered processing (new ones and failed ones tried again). */
+      queued: number;
     };
   };
   responses: never;
@@ -6216,6 +6263,135 @@ export interface operations {
       };
       /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid data, see `errors[]`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `too_many_requests`: wait `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: an unexpected failure, nothing internal shown; quote `request_id` when reporting it. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `service_unavailable`: the database cannot be reached right now (restarting, connections lost); the request's transaction was rolled back. Retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  setListingPhotos: {
+    parameters: {
+      query?: {
+        /** @description Language of titles, details and labels. */
+        locale?: "ro" | "en";
+      };
+      header?: never;
+      path: {
+        /** @description Public code of the listing: 8 characters. */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "photos": [
+         *         {
+         *           "url": "https://photos.example.com/listing-42/living.jpg",
+         *           "floor": "2",
+         *           "rooms": [
+         *             "living_room"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        "application/json": components["schemas"]["PhotoList"];
+      };
+    };
+    responses: {
+      /** @description Accepted; the photos are processed in the background. */
+      202: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PhotosQueued"];
+        };
+      };
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `not_found`: does not exist or is not the caller's. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`; upload URLs: `upload_already_used`. */
+      409: {
         headers: {
           [name: string]: unknown;
         };

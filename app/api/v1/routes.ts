@@ -16,6 +16,7 @@ import { tokenRoute } from "./oauth/token/declaration";
 import { openApiRoute } from "./openapi.json/declaration";
 import { pingRoute } from "./ping/declaration";
 import { vocabularyRoute } from "./schema/declaration";
+import { setListingPhotosRoute } from "./listings/[code]/photos/declaration";
 import { createUploadRoute } from "./uploads/declaration";
 import { uploadFileRoute } from "./uploads/[key]/declaration";
 import { simulateModerationRoute } from "./sandbox/listings/[code]/moderation/declaration";
@@ -45,6 +46,7 @@ export const routes: readonly RouteDeclaration[] = [
   tokenRoute,
   revokeRoute,
   createUploadRoute,
+  setListingPhotosRoute,
   uploadFileRoute,
   simulateModerationRoute,
   openApiRoute,

@@ -149,7 +149,7 @@ function readExcerpt(res: http.IncomingMessage, limit: number): Promise<string> 
   });
 }
 
-function checkedLookup(resolve: Resolver): LookupFunction {
+export function checkedLookup(resolve: Resolver): LookupFunction {
   return (hostname, options, callback) => {
     resolvePublicAddresses(hostname, resolve).then((result) => {
       if (!result.ok) {
@@ -172,7 +172,7 @@ function checkedLookup(resolve: Resolver): LookupFunction {
  * the TCP connection is a connection failure, between it and the TLS handshake's end a TLS failure,
  * and a parser error after it an invalid response.
  */
-class ExchangePhase {
+export class ExchangePhase {
   private stage: "connecting" | "handshaking" | "exchanging" = "connecting";
 
   constructor(private readonly tls: boolean) {}

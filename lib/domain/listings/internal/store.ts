@@ -27,6 +27,8 @@ export interface ListingChanges {
   confirmedAt?: Date;
   deletedAt?: Date;
   externalRef?: string | null;
+  images?: string[];
+  mediaProcessing?: boolean;
 }
 
 /** The same listing after a write: the row changes, who lists it does not. */

@@ -1,0 +1,134 @@
+import http from "node:http";
+import https from "node:https";
+import { checkUrlForm, systemResolver, type Resolver, type UrlRefusal } from "@/lib/platform/net/public-address";
+import { checkedLookup, ExchangePhase, OutboundError } from "@/lib/platform/net/safe-request";
+
+/**
+ * GET of an address someone else chose (photo downloads), with the checks of `safePost`: the URL's
+ * form, then every address at the moment the connection is made (a name resolving to a private
+ * address is refused there, DNS rebinding included). Redirects are followed a few times, each
+ * target checked the same way; the body is read up to a size cap, and one time limit covers the
+ * whole exchange, redirects included.
+ */
+
+export type DownloadFailure = "http_status" | "too_large" | "too_many_redirects" | "redirect_refused";
+
+export class DownloadError extends Error {
+  constructor(
+    readonly reason: DownloadFailure,
+    readonly status?: number,
+  ) {
+    super(`download failed: ${reason}${status ? ` (${status})` : ""}`);
+    this.name = "DownloadError";
+  }
+}
+
+export interface SafeGetRequest {
+  url: string;
+  timeoutMs: number;
+  /** The body's cap: a larger body (declared or streamed) fails with `too_large` once past it. */
+  maxBytes: number;
+  maxRedirects: number;
+  headers?: Record<string, string>;
+  schemes?: ("https" | "http")[];
+  resolve?: Resolver;
+}
+
+export interface SafeGetResponse {
+  /** The address the body came from, after redirects. */
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export async function safeGet(request: SafeGetRequest): Promise<SafeGetResponse> {
+  const signal = AbortSignal.timeout(request.timeoutMs);
+  let current = request.url;
+  for (let hop = 0; hop <= request.maxRedirects; hop++) {
+    const answer = await getOnce(current, request, signal);
+    if (answer.kind === "body") return { url: current, headers: answer.headers, body: answer.body };
+    let next: URL;
+    try {
+      next = new URL(answer.location, current);
+    } catch {
+      throw new DownloadError("redirect_refused");
+    }
+    current = next.toString();
+  }
+  throw new DownloadError("too_many_redirects");
+}
+
+type Answer = { kind: "body"; headers: http.IncomingHttpHeaders; body: Buffer } | { kind: "redirect"; location: string };
+
+function getOnce(text: string, request: SafeGetRequest, signal: AbortSignal): Promise<Answer> {
+  const form = checkUrlForm(text, request.schemes ?? ["https"]);
+  if (!form.ok) {
+    const reason = form.reason === "private_address" ? "refused_address" : "refused_url";
+    return Promise.reject(new OutboundError(reason, { refusal: form.reason as UrlRefusal }));
+  }
+  const { url } = form;
+  const phase = new ExchangePhase(url.protocol === "https:");
+  const send = url.protocol === "https:" ? https.request : http.request;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      outcome();
+    };
+    const fail = (error: unknown) =>
+      settle(() =>
+        reject(
+          error instanceof DownloadError ? error : signal.aborted ? new OutboundError("timeout", { cause: error }) : phase.failure(error),
+        ),
+      );
+    const req = send(
+      {
+        method: "GET",
+        hostname: form.address ?? url.hostname,
+        port: url.port || undefined,
+        path: `${url.pathname}${url.search}`,
+        headers: { "user-agent": "Service-Photos/1", accept: "image/jpeg, image/png, image/webp", ...request.headers },
+        lookup: checkedLookup(request.resolve ?? systemResolver),
+        agent: false,
+        signal,
+      },
+      (res) => {
+        phase.answered();
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400 && res.headers.location) {
+          res.destroy();
+          return settle(() => resolve({ kind: "redirect", location: res.headers.location! }));
+        }
+        if (status !== 200) {
+          res.destroy();
+          return fail(new DownloadError("http_status", status));
+        }
+        const declared = Number(res.headers["content-length"]);
+        if (Number.isFinite(declared) && declared > request.maxBytes) {
+          res.destroy();
+          return fail(new DownloadError("too_large"));
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > request.maxBytes) {
+            res.destroy();
+            return fail(new DownloadError("too_large"));
+          }
+          chunks.push(chunk);
+        });
+        res.on("end", () => settle(() => resolve({ kind: "body", headers: res.headers, body: Buffer.concat(chunks, size) })));
+        res.on("error", fail);
+        res.on("aborted", () => fail(new OutboundError("connection_failed")));
+      },
+    );
+    req.on("socket", (socket) => {
+      socket.once("connect", () => phase.connected());
+      socket.once("secureConnect", () => phase.secured());
+    });
+    req.on("error", fail);
+    req.end();
+  });
+}
