@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as photosRoute from "@/app/api/v1/listings/[code]/photos/route";
@@ -6,6 +6,10 @@ import * as accountListingRoute from "@/app/api/v1/account/listings/[code]/route
 import { database } from "@/db";
 import { events, jobs, listings, photos } from "@/db/schema";
 import { resetConfig } from "@/lib/platform/config";
+import { InngestTestEngine } from "@inngest/test";
+import { createJobFunction } from "@/inngest/functions/run-job";
+import { processListingPhotos } from "@/lib/domain/media/process-photos";
+import { systemContext } from "@/lib/platform/context";
 import { runDueJobs } from "@/lib/platform/jobs/runner";
 import { processPhotosJob } from "@/lib/platform/jobs/photo-jobs";
 import { accountWithKey, call } from "../support/fixtures";
@@ -56,6 +60,18 @@ beforeAll(async () => {
   server = await startHttpServer((request, res) => {
     if (request.url === "/moved") {
       res.writeHead(302, { location: "/photo-a.jpg" }).end();
+      return;
+    }
+    if (request.url === "/to-metadata") {
+      res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data" }).end();
+      return;
+    }
+    if (request.url === "/endless.jpg") {
+      // No Content-Length: the cap must hold while reading. 21 MiB of a JPEG's first bytes, then more.
+      res.writeHead(200, { "content-type": "image/jpeg" });
+      const block = Buffer.alloc(1024 * 1024, 0xff);
+      for (let i = 0; i < 21; i++) res.write(block);
+      res.end();
       return;
     }
     const file = served.get(request.url);
@@ -221,6 +237,65 @@ describe.each(storageKinds)("photos on %s storage", (kind) => {
       [b.url, "done"],
     ]);
     expect((await detail(key, code)).images).toEqual(rows.map((row) => row.derivatives!.webp_1600.url));
+  });
+});
+
+describe("the photos.process job", () => {
+  useStorage("local");
+  beforeAll(() => {
+    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
+    resetConfig();
+  });
+
+  it("refuses a body over 20 MiB while reading it, and a redirect to an address that is not public", async () => {
+    const { key, account } = await accountWithKey();
+    const { code } = await createListing(key);
+    await putPhotos(key, code, { photos: [{ url: at("/endless.jpg") }, { url: at("/to-metadata") }] });
+    await runPhotoJobs();
+    expect((await photoRows(code)).map((row) => row.failureReason)).toEqual(["too_large", "download_failed"]);
+    expect(await mediaFailed(account.id)).toEqual([
+      expect.objectContaining({ reason: "too_large", count: 1 }),
+      expect.objectContaining({ reason: "download_failed", urls: [at("/to-metadata")] }),
+    ]);
+  });
+
+  it("lets one worker at a time hold a listing: a second finds it busy until the first gives it up", async () => {
+    const { key } = await accountWithKey();
+    const { code } = await createListing(key);
+    await putPhotos(key, code, { photos: [{ url: at("/photo-c.webp") }] });
+    const db = await database();
+    const [listing] = await db.connection.select({ id: listings.id }).from(listings).where(eq(listings.code, code));
+    const [first, second] = await Promise.all([
+      processListingPhotos({ ctx: systemContext(db), input: { listingId: listing.id } }),
+      processListingPhotos({ ctx: systemContext(db), input: { listingId: listing.id } }),
+    ]);
+    const outcomes = [first.status, second.status].sort();
+    expect(outcomes).toEqual(["busy", "done"]);
+    expect(await processListingPhotos({ ctx: systemContext(db), input: { listingId: listing.id } })).toEqual({
+      status: "done",
+      processed: 0,
+      failed: 0,
+    });
+    expect((await detail(key, code)).images).toHaveLength(1);
+  });
+
+  it("runs as an Inngest function with the same code", async () => {
+    const { key } = await accountWithKey();
+    const { code } = await createListing(key);
+    await putPhotos(key, code, { photos: [{ url: at("/photo-b.png") }] });
+    const db = (await database()).connection;
+    const [listing] = await db.select({ id: listings.id }).from(listings).where(eq(listings.code, code));
+    const [row] = await db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.name, processPhotosJob.name), eq(jobs.status, "queued"), sql`${jobs.payload}->>'listingId' = ${listing.id}`));
+    const engine = new InngestTestEngine({
+      function: createJobFunction(processPhotosJob, { database, now: () => new Date(), jobs: [processPhotosJob] }),
+    });
+    const { result } = await engine.execute({ events: [{ name: `jobs/${processPhotosJob.name}`, data: { jobId: row.id } }] });
+    expect(result).toMatchObject({ status: "done", result: { status: "done", processed: 1, failed: 0 } });
+    expect((await detail(key, code)).media.processing).toBe(false);
+    expect((await photoRows(code)).map((photo) => photo.state)).toEqual(["done"]);
   });
 });
 

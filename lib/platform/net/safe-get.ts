@@ -100,22 +100,23 @@ function getOnce(text: string, request: SafeGetRequest, signal: AbortSignal): Pr
           res.destroy();
           return settle(() => resolve({ kind: "redirect", location: res.headers.location! }));
         }
+        // Settled before the socket is dropped: destroying the answer emits its own `aborted` at once.
         if (status !== 200) {
-          res.destroy();
-          return fail(new DownloadError("http_status", status));
+          fail(new DownloadError("http_status", status));
+          return res.destroy();
         }
         const declared = Number(res.headers["content-length"]);
         if (Number.isFinite(declared) && declared > request.maxBytes) {
-          res.destroy();
-          return fail(new DownloadError("too_large"));
+          fail(new DownloadError("too_large"));
+          return res.destroy();
         }
         const chunks: Buffer[] = [];
         let size = 0;
         res.on("data", (chunk: Buffer) => {
           size += chunk.length;
           if (size > request.maxBytes) {
-            res.destroy();
-            return fail(new DownloadError("too_large"));
+            fail(new DownloadError("too_large"));
+            return res.destroy();
           }
           chunks.push(chunk);
         });
