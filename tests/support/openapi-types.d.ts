@@ -1446,7 +1446,7 @@ export interface components {
         url: string;
         /** @description How many photos failed. */
         count: number;
-        /** @description `download_failed` or `unprocessable`; accept other values too. */
+        /** @description Why the photos were left out: `download_failed`, `unprocessable`, `too_large`, `too_many_pixels`, `upload_missing` (`media_failure_reason` in `GET /schema`); accept other values too. */
         reason: string;
         /** @description The addresses that could not be downloaded; only when `reason` is `download_failed`. */
         urls?: string[];

@@ -90,7 +90,10 @@ export const eventDataSchemas = {
   [eventTypes.mediaFailed]: z.object({
     ...listingDataShape,
     count: z.number().int().min(1).meta({ description: "How many photos failed." }),
-    reason: z.string().meta({ description: "`download_failed` or `unprocessable`; accept other values too." }),
+    reason: z.string().meta({
+      description:
+        "Why the photos were left out: `download_failed`, `unprocessable`, `too_large`, `too_many_pixels`, `upload_missing` (`media_failure_reason` in `GET /schema`); accept other values too.",
+    }),
     urls: z
       .array(z.string().meta({ format: "uri" }))
       .optional()

@@ -6,6 +6,7 @@ import type { Enumeration } from "./labels";
 import { photoRooms } from "./photo-rooms";
 import { pricePeriods } from "./price-periods";
 import { propertyTypes, transactionTypes } from "./property-types";
+import { mediaFailureReasons } from "./media-failure-reasons";
 import { rejectionCodes } from "./rejection-codes";
 
 /**
@@ -43,6 +44,7 @@ export const enumerations = {
   price_period: pricePeriods,
   currency: currencies,
   rejection_code: rejectionCodes,
+  media_failure_reason: mediaFailureReasons,
 } satisfies Record<string, Enumeration>;
 
 export type EnumerationName = keyof typeof enumerations;
