@@ -5,7 +5,13 @@ import { database } from "@/db";
 import { webhooks } from "@/db/schema";
 import { eventTypes, listEvents } from "@/lib/domain/events";
 import { registerClient } from "@/lib/domain/oauth/register-client";
-import { claimDueDeliveries, maxInFlightPerWebhook, retryDelaysSeconds } from "@/lib/domain/webhooks/deliver";
+import {
+  attemptClaimed,
+  claimDueDeliveries,
+  maxInFlightPerWebhook,
+  recordSuccessesAndHandOff,
+  retryDelaysSeconds,
+} from "@/lib/domain/webhooks/deliver";
 import { setAppWebhook } from "@/lib/domain/webhooks/set-app-webhook";
 import { startWebhook } from "@/lib/domain/webhooks/start-webhook";
 import { stopWebhook } from "@/lib/domain/webhooks/stop-webhook";
@@ -25,6 +31,8 @@ import {
 import { actionsOf, deliveriesOf, freshAccount, keyedAccount, receiver, record, webhookOf } from "./support";
 
 withLocalReceivers();
+
+const onPostgresRun = Boolean(process.env.DATABASE_URL);
 
 describe("the delivery engine: claim, attempt, outcome", () => {
   it("delivers the event as GET /events shows it, signed as Standard Webhooks receivers verify it", async () => {
@@ -181,7 +189,8 @@ describe("the delivery engine: claim, attempt, outcome", () => {
     const { connection: db } = await database();
     const claimedAt = new Date();
     // The claim commits, then the process dies before its attempt.
-    expect(await claimDueDeliveries(db, { now: claimedAt, limit: 10 })).toHaveLength(1);
+    const ids = [(await onlyDelivery(webhook.id)).id];
+    expect(await claimDueDeliveries(db, { now: claimedAt, limit: 10, ids })).toHaveLength(1);
     expect(await onlyDelivery(webhook.id)).toMatchObject({ status: "delivering", attempts: 1 });
 
     expect(await deliver(plusSeconds(claimedAt, 30))).toEqual([]);
@@ -236,6 +245,60 @@ describe("the delivery engine: claim, attempt, outcome", () => {
   });
 });
 
+describe("handing an ended attempt's slot on (the lane's outcome write)", () => {
+  it("records the successes and claims, in the same statement, one next due delivery of the same webhook for each", async () => {
+    const server = await localReceiver(() => ({ status: 204 }));
+    const { account, webhook } = await hookedAccount(server);
+    const other = await hookedAccount(server);
+    for (let i = 0; i < maxInFlightPerWebhook + 2; i++) await record(account.id);
+    await record(other.account.id);
+    const { connection: db } = await database();
+    const now = new Date();
+    const ours = (await deliveriesOf([webhook.id])).map((row) => row.id);
+    const claimed = await claimDueDeliveries(db, { now, limit: 50, ids: ours });
+    expect(claimed).toHaveLength(maxInFlightPerWebhook);
+    const statuses = async () => (await deliveriesOf([webhook.id])).map((row) => row.status).sort();
+
+    const ended = await Promise.all(
+      claimed.slice(0, 2).map(async (one) => ({ claimed: one, now, result: await attemptClaimed({ claimed: one, now }) })),
+    );
+    const next = await recordSuccessesAndHandOff(db, { ended, now: plusSeconds(now, 1) });
+
+    expect(next.map((one) => ({ webhookId: one.webhookId, attempt: one.attempt }))).toEqual([
+      { webhookId: webhook.id, attempt: 1 },
+      { webhookId: webhook.id, attempt: 1 },
+    ]);
+    expect(next.map((one) => one.id)).not.toContain(claimed[0].id);
+    // Two ended, two taken on: still at the cap, none of the other webhook's taken.
+    expect(await statuses()).toEqual([...Array(maxInFlightPerWebhook).fill("delivering"), "succeeded", "succeeded"]);
+    expect(await onlyDelivery(other.webhook.id)).toMatchObject({ status: "pending", attempts: 0 });
+
+    const rest = [...claimed.slice(2), ...next];
+    const restEnded = await Promise.all(
+      rest.map(async (one) => ({ claimed: one, now, result: await attemptClaimed({ claimed: one, now }) })),
+    );
+    // Nothing of this webhook is due any more: nothing to take on.
+    expect(await recordSuccessesAndHandOff(db, { ended: restEnded, now: plusSeconds(now, 2) })).toEqual([]);
+    expect(await statuses()).toEqual(Array(maxInFlightPerWebhook + 2).fill("succeeded"));
+    expect(new Set(server.received.map((request) => request.headers["webhook-id"])).size).toBe(maxInFlightPerWebhook + 2);
+  });
+
+  it("takes nothing on for a stopped webhook: its deliveries wait for its start", async () => {
+    const server = await localReceiver(() => ({ status: 204 }));
+    const { account, webhook } = await hookedAccount(server);
+    await record(account.id);
+    await record(account.id);
+    const { connection: db } = await database();
+    const now = new Date();
+    const [first] = await claimDueDeliveries(db, { now, limit: 1, ids: (await deliveriesOf([webhook.id])).map((row) => row.id) });
+    await stopWebhook({ ctx: account.ctx, input: { id: webhook.id } });
+
+    const result = await attemptClaimed({ claimed: first, now });
+    expect(await recordSuccessesAndHandOff(db, { ended: [{ claimed: first, now, result }], now })).toEqual([]);
+    expect((await deliveriesOf([webhook.id])).map((row) => row.status).sort()).toEqual(["pending", "succeeded"]);
+  });
+});
+
 describe("the embedded runner's delivery lane", () => {
   it("is woken by the commit of the event (NOTIFY), with no pass started by the test", async () => {
     const server = await localReceiver(() => ({ status: 204 }));
@@ -251,4 +314,33 @@ describe("the embedded runner's delivery lane", () => {
       await stopDeliveryLane();
     }
   });
+
+  // Every test file shares the PostgreSQL test database: a lane running this long would claim other files' due deliveries.
+  it.skipIf(onPostgresRun)(
+    `drains a backlog with at most ${maxInFlightPerWebhook} in flight per webhook, each delivery sent once${onPostgresRun ? " (skipped: npm test runs it on PGlite; the PostgreSQL run shares its database with every file)" : ""}`,
+    async () => {
+      const server = await localReceiver(() => "hold");
+      const { account, webhook } = await hookedAccount(server);
+      const total = maxInFlightPerWebhook + 3;
+      for (let i = 0; i < total; i++) await record(account.id);
+      const statuses = async () => (await deliveriesOf([webhook.id])).map((row) => row.status).sort();
+      await startDeliveryLane({ database: await database(), sweepMs: 3_600_000 });
+      try {
+        await vi.waitFor(() => expect(server.received).toHaveLength(maxInFlightPerWebhook), { timeout: 10_000 });
+        expect(await statuses()).toEqual([...Array(maxInFlightPerWebhook).fill("delivering"), "pending", "pending", "pending"]);
+
+        releaseHeld();
+        await vi.waitFor(() => expect(server.received).toHaveLength(total), { timeout: 10_000 });
+        await vi.waitFor(async () =>
+          expect(await statuses()).toEqual(["delivering", "delivering", "delivering", ...Array(maxInFlightPerWebhook).fill("succeeded")]),
+        );
+
+        releaseHeld();
+        await vi.waitFor(async () => expect(await statuses()).toEqual(Array(total).fill("succeeded")), { timeout: 10_000 });
+        expect(new Set(server.received.map((request) => request.headers["webhook-id"])).size).toBe(total);
+      } finally {
+        await stopDeliveryLane();
+      }
+    },
+  );
 });

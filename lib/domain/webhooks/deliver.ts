@@ -1,11 +1,12 @@
 import { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } from "drizzle-orm";
+import type { WithSubqueryWithSelection } from "drizzle-orm/pg-core";
 import type { Handle } from "@/db";
 import { events, webhookDeliveries, webhooks } from "@/db/schema";
 import { eventBody } from "@/lib/domain/events/types";
 import type { ServiceContext, StaffActor } from "@/lib/platform/context";
 import { attemptDelivery, RECEIVER_TIMEOUT_MS, type DeliveryAttemptResult } from "./attempt";
 import { deliveryLeaseSeconds, maxDeliveryAttempts, maxInFlightPerWebhook } from "./internal/schedule";
-import { recordDeliveryOutcome, type ClaimedDelivery, type DeliveryOutcome } from "./outcomes";
+import { outcomesWritten, recordDeliveryOutcome, type AttemptEnded, type ClaimedDelivery, type DeliveryOutcome } from "./outcomes";
 import { signingSecretOf } from "./webhook-signing-secret";
 
 export { deliveriesChannel } from "./fan-out-event";
@@ -26,7 +27,7 @@ export { recordDeliveryOutcome, recordDeliveryOutcomes, type ClaimedDelivery, ty
 
 // Two-integer advisory lock naming "claiming webhook deliveries": claims are short and serialized, so
 // the per-webhook cap holds across instances. Candidates are not row-locked (locking a hundred rows to
-// claim a few costs more than the claim): the update checks each chosen row again as it is then.
+// claim a few costs more than the claim): the few chosen are, and the update checks each again as it is then.
 const claimLock = [0x77686b73, 1] as const;
 
 const d = webhookDeliveries;
@@ -113,37 +114,101 @@ export async function claimDueDeliveries(db: Handle, input: { now: Date; limit: 
           .orderBy(asc(ranked.dueAt))
           .limit(limit),
       );
-    return (
+    // The chosen few are locked, skipping those a hand-off holds: a claim never waits for a hand-off,
+    // which may be waiting for it (a row a claim re-checked stays locked until it commits).
+    const locked = tx.$with("locked").as(
       tx
-        .with(exhausted, busy, candidates, ranked, chosen)
-        .update(d)
-        .set({ status: "delivering", attempts: sql`${d.attempts} + 1`, nextAttemptAt: leaseEnd(now), updatedAt: now })
-        // PostgreSQL's UPDATE … FROM cannot join on the updated table: the joins go through `chosen`.
-        .from(chosen)
-        .innerJoin(w, eq(w.id, chosen.webhookId))
-        .innerJoin(events, eq(events.seq, chosen.eventSeq))
-        // Checked again on the row as it is now: a row another session changed meanwhile (an outcome, a
-        // resend) is claimed only if it is still due.
-        .where(and(eq(d.id, chosen.id), dueAt(now), lt(d.attempts, maxDeliveryAttempts)))
-        .returning({
-          id: d.id,
-          webhookId: d.webhookId,
-          attempts: d.attempts,
-          connectionId: d.connectionId,
-          url: w.url,
-          secretSealed: w.secretSealed,
-          event: events,
-        })
+        .select({ id: d.id, webhookId: d.webhookId, eventSeq: d.eventSeq })
+        .from(d)
+        .where(inArray(d.id, tx.select({ id: chosen.id }).from(chosen)))
+        .for("update", { skipLocked: true }),
     );
+    return claimChosen(tx.with(exhausted, busy, candidates, ranked, chosen, locked), locked, now);
   });
-  return rows.map((row) => ({
+  return rows.map(claimedDelivery);
+}
+
+type Chosen = WithSubqueryWithSelection<{ id: typeof d.id; webhookId: typeof d.webhookId; eventSeq: typeof d.eventSeq }, string>;
+
+/**
+ * The claim itself: the chosen deliveries become `delivering`, their attempt counted and their lease
+ * set, each checked again on the row as it is now (a row another session changed meanwhile, an
+ * outcome or a resend, is claimed only if it is still due); returned with webhook and event.
+ */
+function claimChosen(withChosen: ReturnType<Handle["with"]>, chosen: Chosen, now: Date) {
+  return (
+    withChosen
+      .update(d)
+      .set({ status: "delivering", attempts: sql`${d.attempts} + 1`, nextAttemptAt: leaseEnd(now), updatedAt: now })
+      // PostgreSQL's UPDATE … FROM cannot join on the updated table: the joins go through `chosen`.
+      .from(chosen)
+      .innerJoin(w, eq(w.id, chosen.webhookId))
+      .innerJoin(events, eq(events.seq, chosen.eventSeq))
+      // `id = any(array(…))` reads the chosen rows by primary key. Without it, in a table whose
+      // statistics lag a burst of new deliveries, the planner reads every due row to join a few.
+      .where(and(eq(d.id, chosen.id), sql`${d.id} = any(array(select id from ${chosen}))`, dueAt(now), lt(d.attempts, maxDeliveryAttempts)))
+      .returning({
+        id: d.id,
+        webhookId: d.webhookId,
+        attempts: d.attempts,
+        connectionId: d.connectionId,
+        url: w.url,
+        secretSealed: w.secretSealed,
+        event: events,
+      })
+  );
+}
+
+function claimedDelivery(row: Awaited<ReturnType<typeof claimChosen>>[number]): ClaimedDelivery {
+  return {
     id: row.id,
     webhookId: row.webhookId,
     attempt: row.attempts,
     url: row.url,
     secret: signingSecretOf({ id: row.webhookId, secretSealed: row.secretSealed }),
     event: { id: eventBody(row.event).id, body: deliveryBody(row.event, row.connectionId) },
-  }));
+  };
+}
+
+/**
+ * The embedded lane's outcome write when every attempt of the batch succeeded: the outcomes (and
+ * the webhooks' `failing_since` cleared), and in the same statement each succeeded attempt's slot
+ * handed to its webhook's next due delivery, claimed as `claimDueDeliveries` claims. One for one per
+ * webhook, in the statement that ends the attempts, so a webhook's deliveries in flight never grow
+ * (the cap holds across instances without the claim's lock), and a busy lane moves from one
+ * delivery to the next without a claim transaction in between. Its candidates skip rows another
+ * session has locked: it never waits for a claim that may be waiting for it (a deadlock otherwise).
+ * Answers the deliveries claimed.
+ */
+export async function recordSuccessesAndHandOff(db: Handle, input: { ended: AttemptEnded[]; now: Date }): Promise<ClaimedDelivery[]> {
+  const { ended, now } = input;
+  if (ended.length === 0) return [];
+  if (ended.some(({ result }) => !result.ok)) throw new Error("recordSuccessesAndHandOff takes succeeded attempts only");
+  const perWebhook = new Map<string, number>();
+  for (const { claimed } of ended) perWebhook.set(claimed.webhookId, (perWebhook.get(claimed.webhookId) ?? 0) + 1);
+  const slots = [...perWebhook].map(([webhookId, count]) => ({ webhook_id: webhookId, count }));
+  const endedIds = ended.map(({ claimed }) => claimed.id);
+  const written = outcomesWritten(db, ended);
+  const healed = db.$with("healed").as(
+    db
+      .update(w)
+      .set({ failingSince: null })
+      .where(and(inArray(w.id, [...perWebhook.keys()]), sql`${w.failingSince} is not null`))
+      .returning({ id: w.id }),
+  );
+  const handedOff = db.$with("handed_off", { id: d.id, webhookId: d.webhookId, eventSeq: d.eventSeq }).as(sql`
+    select next.id, next.webhook_id, next.event_seq
+    from jsonb_to_recordset(${JSON.stringify(slots)}::jsonb) as s(webhook_id text, count int)
+    join ${w} on ${w.id} = s.webhook_id and ${w.active}
+    cross join lateral (
+      select ${d.id}, ${d.webhookId}, ${d.eventSeq} from ${d}
+      where ${d.webhookId} = s.webhook_id and ${dueAt(now)} and ${d.attempts} < ${maxDeliveryAttempts}
+        and ${d.id} not in ${endedIds}
+      order by ${d.nextAttemptAt} limit s.count
+      for update skip locked
+    ) as next`);
+  const rows = await claimChosen(db.with(written, healed, handedOff), handedOff, now);
+  return rows.map(claimedDelivery);
 }
 
 /** A claimed delivery's POST, outside any transaction; never throws for what the receiver or the network does. */

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Handle } from "@/db";
 import { webhookDeliveries, webhooks } from "@/db/schema";
 import type { DeliveryAttemptResult } from "./attempt";
@@ -43,19 +43,11 @@ function outcomeOf({ claimed, result, now }: AttemptEnded): DeliveryOutcome {
 }
 
 /**
- * Writes the outcomes of ended attempts, many in one statement (the embedded runner groups those
- * ending while the previous write runs): each delivery only while the claim is still that attempt's
- * (a run whose lease ended and whose delivery was claimed again must not overwrite the newer
- * attempt), and each webhook's `failing_since` (cleared by a success in the batch, else set by the
- * first failure). Then the health check: a `410 Gone` stops the webhook at once, 5 days of failures
- * too, each in its own transaction, and its owner is mailed.
- *
- * A write lost in a crash leaves its delivery `delivering` until its lease ends, then attempted
- * again: at worst a duplicate, never a lost delivery.
+ * The data-modifying CTE writing each ended attempt's outcome, only while the claim is still that
+ * attempt's (a run whose lease ended and whose delivery was claimed again must not overwrite the
+ * newer attempt).
  */
-export async function recordDeliveryOutcomes(db: Handle, ended: AttemptEnded[]): Promise<DeliveryOutcome[]> {
-  if (ended.length === 0) return [];
-  const outcomes = ended.map(outcomeOf);
+export function outcomesWritten(db: Handle, ended: AttemptEnded[], outcomes: DeliveryOutcome[] = ended.map(outcomeOf)) {
   const rows = ended.map(({ claimed, result, now }, i) => {
     const outcome = outcomes[i];
     return {
@@ -71,15 +63,7 @@ export async function recordDeliveryOutcomes(db: Handle, ended: AttemptEnded[]):
       updated_at: now.toISOString(),
     };
   });
-  const health = new Map<string, { ok: boolean; failedAt: string }>();
-  for (const { claimed, result, now } of ended) {
-    const seen = health.get(claimed.webhookId);
-    health.set(claimed.webhookId, {
-      ok: (seen?.ok ?? false) || result.ok,
-      failedAt: seen && seen.failedAt < now.toISOString() ? seen.failedAt : now.toISOString(),
-    });
-  }
-  const written = db.$with("written").as(
+  return db.$with("written").as(
     db
       .update(d)
       .set({
@@ -97,9 +81,43 @@ export async function recordDeliveryOutcomes(db: Handle, ended: AttemptEnded[]):
           last_status_code int, last_error text, last_duration_ms int, last_response_excerpt text, last_request_headers jsonb,
           updated_at timestamptz)`,
       )
-      .where(and(sql`${d.id} = v.id`, eq(d.status, "delivering"), sql`${d.attempts} = v.attempt`))
+      // By primary key (see claimChosen): the in-flight index would read every delivery in flight.
+      .where(
+        and(
+          inArray(
+            d.id,
+            rows.map((row) => row.id),
+          ),
+          sql`${d.id} = v.id`,
+          eq(d.status, "delivering"),
+          sql`${d.attempts} = v.attempt`,
+        ),
+      )
       .returning({ id: d.id }),
   );
+}
+
+/**
+ * Writes the outcomes of ended attempts, many in one statement (the embedded runner groups those
+ * ending while the previous write runs) with `outcomesWritten`, and each webhook's `failing_since` (cleared by a success in the batch, else set by the
+ * first failure). Then the health check: a `410 Gone` stops the webhook at once, 5 days of failures
+ * too, each in its own transaction, and its owner is mailed.
+ *
+ * A write lost in a crash leaves its delivery `delivering` until its lease ends, then attempted
+ * again: at worst a duplicate, never a lost delivery.
+ */
+export async function recordDeliveryOutcomes(db: Handle, ended: AttemptEnded[]): Promise<DeliveryOutcome[]> {
+  if (ended.length === 0) return [];
+  const outcomes = ended.map(outcomeOf);
+  const written = outcomesWritten(db, ended, outcomes);
+  const health = new Map<string, { ok: boolean; failedAt: string }>();
+  for (const { claimed, result, now } of ended) {
+    const seen = health.get(claimed.webhookId);
+    health.set(claimed.webhookId, {
+      ok: (seen?.ok ?? false) || result.ok,
+      failedAt: seen && seen.failedAt < now.toISOString() ? seen.failedAt : now.toISOString(),
+    });
+  }
   const healthRows = [...health].map(([webhookId, note]) => ({ webhook_id: webhookId, ok: note.ok, failed_at: note.failedAt }));
   // A success writes its webhook only when it was failing; a failure sets failing_since when unset.
   const noted = await db

@@ -5,6 +5,8 @@ import {
   deliveriesChannel,
   nextDeliveryDueAt,
   recordDeliveryOutcomes,
+  recordSuccessesAndHandOff,
+  type ClaimedDelivery,
 } from "@/lib/domain/webhooks/deliver";
 import type { AttemptEnded } from "@/lib/domain/webhooks/outcomes";
 import { logger } from "@/lib/platform/logger";
@@ -16,7 +18,8 @@ import { logger } from "@/lib/platform/logger";
  * per-webhook cap of the claim), so one slow receiver never holds up the others. A pass starts:
  * - when woken: the NOTIFY that the event's transaction sends reaches every listening instance at
  *   its commit (this process and the others through LISTEN on PostgreSQL; in process on PGlite);
- * - when an attempt ends (room freed, the webhook's cap too);
+ * - when an attempt ends (room freed, the webhook's cap too), unless the outcome's write handed its
+ *   slot on: a batch of successes claims each webhook's next due deliveries in the same statement;
  * - when the next retry or lease end falls due, and at least every `sweepMs` as a safety net.
  */
 
@@ -37,6 +40,14 @@ export interface DeliveryLaneOptions {
  */
 const refillDelayMs = 5;
 
+/**
+ * Outcome writes at once. Each waits for its commit to reach the disk: with two, attempts ending
+ * during one write go in the other instead of waiting for it, and PostgreSQL flushes both together.
+ * Two writes never wait for each other: their outcomes are different rows, and each hands off only
+ * rows it could lock.
+ */
+const outcomeWriters = 1;
+
 interface LaneState {
   options: Required<Omit<DeliveryLaneOptions, "timeoutMs">> & { timeoutMs?: number };
   inFlight: Set<Promise<void>>;
@@ -47,8 +58,16 @@ interface LaneState {
   stopped: boolean;
   unlisten?: () => Promise<void>;
   /** Ended attempts waiting for the outcome write in progress; written together by the next one. */
-  outcomes: { ended: AttemptEnded; written: () => void; failed: (error: unknown) => void }[];
-  writing: boolean;
+  outcomes: PendingOutcome[];
+  /** Outcome writes running (at most `outcomeWriters`). */
+  writers: number;
+}
+
+interface PendingOutcome {
+  ended: AttemptEnded;
+  /** Resolves once written: `true` when the write handed the attempt's slot to another delivery. */
+  written: (handedOn: boolean) => void;
+  failed: (error: unknown) => void;
 }
 
 const holder = globalThis as typeof globalThis & { __listingsDeliveryLane?: LaneState };
@@ -64,7 +83,7 @@ export async function startDeliveryLane(options: DeliveryLaneOptions): Promise<v
     again: false,
     stopped: false,
     outcomes: [],
-    writing: false,
+    writers: 0,
   };
   holder.__listingsDeliveryLane = state;
   try {
@@ -103,7 +122,7 @@ function wake(state: LaneState): void {
 }
 
 async function pass(state: LaneState): Promise<void> {
-  const { database, maxInFlight, sweepMs, timeoutMs } = state.options;
+  const { database, maxInFlight, sweepMs } = state.options;
   const db = database.connection;
   let nextInMs = sweepMs;
   try {
@@ -113,16 +132,7 @@ async function pass(state: LaneState): Promise<void> {
       if (room <= 0) break;
       const now = new Date();
       const claimed = await claimDueDeliveries(db, { now, limit: room });
-      for (const one of claimed) {
-        const attempt: Promise<void> = attemptClaimed({ claimed: one, now, timeoutMs })
-          .then((result) => writeOutcome(state, { claimed: one, result, now }))
-          .catch((error: unknown) => logger.error("webhook delivery attempt not recorded; its lease will end and it is retried", { error }))
-          .finally(() => {
-            state.inFlight.delete(attempt);
-            refillSoon(state);
-          });
-        state.inFlight.add(attempt);
-      }
+      for (const one of claimed) startAttempt(state, one, now);
       // A full batch may have left due deliveries behind.
       if (claimed.length === room) state.again = true;
     } while (state.again && !state.stopped);
@@ -141,34 +151,72 @@ async function pass(state: LaneState): Promise<void> {
   }
 }
 
+function startAttempt(state: LaneState, claimed: ClaimedDelivery, now: Date): void {
+  const attempt: Promise<void> = attemptClaimed({ claimed, now, timeoutMs: state.options.timeoutMs })
+    .then((result) => writeOutcome(state, { claimed, result, now }))
+    .catch((error: unknown) => {
+      logger.error("webhook delivery attempt not recorded; its lease will end and it is retried", { error });
+      return false;
+    })
+    .then((handedOn) => {
+      state.inFlight.delete(attempt);
+      if (!handedOn) refillSoon(state);
+    });
+  state.inFlight.add(attempt);
+}
+
 /**
- * Group commit of outcomes: an attempt ending while no write runs is written at once; those ending
+ * Group commit of outcomes: an attempt ending while fewer than `outcomeWriters` writes run is written at once; those ending
  * meanwhile wait for it and go together in the next statement. An idle lane adds no delay, and a
  * busy one writes one statement for many attempts.
  */
-function writeOutcome(state: LaneState, ended: AttemptEnded): Promise<void> {
-  return new Promise<void>((written, failed) => {
+function writeOutcome(state: LaneState, ended: AttemptEnded): Promise<boolean> {
+  return new Promise<boolean>((written, failed) => {
     state.outcomes.push({ ended, written, failed });
-    if (!state.writing) void writeOutcomes(state);
+    if (state.writers < outcomeWriters) void writeOutcomes(state);
   });
 }
 
 async function writeOutcomes(state: LaneState): Promise<void> {
-  state.writing = true;
+  state.writers += 1;
   while (state.outcomes.length > 0) {
     const batch = state.outcomes.splice(0);
     try {
-      await recordDeliveryOutcomes(
-        state.options.database.connection,
-        batch.map((one) => one.ended),
-      );
-      batch.forEach((one) => one.written());
+      const db = state.options.database.connection;
+      const ended = batch.map((one) => one.ended);
+      if (state.stopped || ended.some(({ result }) => !result.ok)) {
+        await recordDeliveryOutcomes(db, ended);
+        batch.forEach((one) => one.written(false));
+      } else {
+        const now = new Date();
+        const next = await recordSuccessesAndHandOff(db, { ended, now }).catch(async (error: unknown) => {
+          if (!isDeadlock(error)) throw error;
+          // A hand-off waits for no claim, but a claim of another instance may still wait for it while
+          // holding a row it wants (one it re-checked): then the outcomes go without handing off.
+          await recordDeliveryOutcomes(db, ended);
+          return [];
+        });
+        for (const one of next) startAttempt(state, one, now);
+        // Each delivery handed on takes the slot of one attempt of its webhook that ended.
+        const handedOn = new Map<string, number>();
+        for (const one of next) handedOn.set(one.webhookId, (handedOn.get(one.webhookId) ?? 0) + 1);
+        for (const one of batch) {
+          const left = handedOn.get(one.ended.claimed.webhookId) ?? 0;
+          handedOn.set(one.ended.claimed.webhookId, left - 1);
+          one.written(left > 0);
+        }
+      }
     } catch (error) {
       batch.forEach((one) => one.failed(error));
     }
   }
-  state.writing = false;
+  state.writers -= 1;
 }
+
+const isDeadlock = (error: unknown): boolean => {
+  const cause = error instanceof Error ? (error.cause ?? error) : error;
+  return typeof cause === "object" && cause !== null && (cause as { code?: unknown }).code === "40P01";
+};
 
 function refillSoon(state: LaneState): void {
   if (state.refill || state.stopped) return;
