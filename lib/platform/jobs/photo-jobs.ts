@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cleanUpPhotoFiles } from "@/lib/domain/media/clean-up-files";
 import { processListingPhotos } from "@/lib/domain/media/process-photos";
 import { defineJob } from "./define";
 import { enqueue } from "./enqueue";
@@ -19,4 +20,16 @@ export const processPhotosJob = defineJob({
     }
     return outcome;
   },
+});
+
+/**
+ * Hourly: upload keys unused after about 24 hours and their files, photos of deleted listings, and
+ * the files no photo refers to any more.
+ */
+export const cleanUpPhotoFilesJob = defineJob({
+  name: "photos.cleanup",
+  cron: "40 * * * *",
+  payload: z.object({}),
+  retry: { delaysSeconds: [300, 1800] },
+  handler: (_payload, ctx) => cleanUpPhotoFiles({ ctx }),
 });

@@ -1,13 +1,13 @@
 import type { JobDefinition } from "./define";
 import { unconfirmListingsJob } from "./listing-jobs";
-import { processPhotosJob } from "./photo-jobs";
+import { cleanUpPhotoFilesJob, processPhotosJob } from "./photo-jobs";
 import { retentionJob } from "./retention-job";
 
 /**
  * Every job of the application. The embedded runner claims only these names and the Inngest
  * functions are made from this list, so a job exists once it is added here.
  */
-export const jobRegistry: readonly JobDefinition[] = [retentionJob, unconfirmListingsJob, processPhotosJob];
+export const jobRegistry: readonly JobDefinition[] = [retentionJob, unconfirmListingsJob, processPhotosJob, cleanUpPhotoFilesJob];
 
 export function findJob(name: string): JobDefinition | undefined {
   return jobRegistry.find((job) => job.name === name);
