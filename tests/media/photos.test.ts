@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as photosRoute from "@/app/api/v1/listings/[code]/photos/route";
 import * as accountListingRoute from "@/app/api/v1/account/listings/[code]/route";
 import { database } from "@/db";
-import { events, jobs, listings, photos } from "@/db/schema";
+import { events, jobs, listings, photoLists, photos } from "@/db/schema";
 import { resetConfig } from "@/lib/platform/config";
 import { InngestTestEngine } from "@inngest/test";
 import { createJobFunction } from "@/inngest/functions/run-job";
@@ -279,6 +279,35 @@ describe("the photos.process job", () => {
     expect((await detail(key, code)).images).toHaveLength(1);
   });
 
+  it("finishes a list whose worker died mid-photo, once its lease has ended (a simulated crash, not a killed process)", async () => {
+    const { key } = await accountWithKey();
+    const { code } = await createListing(key);
+    await putPhotos(key, code, { photos: [{ url: at("/photo-b.png") }, { url: at("/photo-c.webp") }] });
+    const db = await database();
+    const [listing] = await db.connection.select({ id: listings.id }).from(listings).where(eq(listings.code, code));
+    // What a process killed while rendering the first photo leaves: the photo taken, the listing held.
+    const [first] = await photoRows(code);
+    await db.connection.update(photos).set({ state: "processing", attempts: 1 }).where(eq(photos.id, first.id));
+    const lease = new Date(Date.now() + 60_000);
+    await db.connection.update(photoLists).set({ workerUntil: lease }).where(eq(photoLists.listingId, listing.id));
+    expect(await processListingPhotos({ ctx: systemContext(db), input: { listingId: listing.id } })).toEqual({
+      status: "busy",
+      until: lease,
+    });
+
+    await db.connection
+      .update(photoLists)
+      .set({ workerUntil: new Date(Date.now() - 1000) })
+      .where(eq(photoLists.listingId, listing.id));
+    await runPhotoJobs();
+    expect((await photoRows(code)).map((row) => [row.state, row.attempts])).toEqual([
+      ["done", 2],
+      ["done", 1],
+    ]);
+    expect(await detail(key, code)).toMatchObject({ media: { processing: false } });
+    expect((await detail(key, code)).images).toHaveLength(2);
+  });
+
   it("runs as an Inngest function with the same code", async () => {
     const { key } = await accountWithKey();
     const { code } = await createListing(key);
@@ -334,6 +363,17 @@ describe("PUT /listings/{code}/photos: refusals", () => {
         [{ pointer: "/photos/1/url", code: "distinct" }],
       ],
       [{ photos: [{ key: "not-a-key" }] }, [{ pointer: "/photos/0/key", code: "invalid_value", reason: "unknown_upload" }]],
+      [{ photos: [{ url: "https://example.com/a\u0000.jpg" }] }, [{ pointer: "/photos/0/url", code: "url" }]],
+      [{ photos: [{ url: "https://example.com/\ud800.jpg" }] }, [{ pointer: "/photos/0/url", code: "url" }]],
+      [
+        { photos: [{ url: 42, floor: 3, rooms: "kitchen" }] },
+        [
+          { pointer: "/photos/0/url", code: "string" },
+          { pointer: "/photos/0/floor", code: "string" },
+          { pointer: "/photos/0/rooms", code: "array" },
+        ],
+      ],
+      [{ photos: [null] }, [{ pointer: "/photos/0", code: "object" }]],
     ];
     for (const [body, errors] of cases) {
       const res = await putPhotos(key, code, body);
