@@ -24,7 +24,7 @@ export const listings = pgTable(
     pendingFields: jsonb("pending_fields").$type<Record<string, unknown>>(),
     rejectionReason: text("rejection_reason"),
     rejectionCodes: text("rejection_codes").array(),
-    // Search columns derived from `fields` on every write.
+    // Search columns derived from `fields` on every write; `city` in its search form (searchKey).
     city: text("city"),
     rooms: integer("rooms"),
     priceEur: bigint("price_eur", { mode: "number" }),
@@ -45,6 +45,8 @@ export const listings = pgTable(
     index("listings_agency_mod_idx").on(t.agencyId, t.modSeq),
     index("listings_catalog_idx").on(t.status, t.modSeq),
     index("listings_catalog_search_idx").on(t.status, t.type, t.transaction, t.city, t.priceEur),
+    // A city's listings in catalog order (newest change first), whatever else the search filters on.
+    index("listings_catalog_city_idx").on(t.status, t.city, t.modSeq),
     index("listings_confirm_idx").on(t.status, t.confirmedAt),
     uniqueIndex("listings_external_ref_idx")
       .on(t.accountId, t.externalRef)

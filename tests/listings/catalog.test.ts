@@ -33,6 +33,27 @@ describe("GET /listings – the public catalog", () => {
     expect(paged.json!.meta.next_cursor).toEqual(expect.any(String));
   });
 
+  it("finds a city however it is typed: case, diacritics (comma or cedilla) and spaces do not count", async () => {
+    const owner = await accountWithKey();
+    const unique = newId("listing").slice(4, 12).toLowerCase();
+    const city = `Târgu Mureș ${unique}`;
+    const listing = await activeListing(owner.key, validApartment({ city }));
+    await activeListing(owner.key, validApartment({ city: `Targu Mures ${unique}x` }));
+    const reader = await accountWithKey({ permissions: ["listings:read"] });
+    for (const typed of [`Targu Mures ${unique}`, `TÂRGU MUREŞ ${unique.toUpperCase()}`, `  targu   mureș ${unique} `]) {
+      const found = await call(catalog, { path: `/listings?city=${encodeURIComponent(typed)}`, key: reader.key });
+      expect(found.status).toBe(200);
+      expect(
+        found.json!.data.map((l: { code: string }) => l.code),
+        typed,
+      ).toEqual([listing.code]);
+      // The listing keeps the city as its owner wrote it.
+      expect(found.json!.data[0].location.city).toBe(city);
+    }
+    const none = await call(catalog, { path: `/listings?city=${encodeURIComponent(`Targu ${unique}`)}`, key: reader.key });
+    expect(none.json!.data).toEqual([]);
+  });
+
   it("shows one active listing and answers 404 for any other state", async () => {
     const owner = await accountWithKey();
     const active = await activeListing(owner.key);

@@ -4,6 +4,7 @@ import { listings, listingStatuses } from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/platform/context";
 import { refineStorable } from "./validation/text";
 import { decodeCursor } from "./internal/pagination";
+import { searchKey } from "./internal/search-key";
 import { pageOf, publicScope } from "./internal/queries";
 import { visibleTo } from "./internal/scope";
 
@@ -30,7 +31,10 @@ const textFilter = (maxLength: number) => z.string().max(maxLength).superRefine(
 export const catalogQuery = z.object({
   type: textFilter(40).optional(),
   transaction: textFilter(40).optional(),
-  city: textFilter(120).optional().meta({ description: "Exact city name, case-insensitive." }),
+  city: textFilter(120).optional().meta({
+    description:
+      "City name, whole; case, diacritics and extra spaces do not count (`Bucuresti`, `bucurești` and `BUCUREȘTI` all find `București`).",
+  }),
   price_min: z.coerce.number().int().min(0).optional().meta({ description: "In euros." }),
   price_max: z.coerce.number().int().min(0).optional().meta({ description: "In euros." }),
   rooms: z.coerce.number().int().min(1).max(40).optional(),
@@ -53,7 +57,7 @@ export async function listCatalog({ ctx, input }: { ctx: ServiceContext; input: 
     publicScope,
     query.type ? eq(listings.type, query.type) : undefined,
     query.transaction ? eq(listings.transaction, query.transaction) : undefined,
-    query.city ? eq(listings.city, query.city.trim().toLowerCase()) : undefined,
+    query.city ? eq(listings.city, searchKey(query.city)) : undefined,
     query.price_min !== undefined ? gte(listings.priceEur, query.price_min) : undefined,
     query.price_max !== undefined ? lte(listings.priceEur, query.price_max) : undefined,
     query.rooms !== undefined ? eq(listings.rooms, query.rooms) : undefined,

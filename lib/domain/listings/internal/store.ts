@@ -3,6 +3,7 @@ import { listings, type ListingStatus } from "@/db/schema";
 import { baseCurrency, toEur, type CurrencyRates } from "@/lib/domain/currency/currencies";
 import type { TransactionContext } from "@/lib/platform/context";
 import type { ListedRow } from "./queries";
+import { searchKey } from "./search-key";
 import type { ListingRow } from "./read-shape";
 
 /** Columns the catalog searches on, derived from the stored fields on every write. */
@@ -11,7 +12,7 @@ export function searchColumns(fields: Record<string, unknown>, rates: CurrencyRa
   const currency = typeof fields.price_currency === "string" ? fields.price_currency : baseCurrency;
   const eur = price === null ? null : toEur(price, currency, rates);
   return {
-    city: typeof fields.city === "string" ? fields.city.trim().toLowerCase() : null,
+    city: typeof fields.city === "string" ? searchKey(fields.city) : null,
     rooms: typeof fields.rooms === "number" ? fields.rooms : null,
     priceEur: eur === null || eur === undefined ? null : Math.round(eur),
   };
