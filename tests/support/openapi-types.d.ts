@@ -2096,7 +2096,7 @@ export interface operations {
         locale?: "ro" | "en";
         type?: string;
         transaction?: string;
-        /** @description Exact city name, case-insensitive. */
+        /** @description City name, whole; case, diacritics and extra spaces do not count (`Bucuresti`, `bucurești` and `BUCUREȘTI` all find `București`). */
         city?: string;
         /** @description In euros. */
         price_min?: number;
