@@ -1,0 +1,157 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { asc, eq } from "drizzle-orm";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import * as photosRoute from "@/app/api/v1/listings/[code]/photos/route";
+import { closeDatabase, configureDatabase, database } from "@/db";
+import { listings, photos } from "@/db/schema";
+import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
+import { databaseSettings, resetConfig } from "@/lib/platform/config";
+import { accountWithKey, call } from "../support/fixtures";
+import { createListing } from "../support/listings";
+import { startHttpServer, type LocalServer } from "../support/local-http-server";
+import { pngPhoto, webpPhoto } from "./images";
+
+/**
+ * The server killed (SIGKILL) while it processes a photo list, then restarted: the list completes.
+ * The "server" is `photo-worker.ts`, a child process running the embedded runner's passes over the
+ * photo job on a throwaway PostgreSQL database; the photos come from a local HTTP server in this
+ * process, which holds the second photo's answer until the child has been killed. The restarted
+ * child's clock runs 11 minutes ahead, past the dead one's job claim (10 minutes) and listing lease
+ * (5 minutes). PostgreSQL only (two processes cannot share a PGlite folder); skipped, saying so, when
+ * it does not answer.
+ */
+
+const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const workerScript = path.join(import.meta.dirname, "photo-worker.ts");
+
+async function postgresUnreachable(): Promise<string | null> {
+  const probe = postgres(adminUrl, { max: 1, connect_timeout: 2, onnotice: () => {} });
+  try {
+    await probe`select 1`;
+    return null;
+  } catch (error) {
+    return `PostgreSQL does not answer (${(error as Error).message})`;
+  } finally {
+    await probe.end({ timeout: 1 });
+  }
+}
+
+const postgresMissing = await postgresUnreachable();
+if (postgresMissing) console.warn(`Photo kill test skipped: ${postgresMissing}; npm run test:pg runs it`);
+
+const fileSettings = () => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE });
+
+let throwaway: ThrowawayDatabase | undefined;
+let server: LocalServer;
+let blobDir: string;
+const children = new Set<ChildProcess>();
+let holdSlow = true;
+let slowAsked: () => void = () => {};
+const slowRequested = new Promise<void>((resolve) => (slowAsked = resolve));
+
+beforeAll(async () => {
+  if (postgresMissing) return;
+  vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
+  resetConfig();
+  throwaway = await createThrowawayDatabase(adminUrl, "test_photo_kill");
+  await closeDatabase();
+  configureDatabase(() => ({ url: throwaway!.url, dataDir: "memory://" }));
+  blobDir = mkdtempSync(path.join(os.tmpdir(), "photo-kill-blobs-"));
+  const files = new Map([
+    ["/first.png", await pngPhoto(300, 200)],
+    ["/second.webp", await webpPhoto(200, 300)],
+  ]);
+  server = await startHttpServer((request, res) => {
+    const send = () => res.writeHead(200, { "content-type": "application/octet-stream" }).end(files.get(request.url));
+    if (request.url === "/second.webp" && holdSlow) {
+      slowAsked();
+      // Answered never while the first child lives: it is killed mid-download.
+      return;
+    }
+    send();
+  });
+});
+
+afterAll(async () => {
+  for (const child of children) child.kill("SIGKILL");
+  if (postgresMissing) return;
+  vi.unstubAllEnvs();
+  resetConfig();
+  await server.close();
+  await closeDatabase();
+  configureDatabase(fileSettings);
+  await throwaway?.drop();
+  rmSync(blobDir, { recursive: true, force: true });
+});
+
+async function startWorker(offsetMs: number): Promise<ChildProcess> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: throwaway!.url,
+    BLOB_DIR: blobDir,
+    UNSAFE_ALLOW_LOCAL_URLS: "1",
+    WORKER_OFFSET_MS: String(offsetMs),
+  };
+  delete env.PGLITE_TEMPLATE;
+  delete env.BLOB_READ_WRITE_TOKEN;
+  const child = spawn(process.execPath, ["--import", "tsx", workerScript], { env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  children.add(child);
+  await new Promise<void>((resolve, reject) => {
+    child.on("message", (message: { type: string }) => message.type === "ready" && resolve());
+    child.once("exit", (code, signal) => reject(new Error(`photo worker exited before it was ready (${code ?? signal})`)));
+  });
+  return child;
+}
+
+async function killed(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGKILL");
+  await exited;
+  children.delete(child);
+}
+
+describe.skipIf(postgresMissing)("photo processing killed and restarted (PostgreSQL)", () => {
+  it("completes the list after the server is killed mid-download and started again", async () => {
+    const { key } = await accountWithKey();
+    const { code } = await createListing(key);
+    const list = [{ url: `${server.origin}/first.png` }, { url: `${server.origin}/second.webp` }];
+    const res = await call(photosRoute.PUT, {
+      path: `/listings/${code}/photos`,
+      method: "PUT",
+      key,
+      params: { code },
+      body: { photos: list },
+    });
+    expect(res.status).toBe(202);
+
+    const first = await startWorker(0);
+    await slowRequested;
+    await killed(first);
+    const db = (await database()).connection;
+    const [listing] = await db.select().from(listings).where(eq(listings.code, code));
+    expect(listing.mediaProcessing).toBe(true);
+
+    holdSlow = false;
+    const second = await startWorker(11 * 60_000);
+    const deadline = Date.now() + 60_000;
+    let done = false;
+    while (!done && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const [now] = await db.select({ processing: listings.mediaProcessing }).from(listings).where(eq(listings.code, code));
+      done = !now.processing;
+    }
+    await killed(second);
+    expect(done).toBe(true);
+    const rows = await db.select().from(photos).where(eq(photos.listingId, listing.id)).orderBy(asc(photos.position));
+    expect(rows.map((row) => [row.sourceUrl, row.state])).toEqual([
+      [list[0].url, "done"],
+      [list[1].url, "done"],
+    ]);
+    const [after] = await db.select({ images: listings.images }).from(listings).where(eq(listings.code, code));
+    expect(after.images).toEqual(rows.map((row) => row.derivatives!.webp_1600.url));
+  });
+});
