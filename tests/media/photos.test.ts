@@ -14,7 +14,7 @@ import { runDueJobs } from "@/lib/platform/jobs/runner";
 import { processPhotosJob } from "@/lib/platform/jobs/photo-jobs";
 import { accountWithKey, call } from "../support/fixtures";
 import { createListing } from "../support/listings";
-import { startHttpServer, type LocalServer } from "../support/local-http-server";
+import { closedPort, startHttpServer, type LocalServer } from "../support/local-http-server";
 import { blankPng, jpegPhoto, pngPhoto, webpPhoto } from "./images";
 import { readBlob, storageKinds, uploaded, useStorage } from "./support";
 
@@ -306,6 +306,34 @@ describe("the photos.process job", () => {
     ]);
     expect(await detail(key, code)).toMatchObject({ media: { processing: false } });
     expect((await detail(key, code)).images).toHaveLength(2);
+  });
+
+  it("gives the listing up when storage fails, so the job's retry finds it free and completes the list", async () => {
+    const { key } = await accountWithKey();
+    const { code } = await createListing(key);
+    await putPhotos(key, code, { photos: [{ url: at("/photo-c.webp") }] });
+    vi.stubEnv("BLOB_READ_WRITE_TOKEN", "vercel_blob_rw_store1_secret");
+    vi.stubEnv("VERCEL_BLOB_API_URL", `http://127.0.0.1:${await closedPort()}/api/blob`);
+    vi.stubEnv("VERCEL_BLOB_RETRIES", "0");
+    resetConfig();
+    let summary;
+    try {
+      summary = await runPhotoJobs();
+    } finally {
+      vi.stubEnv("BLOB_READ_WRITE_TOKEN", undefined);
+      vi.stubEnv("VERCEL_BLOB_API_URL", undefined);
+      resetConfig();
+    }
+    expect(summary.retrying).toBe(1);
+    const db = await database();
+    const [listing] = await db.connection.select({ id: listings.id }).from(listings).where(eq(listings.code, code));
+    const [list] = await db.connection.select().from(photoLists).where(eq(photoLists.listingId, listing.id));
+    expect(list.workerUntil).toBeNull();
+    expect((await photoRows(code)).map((row) => row.state)).toEqual(["processing"]);
+
+    await runDueJobs({ database: db, jobs: [processPhotosJob], now: new Date(Date.now() + 11_000) });
+    expect((await photoRows(code)).map((row) => row.state)).toEqual(["done"]);
+    expect(await detail(key, code)).toMatchObject({ media: { processing: false } });
   });
 
   it("runs as an Inngest function with the same code", async () => {

@@ -55,6 +55,21 @@ export async function processListingPhotos({
     const [list] = await ctx.db.select({ until: photoLists.workerUntil }).from(photoLists).where(eq(photoLists.listingId, listingId));
     return list?.until ? { status: "busy", until: list.until } : { status: "gone" };
   }
+  try {
+    return await work(ctx, listingId);
+  } catch (error) {
+    // A fault (storage or database unreachable) ends this run; the job's retry must find the
+    // listing free rather than wait for the lease.
+    await ctx.db
+      .update(photoLists)
+      .set({ workerUntil: null })
+      .where(eq(photoLists.listingId, listingId))
+      .catch(() => {});
+    throw error;
+  }
+}
+
+async function work(ctx: ServiceContext<StaffActor>, listingId: string): Promise<ProcessOutcome> {
   let processed = 0;
   let failed = 0;
   for (;;) {
@@ -70,7 +85,12 @@ export async function processListingPhotos({
       if (finished) return { status: "done", processed, failed };
       continue;
     }
-    const outcomes = await Promise.all(waiting.map((photo) => inPhotoSlot(() => processPhoto(ctx, photo))));
+    // Every photo of the round ends before a fault is reported, so none is still running when the
+    // listing is given up.
+    const settled = await Promise.allSettled(waiting.map((photo) => inPhotoSlot(() => processPhoto(ctx, photo))));
+    const fault = settled.find((result) => result.status === "rejected");
+    if (fault) throw fault.reason;
+    const outcomes = settled.map((result) => (result as PromiseFulfilledResult<Awaited<ReturnType<typeof processPhoto>>>).value);
     processed += outcomes.filter((outcome) => outcome === "done").length;
     failed += outcomes.filter((outcome) => outcome === "failed").length;
     await ctx.db
