@@ -109,6 +109,10 @@ describe.each(storageKinds)("photos on %s storage", (kind) => {
       { url: at("/moved") },
       { url: at("/photo-c.webp"), rooms: ["facade"] },
     ];
+    // The sources carry EXIF with a GPS directory (tag 0x8825, in either byte order).
+    const gpsTag = (exif: Buffer | undefined) =>
+      Boolean(exif && (exif.includes(Buffer.from([0x88, 0x25])) || exif.includes(Buffer.from([0x25, 0x88]))));
+    expect(gpsTag((await sharp(served.get("/photo-a.jpg")!.bytes).metadata()).exif)).toBe(true);
     const res = await putPhotos(key, code, { photos: list });
     expect(res).toMatchObject({ status: 202, json: { queued: 4 } });
     expect((await detail(key, code)).media.processing).toBe(true);
