@@ -4,6 +4,7 @@ import type { OperatorActor, ServiceContext } from "@/lib/platform/context";
 import { createKey, maxKeysPerAccount } from "@/lib/domain/keys/create-key";
 import { isListingCode } from "@/lib/domain/listings/internal/codes";
 import { exampleApartment } from "@/lib/domain/listings/examples";
+import { searchKey } from "@/lib/domain/listings/internal/search-key";
 import { searchColumns } from "@/lib/domain/listings/internal/store";
 import { validateOrThrow } from "@/lib/domain/listings/internal/validate";
 
@@ -65,6 +66,8 @@ const codeOf = (n: string) => {
  * Inserts listings `first`…`first + count - 1` (ids and codes derived from the number, so separate
  * calls never collide) as rows `createListing` writes: `pending`, from the API, the template's
  * document with a price of its own. Owners take turns. Batches of `batchSize` report progress.
+ * With `publishedIn`, they are `active` instead, the cities taking turns (the city as written in the
+ * document, its search form in the search column, as the API writes them).
  */
 export async function seedListings(
   pg: Sql,
@@ -75,27 +78,36 @@ export async function seedListings(
     count: number;
     batchSize?: number;
     progress?: (done: number) => void;
+    publishedIn?: string[];
   },
 ): Promise<void> {
+  const cities = input.publishedIn ?? [input.template.fields.city as string];
+  const cityKeys = input.publishedIn ? cities.map(searchKey) : [input.template.city];
   const batchSize = input.batchSize ?? 100_000;
   for (let done = 0; done < input.count; done += batchSize) {
     const from = input.first + done;
     const to = from + Math.min(batchSize, input.count - done) - 1;
     await pg.unsafe(
-      `insert into listings (id, code, account_id, type, transaction, status, fields, source, city, rooms, price_eur, created_at, updated_at)
-       select 'lst_' || lpad(n::text, 16, '0'), ${codeOf("n")}, ($1::text[])[(1 + n % $2)::int], $3::text, $4::text, 'pending',
-              jsonb_set($5::text::jsonb, '{price}', to_jsonb(price)), 'api', $6::text, $7::int, price, now(), now()
-       from (select n, 100000 + n % 100000 as price from generate_series($8::bigint, $9::bigint) as n) as numbers`,
+      `insert into listings (id, code, account_id, type, transaction, status, published_at, fields, source, city, rooms, price_eur,
+                             created_at, updated_at)
+       select 'lst_' || lpad(n::text, 16, '0'), ${codeOf("n")}, ($1::text[])[(1 + n % $2)::int], $3::text, $4::text, $10::text,
+              case when $10 = 'active' then now() end,
+              jsonb_set(jsonb_set($5::text::jsonb, '{price}', to_jsonb(price)), '{city}', to_jsonb(($11::text[])[city])),
+              'api', ($6::text[])[city], $7::int, price, now(), now()
+       from (select n, 100000 + n % 100000 as price, (1 + n % $12)::int as city from generate_series($8::bigint, $9::bigint) as n) as numbers`,
       [
         input.owners,
         input.owners.length,
         String(input.template.fields.type),
         String(input.template.fields.transaction),
         JSON.stringify(input.template.fields),
-        input.template.city,
+        cityKeys,
         input.template.rooms,
         from,
         to,
+        input.publishedIn ? "active" : "pending",
+        cities,
+        cities.length,
       ] as never[],
     );
     input.progress?.(to - input.first + 1);
