@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { cli, demoKey } from "./support";
+import sharp from "sharp";
+import { cli, demoKey, expectNoSeriousAxeViolations, sampleListing } from "./support";
 
 test("an approved listing created through the API has a public page at its url", async ({ page, request }) => {
   const key = await demoKey();
@@ -29,4 +30,57 @@ test("an approved listing created through the API has a public page at its url",
   await page.goto(new URL(data.url).pathname);
   await expect(page.getByRole("heading", { name: "Garsonieră modernă lângă Piața Unirii" })).toBeVisible();
   await expect(page.getByText("Cluj-Napoca")).toBeVisible();
+});
+
+test("a listing's uploaded photos show on its public page in the list's order, each with srcset and a placeholder", async ({
+  page,
+  request,
+}) => {
+  const key = await demoKey();
+  const headers = { authorization: `Bearer ${key}` };
+  const created = await request.post("/api/v1/listings", { headers, data: sampleListing({ title: "Apartament cu două fotografii" }) });
+  expect(created.status()).toBe(201);
+  const { data } = await created.json();
+  const uploadKeys: string[] = [];
+  for (const background of [
+    { r: 190, g: 40, b: 40 },
+    { r: 40, g: 60, b: 190 },
+  ]) {
+    const bytes = await sharp({ create: { width: 1200, height: 800, channels: 3, background } })
+      .jpeg()
+      .toBuffer();
+    const grant = await request.post("/api/v1/uploads", { headers, data: { content_length: bytes.byteLength } });
+    expect(grant.status()).toBe(201);
+    const { url, headers: uploadHeaders, key: uploadKey } = await grant.json();
+    const sent = await request.put(url, { headers: uploadHeaders, data: bytes });
+    expect(sent.status(), await sent.text()).toBe(204);
+    uploadKeys.push(uploadKey);
+  }
+  const set = await request.put(`/api/v1/listings/${data.code}/photos`, {
+    headers,
+    data: { photos: uploadKeys.map((uploadKey) => ({ key: uploadKey })) },
+  });
+  expect(set.status(), await set.text()).toBe(202);
+  await cli("moderation:approve", data.code);
+  const images = async () =>
+    (await (await request.get(`/api/v1/account/listings/${data.code}`, { headers })).json()).data.images as string[];
+  await expect.poll(async () => (await images()).length, { timeout: 60_000 }).toBe(2);
+  const published = await images();
+
+  await page.goto(new URL(data.url).pathname);
+  const photos = page.getByRole("img", { name: /^Photo \d of 2$/ });
+  await expect(photos).toHaveCount(2);
+  // In the API's order: each <picture> offers its 1600 px WebP, which is the listing's image.
+  const offered = await page
+    .locator("figure.photo source[type='image/webp']")
+    .evaluateAll((sources) => sources.map((source) => source.getAttribute("srcset")!));
+  expect(offered.map((srcset) => srcset.split(", ").at(-1)!.split(" ")[0])).toEqual(published);
+  for (const photo of await photos.all()) {
+    await expect(photo).toHaveAttribute("width", "1200");
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  }
+  await expect(page.locator("figure.photo img.photo-placeholder")).toHaveCount(2);
+  const derivative = await request.get(published[0]);
+  expect(derivative.headers()["content-type"]).toBe("image/webp");
+  await expectNoSeriousAxeViolations(page);
 });

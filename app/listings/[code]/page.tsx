@@ -5,6 +5,8 @@ import { baseCurrency } from "@/lib/domain/currency";
 import { pageContext } from "@/lib/platform/context";
 import { AppError } from "@/lib/platform/errors";
 import { getCatalogListing } from "@/lib/domain/listings/get";
+import { listPublicPhotos } from "@/lib/domain/media/list-public-photos";
+import { ListingPhotos } from "@/components/listing-photos";
 import { format } from "@/lib/platform/i18n";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
 import { requestLocale } from "@/app/locale";
@@ -14,7 +16,9 @@ type Props = { params: Promise<{ code: string }> };
 async function load(code: string) {
   await connection();
   try {
-    return await getCatalogListing({ ctx: await pageContext(), input: { code } });
+    const ctx = await pageContext();
+    const [listing, photos] = await Promise.all([getCatalogListing({ ctx, input: { code } }), listPublicPhotos({ ctx, input: { code } })]);
+    return { ...listing, photos };
   } catch (error) {
     if (error instanceof AppError && error.code === "not_found") notFound();
     throw error;
@@ -23,7 +27,12 @@ async function load(code: string) {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const listing = await load((await params).code);
-  return { title: listing.title, description: listing.description.slice(0, 160) };
+  const cover = listing.photos[0]?.jpeg1600;
+  return {
+    title: listing.title,
+    description: listing.description.slice(0, 160),
+    ...(cover && { openGraph: { images: [{ url: cover.url, width: cover.width, height: cover.height }] } }),
+  };
 }
 
 /** The public page of an active listing: the `url` of every listing and of its events. */
@@ -47,6 +56,7 @@ export default async function ListingPage({ params }: Props) {
           {listing.price_period !== "total" ? ` / ${listing.price_period}` : ""}
         </p>
       )}
+      <ListingPhotos photos={listing.photos} texts={{ heading: t.photos, alt: t.photoAlt }} />
       <p className="pre-wrap">{listing.description}</p>
       <h2 lang={locale}>{t.facts}</h2>
       <dl className="facts">

@@ -48,6 +48,8 @@ export const pageEn = {
   listing: {
     code: "Code {code}",
     facts: "Details",
+    photos: "Photos",
+    photoAlt: "Photo {n} of {total}",
   },
   problem: {
     title: "{code} – problem",

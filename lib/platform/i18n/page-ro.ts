@@ -46,6 +46,8 @@ export const pageRo: PageMessages = {
   listing: {
     code: "Cod {code}",
     facts: "Detalii",
+    photos: "Fotografii",
+    photoAlt: "Fotografia {n} din {total}",
   },
   problem: {
     title: "{code} – problemă",
