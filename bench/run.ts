@@ -20,6 +20,7 @@ import { measurementLine, successes, summaryTable, valid, writeResults, type Che
 import { createAccounts, listingsOf, listingTemplate, seedListings } from "./seed";
 import { currentRuntime, node24, type Runtime } from "./runtimes";
 import { ensureBuild, ensureCeilingBuild, startBare, startCeiling, startNext, type RunningServer } from "./servers";
+import { photoSettings, runPhotoBench } from "./photos";
 import { runWebhookBench, webhookSettings } from "./webhooks";
 
 const settings = {
@@ -34,9 +35,10 @@ const settings = {
   listWarmup: 200,
   skipBulk: process.env.BENCH_SKIP_1M === "1",
   node24: process.env.BENCH_NODE24 !== "0",
-  /** `webhooks`: only the webhook delivery figures (no Next.js build or server). */
+  /** `webhooks`: only the webhook delivery figures (no Next.js build or server); `photos`: only the photo processing figures. */
   only: process.env.BENCH_ONLY,
   webhooks: process.env.BENCH_WEBHOOKS !== "0",
+  photos: process.env.BENCH_PHOTOS !== "0",
 };
 const resultsFile = path.resolve(".data/bench/results.json");
 const started = Date.now();
@@ -46,8 +48,10 @@ const log = (line: string) => process.stderr.write(`[bench ${((Date.now() - star
 process.env.APP_ENV = "sandbox";
 
 async function main(cleanup: (step: () => Promise<void>) => void): Promise<number> {
-  if (settings.only !== undefined && settings.only !== "webhooks") throw new Error(`BENCH_ONLY=${settings.only}: only "webhooks" is known`);
+  if (settings.only !== undefined && !["webhooks", "photos"].includes(settings.only))
+    throw new Error(`BENCH_ONLY=${settings.only}: "webhooks" and "photos" are known`);
   if (settings.only === "webhooks") return webhooksOnly(cleanup);
+  if (settings.only === "photos") return photosOnly(cleanup);
   await ensureBuild(log);
   await ensureCeilingBuild(log);
   const { throwaway, pg, ctx } = await throwawayDatabase(settings.adminUrl, "bench", log, cleanup);
@@ -362,6 +366,15 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     });
   }
 
+  let photoDetails: Record<string, unknown> | undefined;
+  if (settings.photos) {
+    const photos = await runPhotoBench({ ctx, pg, databaseUrl: throwaway.url, log, cleanup, loadAverage: () => os.loadavg()[0] });
+    for (const m of photos.measurements) console.log(measurementLine(m));
+    measurements.push(...photos.measurements);
+    checks.push(...photos.checks);
+    photoDetails = photos.details;
+  } else log("photo processing figures skipped: BENCH_PHOTOS=0");
+
   let webhookDetails: Record<string, unknown> | undefined;
   if (settings.webhooks) {
     const webhooks = await runWebhookBench({ ctx, pg, databaseUrl: throwaway.url, log, cleanup, loadAverage: () => os.loadavg()[0] });
@@ -378,7 +391,12 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   );
   // The admin URL stays out of the file: it may hold a password.
   writeResults(resultsFile, {
-    settings: { ...settings, adminUrl: undefined, webhooks: settings.webhooks ? { ...webhookSettings, ...webhookDetails } : false },
+    settings: {
+      ...settings,
+      adminUrl: undefined,
+      webhooks: settings.webhooks ? { ...webhookSettings, ...webhookDetails } : false,
+      photos: settings.photos ? { ...photoSettings, ...photoDetails } : false,
+    },
     runtimes: Object.fromEntries(runtimes.map((r) => [r.name, { version: r.version, node: r.node }])),
     measurements,
     checks,
@@ -442,6 +460,34 @@ async function seedBulk(ctx: ServiceContext<OperatorActor>, pg: postgres.Sql, te
     where account_id = ${account.id}`;
   await pg`analyze listings`;
   return { account, deepAfter: Number(mod_seq) };
+}
+
+/** `BENCH_ONLY=photos`: the photo processing figures alone, on a throwaway database of their own (Node 20). */
+async function photosOnly(cleanup: (step: () => Promise<void>) => void): Promise<number> {
+  // The server part runs `next start`: the production build must be current.
+  if (photoSettings.server) await ensureBuild(log);
+  const { throwaway, pg, ctx } = await throwawayDatabase(settings.adminUrl, "bench", log, cleanup);
+  const { measurements, checks, details } = await runPhotoBench({
+    ctx,
+    pg,
+    databaseUrl: throwaway.url,
+    log,
+    cleanup,
+    loadAverage: () => os.loadavg()[0],
+  });
+  for (const m of measurements) console.log(measurementLine(m));
+  console.log(`\n${summaryTable(measurements, checks)}`);
+  const runtime = currentRuntime();
+  writeResults(resultsFile, {
+    settings: { only: "photos", photos: { ...photoSettings, ...details } },
+    runtimes: { [runtime.name]: { version: runtime.version, node: runtime.node } },
+    measurements,
+    checks,
+  });
+  console.log(`\nwritten to ${path.relative(process.cwd(), resultsFile)}`);
+  const invalid = measurements.filter((m) => !valid(m));
+  if (invalid.length) console.error(`\nINVALID: ${invalid.map((m) => m.name).join("; ")} answered unexpected statuses or errors.`);
+  return invalid.length ? 1 : 0;
 }
 
 /** Cities of the catalog search figure; the one searched has diacritics, as most Romanian city names do. */
