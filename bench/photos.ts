@@ -18,6 +18,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
 import sharp from "sharp";
 import type { Sql } from "postgres";
 import { setListingPhotos } from "@/lib/domain/media/set-photos";
@@ -26,7 +27,7 @@ import { resetConfig } from "@/lib/platform/config";
 import { accountContext, type OperatorActor, type ServiceContext } from "@/lib/platform/context";
 import { KeyPool } from "./key-pool";
 import { positiveEnv } from "./lifecycle";
-import type { Figure } from "./load";
+import { processCpuUs, type Figure } from "./load";
 import type { Check, Measurement } from "./report";
 import { bearer, readRequests } from "./requests";
 import { currentRuntime } from "./runtimes";
@@ -405,15 +406,22 @@ async function serverPart(input: {
     ),
   );
   const pool = new KeyPool(readers);
-  const next = await startNext({
-    DATABASE_URL: input.databaseUrl,
-    APP_ENV: "sandbox",
-    JOBS_RUNNER: "on",
-    LOG_LEVEL: "error",
-    API_LOG: "on",
-    BLOB_DIR: input.blobDir,
-    UNSAFE_ALLOW_LOCAL_URLS: "1",
-  });
+  // The event-loop delay inside the server, per second (bench/loop-probe.mjs, no product code involved).
+  const probeFile = path.join(input.blobDir, "..", "loop-probe.jsonl");
+  const next = await startNext(
+    {
+      DATABASE_URL: input.databaseUrl,
+      APP_ENV: "sandbox",
+      JOBS_RUNNER: "on",
+      LOG_LEVEL: "error",
+      API_LOG: "on",
+      BLOB_DIR: input.blobDir,
+      UNSAFE_ALLOW_LOCAL_URLS: "1",
+      LOOP_PROBE_FILE: probeFile,
+      LOOP_PROBE_INTERVAL_MS: "1000",
+    },
+    { nodeOptions: `--import=${pathToFileURL(path.resolve("bench/loop-probe.mjs")).href}` },
+  );
   cleanup(next.stop);
   log(`photos: Next.js with its embedded runner on ${next.url}; reads at ${settings.readRate}/s`);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
@@ -426,13 +434,17 @@ async function serverPart(input: {
     fixedRate(next.url, agent, readAt, settings.readRate, () => false, warmupSeconds),
   );
   const idleLoad = input.loadAverage();
+  const idleWindow = { from: Date.now(), to: 0, cpuUs: processCpuUs(next.pid) };
   const idle = await pool.run(settings.readRate * settings.idleSeconds + 50, log, () =>
     fixedRate(next.url, agent, readAt, settings.readRate, () => false, settings.idleSeconds),
   );
+  idleWindow.to = Date.now();
+  idleWindow.cpuUs = processCpuUs(next.pid) - idleWindow.cpuUs;
 
   // The listing of the batch belongs to the photos account: its owner's key sets the list through the API.
   const code = codes[0];
   const busyLoad = input.loadAverage();
+  const busyWindow = { from: Date.now(), to: 0, cpuUs: processCpuUs(next.pid) };
   const maxBusySeconds = 120;
   let processed = false;
   let batchMs = 0;
@@ -458,8 +470,30 @@ async function serverPart(input: {
     processed = true;
     return readsDone;
   });
+  busyWindow.to = Date.now();
+  busyWindow.cpuUs = processCpuUs(next.pid) - busyWindow.cpuUs;
+  await sleep(1100);
   await checkListing(pg, code, urls.length);
   await next.stop();
+  const samples = existsSync(probeFile)
+    ? readFileSync(probeFile, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { at: number; p99: number; max: number })
+    : [];
+  const loop = (window: { from: number; to: number; cpuUs: number }) => {
+    // A sample covers the second before its `at`.
+    const inside = samples.filter((s) => s.at > window.from + 1000 && s.at <= window.to + 1000);
+    return {
+      p99Ms: Math.max(0, ...inside.map((s) => s.p99)),
+      maxMs: Math.max(0, ...inside.map((s) => s.max)),
+      cores: round(window.cpuUs / 1000 / (window.to - window.from), 2),
+    };
+  };
+  const [idleLoop, busyLoop] = [loop(idleWindow), loop(busyWindow)];
+  log(
+    `photos: in the server, idle: event-loop delay p99 ≤ ${idleLoop.p99Ms} ms (max ${idleLoop.maxMs} ms), ${idleLoop.cores} cores; batch: p99 ≤ ${busyLoop.p99Ms} ms (max ${busyLoop.maxMs} ms), ${busyLoop.cores} cores`,
+  );
 
   const name = (what: string) => `${currentRuntime().name}  photos: GET /api/v1/account/listings/{code} ${what}`;
   const measurements: Measurement[] = [
@@ -481,8 +515,33 @@ async function serverPart(input: {
       kind: "info",
       how: "PUT /api/v1/listings/{code}/photos sent → images published (polled every 100 ms; the runner polls its jobs every second), ÷ photos, with the reads going",
     },
+    {
+      name: "photos: in the server, event-loop delay, worst 1 s p99 idle",
+      value: idleLoop.p99Ms,
+      unit: ` ms (max ${idleLoop.maxMs} ms)`,
+      kind: "info",
+      how: "the worst of the per-second p99s of the server's event-loop delay (bench/loop-probe.mjs, 10 ms timer, its own 10 ms taken off) in each run, and the longest single delay: a blocked event loop shows here, a loop starved of CPU shows in the reads' latency alone",
+    },
+    {
+      name: "photos: in the server, event-loop delay, worst 1 s p99 during the batch",
+      value: busyLoop.p99Ms,
+      unit: ` ms (max ${busyLoop.maxMs} ms)`,
+      kind: "info",
+      how: "the worst of the per-second p99s of the server's event-loop delay (bench/loop-probe.mjs, 10 ms timer, its own 10 ms taken off) in each run, and the longest single delay: a blocked event loop shows here, a loop starved of CPU shows in the reads' latency alone",
+    },
+    {
+      name: "photos: in the server, cores used idle / during the batch",
+      value: idleLoop.cores,
+      unit: ` / ${busyLoop.cores}`,
+      kind: "info",
+      how: "CPU time of the next start process (user + system, from /proc, all its threads: sharp's and libuv's included) ÷ wall time of each run",
+    },
   ];
-  return { measurements, checks, details: { readRate: settings.readRate, batchSeconds: round(batchMs / 1000, 2) } };
+  return {
+    measurements,
+    checks,
+    details: { readRate: settings.readRate, batchSeconds: round(batchMs / 1000, 2), eventLoop: { idle: idleLoop, batch: busyLoop } },
+  };
 }
 
 /**
