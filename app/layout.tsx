@@ -29,6 +29,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           </Link>
           <nav aria-label={site.navigation}>
             <Link href="/">{site.home}</Link>
+            <Link href="/listings">{site.listings}</Link>
             <Link href="/docs/api">{site.apiReference}</Link>
             {account ? <Link href="/settings/api/keys">{shell.apiSettings}</Link> : null}
           </nav>

@@ -73,6 +73,27 @@ const pages: PageCase[] = [
     },
   },
   {
+    // A refused filter shows its error at the field; the results of the other filters are not shown.
+    name: "catalog",
+    path: () => "/listings?city=Cluj-Napoca&price_min=cheap",
+    status: 200,
+    ready: async (page, locale) => {
+      const t = pageMessages(locale).catalog;
+      await expect(page.getByRole("heading", { level: 1, name: t.title })).toBeVisible();
+      await expect(page.getByLabel(t.priceMin)).toHaveAttribute("aria-invalid", "true");
+    },
+  },
+  {
+    name: "catalog-results",
+    path: () => "/listings?city=cluj-napoca",
+    status: 200,
+    ready: async (page, locale) => {
+      const t = pageMessages(locale).catalog;
+      await expect(page.getByRole("heading", { level: 2, name: t.results })).toBeVisible();
+      await expect(page.getByRole("link", { name: "Garsonieră luminoasă lângă parcul central" }).first()).toBeVisible();
+    },
+  },
+  {
     name: "problem",
     path: () => "/problems/listing_action_refused",
     status: 200,

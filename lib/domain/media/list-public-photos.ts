@@ -1,6 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { thumbHashToDataURL } from "thumbhash";
-import { listings, photos, type PhotoDerivative } from "@/db/schema";
+import { listings, photos, type PhotoDerivative, type PhotoDerivatives } from "@/db/schema";
 import { publicScope } from "@/lib/domain/listings/internal/queries";
 import type { ServiceContext } from "@/lib/platform/context";
 
@@ -31,15 +31,40 @@ export async function listPublicPhotos({ ctx, input }: { ctx: ServiceContext; in
   const byImage = new Map(rows.flatMap((row) => (row.derivatives ? [[row.derivatives.webp_1600.url, row] as const] : [])));
   return listing.images.flatMap((image) => {
     const row = byImage.get(image);
-    if (!row?.derivatives) return [];
-    const { webp_1600, webp_400, jpeg_1600 } = row.derivatives;
-    return [
-      {
-        webp1600: webp_1600,
-        webp400: webp_400,
-        jpeg1600: jpeg_1600,
-        placeholder: row.placeholder ? thumbHashToDataURL(Buffer.from(row.placeholder, "base64")) : null,
-      },
-    ];
+    return row ? [publicPhoto(row)] : [];
   });
+}
+
+/** The cover (first published photo) of each of these active listings that has one, by listing code: the catalog's results. */
+export async function listCoverPhotos({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { codes: string[] };
+}): Promise<Map<string, PublicPhoto>> {
+  if (input.codes.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({ code: listings.code, derivatives: photos.derivatives, placeholder: photos.placeholder })
+    .from(listings)
+    .innerJoin(photos, eq(photos.listingId, listings.id))
+    .where(
+      and(
+        inArray(listings.code, input.codes),
+        publicScope,
+        eq(photos.state, "done"),
+        sql`${photos.derivatives}->'webp_1600'->>'url' = ${listings.images}->>0`,
+      ),
+    );
+  return new Map(rows.map((row) => [row.code, publicPhoto(row)]));
+}
+
+function publicPhoto(row: { derivatives: PhotoDerivatives | null; placeholder: string | null }): PublicPhoto {
+  const { webp_1600, webp_400, jpeg_1600 } = row.derivatives!;
+  return {
+    webp1600: webp_1600,
+    webp400: webp_400,
+    jpeg1600: jpeg_1600,
+    placeholder: row.placeholder ? thumbHashToDataURL(Buffer.from(row.placeholder, "base64")) : null,
+  };
 }

@@ -7,6 +7,7 @@ import { accountTexts } from "./pages/account";
 import { apiKeysTexts } from "./pages/api-keys";
 import { activityTexts } from "./pages/activity";
 import { membersTexts } from "./pages/members";
+import { catalogTexts } from "./pages/catalog";
 import { shellTexts } from "./pages/shell";
 import { accessTexts } from "./pages/access";
 /**
@@ -21,6 +22,7 @@ export const pageEn = {
     skipToContent: "Skip to content",
     navigation: "Main navigation",
     home: "Home",
+    listings: "Listings",
     apiReference: "API reference",
     language: "Language",
     /** The label of the button that switches to this catalogue's language, in that language. */
@@ -69,6 +71,7 @@ export const pageEn = {
   apiKeys: apiKeysTexts.en,
   activity: activityTexts.en,
   members: membersTexts.en,
+  catalog: catalogTexts.en,
   apiLog: apiLogTexts.en,
   consent: consentTexts.en,
   secret: secretTexts.en,

@@ -7,6 +7,7 @@ import { accountTexts } from "./pages/account";
 import { apiKeysTexts } from "./pages/api-keys";
 import { activityTexts } from "./pages/activity";
 import { membersTexts } from "./pages/members";
+import { catalogTexts } from "./pages/catalog";
 import { shellTexts } from "./pages/shell";
 import { accessTexts } from "./pages/access";
 import type { PageMessages } from "./page-messages";
@@ -19,6 +20,7 @@ export const pageRo: PageMessages = {
     skipToContent: "Salt la conținut",
     navigation: "Navigare principală",
     home: "Acasă",
+    listings: "Anunțuri",
     apiReference: "Referința API",
     language: "Limba",
     switchTo: "Română",
@@ -67,6 +69,7 @@ export const pageRo: PageMessages = {
   apiKeys: apiKeysTexts.ro,
   activity: activityTexts.ro,
   members: membersTexts.ro,
+  catalog: catalogTexts.ro,
   apiLog: apiLogTexts.ro,
   consent: consentTexts.ro,
   secret: secretTexts.ro,

@@ -1,0 +1,142 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { connection } from "next/server";
+import { ListingCard } from "@/components/listing-card";
+import { Field } from "@/components/forms/form-kit";
+import { catalogQuery, listCatalog, type CatalogQuery } from "@/lib/domain/listings/list";
+import { itemOf } from "@/lib/domain/listings/internal/queries";
+import { encodeCursor } from "@/lib/domain/listings/internal/pagination";
+import { listCoverPhotos } from "@/lib/domain/media/list-public-photos";
+import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
+import { pageContext, type ServiceContext } from "@/lib/platform/context";
+import type { Locale } from "@/lib/platform/i18n";
+import { ValidationError } from "@/lib/platform/errors";
+import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { parseOrThrow } from "@/lib/platform/validation/zod";
+import { refusalState, type FormState } from "@/lib/portal/form-state";
+import { requestLocale } from "@/app/locale";
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** The catalog's filters the page offers; its links also keep `per_page` (the API's, not offered as a field). */
+const filterNames = ["type", "transaction", "city", "price_min", "price_max", "rooms_min", "per_page"] as const;
+
+/**
+ * The catalog's answer to the values given, as the API's: refused values as field errors in the
+ * page's language, and a cursor that no longer parses (an old link) as the first page.
+ */
+async function search(ctx: ServiceContext, values: Record<string, string>, locale: Locale) {
+  let query: CatalogQuery;
+  try {
+    query = parseOrThrow(catalogQuery, values, "query");
+  } catch (error) {
+    return { state: refusalState(error, locale, values), found: undefined, staleCursor: false };
+  }
+  try {
+    return { state: { values } as FormState, found: await listCatalog({ ctx, input: { query } }), staleCursor: false };
+  } catch (error) {
+    if (!(error instanceof ValidationError) || !query.cursor) throw error;
+    return {
+      state: { values } as FormState,
+      found: await listCatalog({ ctx, input: { query: { ...query, cursor: undefined } } }),
+      staleCursor: true,
+    };
+  }
+}
+
+export async function generateMetadata(): Promise<Metadata> {
+  const t = pageMessages(await requestLocale()).catalog;
+  return { title: t.title, description: t.description };
+}
+
+/**
+ * The public catalog (`GET /listings` in the browser): the API's filters and validator, its order
+ * (newest change first) and cursors, in a GET form, so a search is a link to share. Shown to anyone.
+ */
+export default async function CatalogPage({ searchParams }: Props) {
+  await connection();
+  const locale = await requestLocale();
+  const t = pageMessages(locale).catalog;
+  const given = await searchParams;
+  const values = Object.fromEntries(
+    [...filterNames, "cursor"].flatMap((name) => {
+      const value = given[name];
+      const first = Array.isArray(value) ? value[0] : value;
+      return first ? [[name, first]] : [];
+    }),
+  ) as Record<string, string>;
+  const ctx = await pageContext();
+
+  const { state, found, staleCursor } = await search(ctx, values, locale);
+  const items = found?.page.items.map(itemOf) ?? [];
+  const covers = await listCoverPhotos({ ctx, input: { codes: items.map((item) => item.code) } });
+  const filters = Object.fromEntries(filterNames.flatMap((name) => (values[name] ? [[name, values[name]]] : [])));
+  const pageLink = (cursor: string | undefined) => `/listings?${new URLSearchParams({ ...filters, ...(cursor ? { cursor } : {}) })}`;
+  const next = found?.page.next ? pageLink(encodeCursor(found.page.next)) : undefined;
+  const previous = found?.page.prev ? pageLink(encodeCursor(found.page.prev)) : undefined;
+
+  return (
+    <>
+      <h1>{t.title}</h1>
+      <form method="get" action="/listings" className="catalog-filters" aria-label={t.filters}>
+        <div className="field">
+          <label htmlFor="type">{t.type}</label>
+          <select id="type" name="type" defaultValue={values.type ?? ""}>
+            <option value="">{t.any}</option>
+            {propertyTypes.entries.map((entry) => (
+              <option key={entry.code} value={entry.code}>
+                {entry.labels[locale]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="transaction">{t.transaction}</label>
+          <select id="transaction" name="transaction" defaultValue={values.transaction ?? ""}>
+            <option value="">{t.any}</option>
+            {transactionTypes.entries.map((entry) => (
+              <option key={entry.code} value={entry.code}>
+                {entry.labels[locale]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field name="city" label={t.city} hint={t.cityHint} state={state} autoComplete="address-level2" />
+        <Field name="price_min" label={t.priceMin} state={state} inputMode="numeric" />
+        <Field name="price_max" label={t.priceMax} state={state} inputMode="numeric" />
+        <Field name="rooms_min" label={t.roomsMin} state={state} inputMode="numeric" />
+        <div className="catalog-actions">
+          <button type="submit">{t.submit}</button>
+          <Link href="/listings">{t.reset}</Link>
+        </div>
+      </form>
+      {state.message && (
+        <p className="notice error" role="alert">
+          {state.message}
+        </p>
+      )}
+      {staleCursor && <p className="notice warning">{t.badCursor}</p>}
+      {found && (
+        <section aria-labelledby="results">
+          <h2 id="results">{t.results}</h2>
+          {items.length === 0 ? (
+            <p>{t.empty}</p>
+          ) : (
+            <ul className="listing-cards">
+              {items.map((item) => (
+                <li key={item.code}>
+                  <ListingCard item={item} cover={covers.get(item.code)} locale={locale} texts={t} />
+                </li>
+              ))}
+            </ul>
+          )}
+          <nav className="paging" aria-label={t.results}>
+            {previous && <Link href={previous}>{t.previous}</Link>}
+            {previous && <Link href={pageLink(undefined)}>{t.first}</Link>}
+            {next && <Link href={next}>{t.more}</Link>}
+          </nav>
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,81 @@
+import Link from "next/link";
+import type { ListingItem } from "@/lib/domain/listings/schemas";
+import type { PublicPhoto } from "@/lib/domain/media/list-public-photos";
+import { pricePeriods } from "@/lib/domain/vocabulary/price-periods";
+import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
+import type { Locale } from "@/lib/platform/i18n";
+import { format } from "@/lib/platform/i18n/format";
+import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+
+/**
+ * One result of the catalog: the cover photo (400 px, over its placeholder) or a box saying there is
+ * none, the title linking to the listing's page, the price in euros with its period, the city, and
+ * the type and transaction in the visitor's language.
+ */
+export function ListingCard({
+  item,
+  cover,
+  locale,
+  texts,
+}: {
+  item: ListingItem;
+  cover: PublicPhoto | undefined;
+  locale: Locale;
+  texts: PageMessages["catalog"];
+}) {
+  const label = (labels: { has(code: unknown): boolean; label(code: never, locale: Locale): string }, code: string) =>
+    labels.has(code) ? labels.label(code as never, locale) : code;
+  const amount = item.price === null ? null : `${item.price.toLocaleString(locale === "ro" ? "ro-RO" : "en-GB")} ${item.currency}`;
+  const rooms =
+    typeof item.facts.rooms === "number"
+      ? item.facts.rooms === 1
+        ? texts.oneRoom
+        : format(texts.rooms, { rooms: item.facts.rooms })
+      : null;
+  return (
+    <article className="listing-card">
+      <div className="listing-card-photo">
+        {cover ? (
+          <>
+            {cover.placeholder && (
+              // eslint-disable-next-line @next/next/no-img-element -- a data URL of a few hundred bytes: nothing to optimise
+              <img className="photo-placeholder" src={cover.placeholder} alt="" aria-hidden="true" />
+            )}
+            <picture>
+              <source type="image/webp" srcSet={`${cover.webp400.url} ${cover.webp400.width}w`} />
+              <img
+                src={cover.jpeg1600.url}
+                width={cover.webp400.width}
+                height={cover.webp400.height}
+                alt=""
+                loading="lazy"
+                decoding="async"
+              />
+            </picture>
+          </>
+        ) : (
+          <p className="no-photo">{texts.noPhoto}</p>
+        )}
+      </div>
+      <div className="listing-card-text">
+        <h3>
+          <Link href={`/listings/${item.code}`}>{item.title}</Link>
+        </h3>
+        {amount && (
+          <p className="price">
+            <strong>
+              {item.price_period === "total"
+                ? amount
+                : format(texts.perPeriod, { price: amount, period: label(pricePeriods, item.price_period) })}
+            </strong>
+          </p>
+        )}
+        <p className="muted">
+          {[item.location.city, label(propertyTypes, item.type), label(transactionTypes, item.transaction), rooms]
+            .filter(Boolean)
+            .join(" · ")}
+        </p>
+      </div>
+    </article>
+  );
+}
