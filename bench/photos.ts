@@ -1,6 +1,6 @@
 /**
  * The photo processing benchmark of `npm run bench` (alone: `BENCH_ONLY=photos`). 20 phone-like
- * JPEGs of 12 MP (4000 × 3000, 3.5–5.5 MB, EXIF orientation and GPS), made here with sharp once and
+ * JPEGs of 12 MP (4000 × 3000, 3.6–5.5 MB, EXIF orientation and GPS), made here with sharp once and
  * kept in `.data/bench/photos`, served by a local `node:http` server as URL photos. The product: a
  * listing's list set with `setListingPhotos` (what `PUT /listings/{code}/photos` does) and the
  * `photos.process` job run by the embedded runner's pass in a process of its own
@@ -194,16 +194,22 @@ const roundOf = (done: Done, loadAverage: number): Round => ({
   loadAverage,
 });
 
-/** A listing's published images and its photos' states, checked after each product run. */
-async function checkListing(pg: Sql, code: string, expected: number): Promise<void> {
-  const [row] = await pg<{ images: unknown[]; processing: boolean; done: number; other: number }[]>`
-    select l.images, l.media_processing as processing,
-      (select count(*)::int from photos p where p.listing_id = l.id and p.state = 'done') as done,
-      (select count(*)::int from photos p where p.listing_id = l.id and p.state <> 'done') as other
-    from listings l where l.code = ${code}`;
-  if (!row || row.processing || row.images.length !== expected || row.done !== expected || row.other !== 0)
+/**
+ * After a run: the listing's `images` are its photos' 1600 px WebP in the order the list gave the
+ * URLs, every photo `done`, `media.processing` false. Anything else fails the run.
+ */
+async function checkListing(pg: Sql, code: string, urls: string[]): Promise<void> {
+  const [listing] = await pg<{ id: string; images: string[]; processing: boolean }[]>`
+    select id, images, media_processing as processing from listings where code = ${code}`;
+  const rows = await pg<{ source_url: string; state: string; url: string | null }[]>`
+    select source_url, state, derivatives->'webp_1600'->>'url' as url from photos where listing_id = ${listing.id} order by position`;
+  const inOrder =
+    rows.length === urls.length &&
+    rows.every((row, i) => row.source_url === urls[i] && row.state === "done" && row.url === listing.images[i]) &&
+    listing.images.length === urls.length;
+  if (listing.processing || !inOrder)
     throw new Error(
-      `photos: listing ${code} ended with ${row?.images.length} images, ${row?.done} photos done, ${row?.other} not, media.processing ${row?.processing} (expected ${expected} done)`,
+      `photos: listing ${code} ended with ${listing.images.length} images, photos ${rows.map((r) => r.state).join(" ")}, media.processing ${listing.processing} (expected ${urls.length} done, in the list's order)`,
     );
 }
 
@@ -269,7 +275,7 @@ export async function runPhotoBench(input: {
   const warmCode = codes[listing++];
   await setList(warmCode, server.urls("warm").slice(0, 2));
   await product.ask({ type: "run" }, "done");
-  await checkListing(pg, warmCode, 2);
+  await checkListing(pg, warmCode, server.urls("warm").slice(0, 2));
   await bare.ask(
     { type: "run", urls: server.urls("warm").slice(0, 2), outDir: path.join(work, "bare-warm"), concurrency: settings.concurrency },
     "done",
@@ -286,7 +292,7 @@ export async function runPhotoBench(input: {
     const done = (await product.ask({ type: "run" }, "done")) as Done;
     if (done.failed > 0 || done.jobs === 0)
       throw new Error(`photos: the product's run ${r} ran ${done.jobs} jobs, ${done.failed} failed or retrying`);
-    await checkListing(pg, code, settings.photos);
+    await checkListing(pg, code, server.urls(`round-${r}`));
     productRounds.push(roundOf(done, loadAverage));
     loadAverage = input.loadAverage();
     const bareDone = (await bare.ask(
@@ -424,19 +430,21 @@ async function serverPart(input: {
   );
   cleanup(next.stop);
   log(`photos: Next.js with its embedded runner on ${next.url}; reads at ${settings.readRate}/s`);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  // Idle sockets are closed after 2 s, well before the server's keep-alive time-out (5 s): a socket
+  // the server closes as it is reused would fail a read that never reached it.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 32, timeout: 2000 });
   cleanup(async () => agent.destroy());
   let sent = 0;
   const readAt = () => reads[sent++ % reads.length];
 
   const warmupSeconds = 3;
   await pool.run(settings.readRate * warmupSeconds + 50, log, () =>
-    fixedRate(next.url, agent, readAt, settings.readRate, () => false, warmupSeconds),
+    fixedRate(next.url, agent, readAt, settings.readRate, () => false, warmupSeconds, log),
   );
   const idleLoad = input.loadAverage();
   const idleWindow = { from: Date.now(), to: 0, cpuUs: processCpuUs(next.pid) };
   const idle = await pool.run(settings.readRate * settings.idleSeconds + 50, log, () =>
-    fixedRate(next.url, agent, readAt, settings.readRate, () => false, settings.idleSeconds),
+    fixedRate(next.url, agent, readAt, settings.readRate, () => false, settings.idleSeconds, log),
   );
   idleWindow.to = Date.now();
   idleWindow.cpuUs = processCpuUs(next.pid) - idleWindow.cpuUs;
@@ -457,7 +465,7 @@ async function serverPart(input: {
     });
     if (answer.status !== 202) throw new Error(`photos: PUT /listings/${code}/photos answered ${answer.status}: ${await answer.text()}`);
     // The reads start once the list is set: the job is queued, and the runner takes it within its next tick.
-    const readsDone = fixedRate(next.url, agent, readAt, settings.readRate, () => processed, maxBusySeconds);
+    const readsDone = fixedRate(next.url, agent, readAt, settings.readRate, () => processed, maxBusySeconds, log);
     for (;;) {
       const [row] = await pg<{ processing: boolean; images: number }[]>`
         select media_processing as processing, jsonb_array_length(images)::int as images from listings where code = ${code}`;
@@ -473,7 +481,7 @@ async function serverPart(input: {
   busyWindow.to = Date.now();
   busyWindow.cpuUs = processCpuUs(next.pid) - busyWindow.cpuUs;
   await sleep(1100);
-  await checkListing(pg, code, urls.length);
+  await checkListing(pg, code, urls);
   await next.stop();
   const samples = existsSync(probeFile)
     ? readFileSync(probeFile, "utf8")
@@ -520,14 +528,14 @@ async function serverPart(input: {
       value: idleLoop.p99Ms,
       unit: ` ms (max ${idleLoop.maxMs} ms)`,
       kind: "info",
-      how: "the worst of the per-second p99s of the server's event-loop delay (bench/loop-probe.mjs, 10 ms timer, its own 10 ms taken off) in each run, and the longest single delay: a blocked event loop shows here, a loop starved of CPU shows in the reads' latency alone",
+      how: "the worst of the per-second p99s of the server's event-loop delay (bench/loop-probe.mjs, 10 ms timer, its own 10 ms taken off) in each run, and the longest single delay: how late a timer fired, whether the main thread was running JavaScript or waiting for a core (a V8 profile, BENCH_PHOTO_CPU_PROF, tells them apart)",
     },
     {
       name: "photos: in the server, event-loop delay, worst 1 s p99 during the batch",
       value: busyLoop.p99Ms,
       unit: ` ms (max ${busyLoop.maxMs} ms)`,
       kind: "info",
-      how: "the worst of the per-second p99s of the server's event-loop delay (bench/loop-probe.mjs, 10 ms timer, its own 10 ms taken off) in each run, and the longest single delay: a blocked event loop shows here, a loop starved of CPU shows in the reads' latency alone",
+      how: "the worst of the per-second p99s of the server's event-loop delay (bench/loop-probe.mjs, 10 ms timer, its own 10 ms taken off) in each run, and the longest single delay: how late a timer fired, whether the main thread was running JavaScript or waiting for a core (a V8 profile, BENCH_PHOTO_CPU_PROF, tells them apart)",
     },
     {
       name: "photos: in the server, cores used idle / during the batch",
@@ -555,10 +563,14 @@ async function fixedRate(
   rate: number,
   stop: () => boolean,
   seconds: number,
+  log: Log,
 ): Promise<Figure> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let errors = 0;
+  const failed = (error: Error) => {
+    if (errors++ < 5) log(`photos: read failed: ${error.message}`);
+  };
   const pending = new Set<Promise<void>>();
   const start = performance.now();
   for (let i = 0; ; i++) {
@@ -576,14 +588,14 @@ async function fixedRate(
           latencies.push(performance.now() - sentAt);
           resolve();
         });
-        response.on("error", () => {
-          errors++;
+        response.on("error", (error) => {
+          failed(error);
           resolve();
         });
       });
       request.on("timeout", () => request.destroy(new Error("timeout")));
-      request.on("error", () => {
-        errors++;
+      request.on("error", (error) => {
+        failed(error);
         resolve();
       });
     });
