@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ListingItem } from "@/lib/domain/listings/schemas";
 import type { PublicPhoto } from "@/lib/domain/media/list-public-photos";
+import { labelOf, type Enumeration } from "@/lib/domain/vocabulary/labels";
 import { pricePeriods } from "@/lib/domain/vocabulary/price-periods";
 import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
 import type { Locale } from "@/lib/platform/i18n";
@@ -23,8 +24,7 @@ export function ListingCard({
   locale: Locale;
   texts: PageMessages["catalog"];
 }) {
-  const label = (labels: { has(code: unknown): boolean; label(code: never, locale: Locale): string }, code: string) =>
-    labels.has(code) ? labels.label(code as never, locale) : code;
+  const label = (list: Enumeration, code: string) => labelOf(list, code, locale);
   const amount = item.price === null ? null : `${item.price.toLocaleString(locale === "ro" ? "ro-RO" : "en-GB")} ${item.currency}`;
   const rooms =
     typeof item.facts.rooms === "number"

@@ -30,6 +30,13 @@ test("an approved listing created through the API has a public page at its url",
   await page.goto(new URL(data.url).pathname);
   await expect(page.getByRole("heading", { name: "Garsonieră modernă lângă Piața Unirii" })).toBeVisible();
   await expect(page.getByText("Cluj-Napoca")).toBeVisible();
+  // The vocabulary's labels in the page's language, never its codes.
+  await expect(page.getByText(/Cluj-Napoca · Apartment · Rent · /)).toBeVisible();
+  await expect(page.getByText("450 EUR / Per month")).toBeVisible();
+  const facts = page.locator("dl.facts");
+  await expect(facts.getByText("Usable area", { exact: true })).toBeVisible();
+  await expect(facts.getByText("34 m²", { exact: true })).toBeVisible();
+  await expect(facts).not.toContainText("usable_area_sqm");
 });
 
 test("a listing's uploaded photos show on its public page in the list's order, each with srcset and a placeholder", async ({

@@ -8,6 +8,11 @@ import { getCatalogListing } from "@/lib/domain/listings/get";
 import { listPublicPhotos } from "@/lib/domain/media/list-public-photos";
 import { ListingPhotos } from "@/components/listing-photos";
 import { format } from "@/lib/platform/i18n";
+import { labelOf, type Enumeration } from "@/lib/domain/vocabulary/labels";
+import { amenities } from "@/lib/domain/vocabulary/amenities";
+import { describeFacts } from "@/lib/domain/vocabulary/describe-facts";
+import { pricePeriods } from "@/lib/domain/vocabulary/price-periods";
+import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
 import { requestLocale } from "@/app/locale";
 
@@ -40,33 +45,46 @@ export default async function ListingPage({ params }: Props) {
   const listing = await load((await params).code);
   const locale = await requestLocale();
   const t = pageMessages(locale).listing;
+  const label = (list: Enumeration, code: string) => labelOf(list, code, locale);
+  const facts = describeFacts({ facts: listing.facts, type: listing.type, locale, words: { yes: t.yes, no: t.no } });
   const price = listing.price_declared ?? (listing.price === null ? null : { amount: listing.price, currency: baseCurrency });
   return (
     <article lang={listing.content_locale ?? "ro"}>
       <h1>{listing.title}</h1>
       <p className="muted">
         {listing.location.city}
-        {listing.location.area ? `, ${listing.location.area}` : ""} · {listing.type} · {listing.transaction} · {listing.attribution.lister}
+        {listing.location.area ? `, ${listing.location.area}` : ""} · {label(propertyTypes, listing.type)} ·{" "}
+        {label(transactionTypes, listing.transaction)} · {listing.attribution.lister}
       </p>
       {price && (
         <p>
           <strong>
             {price.amount.toLocaleString(locale === "ro" ? "ro-RO" : "en-GB")} {price.currency}
           </strong>
-          {listing.price_period !== "total" ? ` / ${listing.price_period}` : ""}
+          {listing.price_period !== "total" ? ` / ${label(pricePeriods, listing.price_period)}` : ""}
         </p>
       )}
       <ListingPhotos photos={listing.photos} texts={{ heading: t.photos, alt: t.photoAlt }} />
       <p className="pre-wrap">{listing.description}</p>
       <h2 lang={locale}>{t.facts}</h2>
       <dl className="facts">
-        {Object.entries(listing.facts).map(([name, value]) => (
-          <div key={name} className="contents">
-            <dt>{name}</dt>
-            <dd>{Array.isArray(value) ? value.join(", ") : typeof value === "object" ? JSON.stringify(value) : String(value)}</dd>
+        {facts.map((fact) => (
+          <div key={fact.name} className="contents">
+            <dt>{fact.label}</dt>
+            <dd>{fact.value}</dd>
           </div>
         ))}
       </dl>
+      {listing.features.length > 0 && (
+        <>
+          <h2 lang={locale}>{t.features}</h2>
+          <ul className="features">
+            {listing.features.map((feature) => (
+              <li key={feature}>{label(amenities, feature)}</li>
+            ))}
+          </ul>
+        </>
+      )}
       <p className="muted" lang={locale}>
         {format(t.code, { code: listing.code })}
       </p>

@@ -15,6 +15,11 @@ export interface Enumeration<C extends string = string> {
   label(code: C, locale: Locale): string;
 }
 
+/** A code's label in the language, or the code itself when the list does not know it (retired since it was written). */
+export function labelOf<C extends string>(list: Enumeration<C>, code: unknown, locale: Locale): string {
+  return list.has(code) ? list.label(code, locale) : String(code);
+}
+
 /** Builds an enumeration from `[code, ro, en]` rows, the compact form the vocabulary files are written in. */
 export function enumeration<const C extends string>(rows: readonly (readonly [C, string, string])[]): Enumeration<C> {
   const entries = rows.map(([code, ro, en]) => ({ code, labels: { ro, en } }));

@@ -52,6 +52,9 @@ export const pageEn = {
     facts: "Details",
     photos: "Photos",
     photoAlt: "Photo {n} of {total}",
+    features: "Amenities",
+    yes: "yes",
+    no: "no",
   },
   problem: {
     title: "{code} – problem",

@@ -50,6 +50,9 @@ export const pageRo: PageMessages = {
     facts: "Detalii",
     photos: "Fotografii",
     photoAlt: "Fotografia {n} din {total}",
+    features: "Dotări",
+    yes: "da",
+    no: "nu",
   },
   problem: {
     title: "{code} – problemă",
