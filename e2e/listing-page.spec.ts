@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import sharp from "sharp";
+import { pageMessages } from "../lib/platform/i18n/page-messages";
 import { cli, demoKey, expectNoSeriousAxeViolations, sampleListing } from "./support";
 
 test("an approved listing created through the API has a public page at its url", async ({ page, request }) => {
@@ -90,4 +91,30 @@ test("a listing's uploaded photos show on its public page in the list's order, e
   const derivative = await request.get(published[0]);
   expect(derivative.headers()["content-type"]).toBe("image/webp");
   await expectNoSeriousAxeViolations(page);
+});
+
+test("a visitor reports a listing without an account: an empty reason is said at its field, then the report blocks the listing's deletion", async ({
+  page,
+  request,
+}) => {
+  const t = pageMessages("en").listing.report;
+  const key = await demoKey();
+  const headers = { authorization: `Bearer ${key}` };
+  const created = await request.post("/api/v1/listings", { headers, data: sampleListing({ title: "Garsonieră de raportat" }) });
+  const { data } = await created.json();
+  await cli("moderation:approve", data.code);
+
+  await page.goto(new URL(data.url).pathname);
+  await page.getByText(t.title).click();
+  await page.getByRole("button", { name: t.submit }).click();
+  await expect(page.getByLabel(t.reason)).toHaveAttribute("aria-invalid", "true");
+  await page.getByLabel(t.reason).fill("The flat was rented last week; the listing is still up.");
+  await page.getByLabel(t.email).fill("vecin@example.com");
+  await page.getByRole("button", { name: t.submit }).click();
+  await expect(page.getByRole("status")).toHaveText(t.sent);
+  await expectNoSeriousAxeViolations(page);
+
+  const removed = await request.delete(`/api/v1/listings/${data.code}`, { headers });
+  expect(removed.status()).toBe(409);
+  expect(await removed.json()).toMatchObject({ code: "listing_action_refused", reason: "open_reports" });
 });

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { GET as catalogListing, DELETE } from "@/app/api/v1/listings/[code]/route";
 import { database } from "@/db";
 import { listingReports, listings } from "@/db/schema";
-import { closeReport, listOpenReports, reportListing } from "@/lib/domain/listings/reports";
+import { closeReport, listOpenReports, reportListing, reportRule } from "@/lib/domain/listings/reports";
+import { withFrozenClock } from "../support/clock";
 import { accountWithKey, call, operatorCtx } from "../support/fixtures";
 import { activeListing, createListing, moderate } from "../support/listings";
 
@@ -85,6 +86,24 @@ describe("listing reports", () => {
         { pointer: "/reason", code: "min" },
         { pointer: "/reporterEmail", code: "email" },
       ],
+    });
+  });
+
+  it(`counts a client address's reports: past ${reportRule.limit} an hour it is refused with 429 too_many_requests, writing nothing`, async () => {
+    await withFrozenClock(async () => {
+      const { key } = await accountWithKey();
+      const listing = await activeListing(key);
+      const ctx = await operatorCtx();
+      const address = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
+      const report = () => reportListing({ ctx, input: { code: listing.code, reason: "Anunț duplicat.", address } });
+      for (let n = 0; n < reportRule.limit; n++) await report();
+      await expect(report()).rejects.toMatchObject({ code: "too_many_requests", params: { limit: reportRule.limit } });
+      // Another address, and an operator's report (no address), are not counted with it.
+      await reportListing({ ctx, input: { code: listing.code, reason: "Anunț duplicat.", address: "203.0.113.9" } });
+      await reportListing({ ctx, input: { code: listing.code, reason: "Anunț duplicat." } });
+      const { connection: db } = await database();
+      const [row] = await db.select({ id: listings.id }).from(listings).where(eq(listings.code, listing.code));
+      expect(await db.select().from(listingReports).where(eq(listingReports.listingId, row.id))).toHaveLength(reportRule.limit + 2);
     });
   });
 });

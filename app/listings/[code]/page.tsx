@@ -7,6 +7,7 @@ import { AppError } from "@/lib/platform/errors";
 import { getCatalogListing } from "@/lib/domain/listings/get";
 import { listPublicPhotos } from "@/lib/domain/media/list-public-photos";
 import { ListingPhotos } from "@/components/listing-photos";
+import { ReportForm } from "./report-form";
 import { format } from "@/lib/platform/i18n";
 import { labelOf, type Enumeration } from "@/lib/domain/vocabulary/labels";
 import { amenities } from "@/lib/domain/vocabulary/amenities";
@@ -88,6 +89,9 @@ export default async function ListingPage({ params }: Props) {
       <p className="muted" lang={locale}>
         {format(t.code, { code: listing.code })}
       </p>
+      <div lang={locale}>
+        <ReportForm code={listing.code} texts={t.report} />
+      </div>
     </article>
   );
 }

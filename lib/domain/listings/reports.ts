@@ -2,7 +2,8 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { listingReports, listings } from "@/db/schema";
 import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
+import { AppError, notFound } from "@/lib/platform/errors";
+import { rateLimiter, type RateRule } from "@/lib/platform/http/rate-limit";
 import { idPattern, newId } from "@/lib/platform/ids";
 import { parseOrThrow } from "@/lib/platform/validation/zod";
 import { isListingCode } from "./internal/codes";
@@ -13,7 +14,16 @@ export const reporterEmail = z
   .max(254)
   .transform((email) => email.toLowerCase());
 
-const reportInput = z.object({ code: z.string(), reason: reportReason, reporterEmail: reporterEmail.optional() });
+const reportInput = z.object({
+  code: z.string(),
+  reason: reportReason,
+  reporterEmail: reporterEmail.optional(),
+  /** The reporting client's address (the portal's form): its reports are counted under `reportRule`. */
+  address: z.string().min(1).max(100).optional(),
+});
+
+/** Reports one client address may send: 10 an hour, enough for a visitor, too few to flood the moderators' queue. */
+export const reportRule = { name: "listing_report_address", limit: 10, windowSeconds: 3600 } as const satisfies RateRule;
 
 export interface ListingReport {
   id: string;
@@ -39,10 +49,15 @@ const reportColumns = { ...ownColumns, listingCode: listings.code };
 /**
  * Anyone reports a public listing (the portal's "report this listing"); the open report blocks its
  * deletion until moderation closes it. A listing the public cannot see answers like a missing one.
+ * Given the client's address, the report counts against its hourly limit (operators' reports do not).
  */
 export async function reportListing({ ctx, input }: { ctx: ServiceContext; input: z.input<typeof reportInput> }): Promise<ListingReport> {
   const data = parseOrThrow(reportInput, input);
   if (!isListingCode(data.code)) throw notFound();
+  if (data.address) {
+    const decision = await rateLimiter().hit(data.address, reportRule);
+    if (decision.limited) throw new AppError("too_many_requests", { limit: decision.limit, retry_after: decision.resetSeconds });
+  }
   return withTransaction(ctx, async (tx) => {
     // The share lock waits for a write in progress (a deletion, say) and re-reads the row after it,
     // so a report never lands on a listing that has just left the catalog.

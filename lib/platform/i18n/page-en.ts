@@ -55,6 +55,17 @@ export const pageEn = {
     features: "Amenities",
     yes: "yes",
     no: "no",
+    report: {
+      title: "Report this listing",
+      reason: "What is wrong with it?",
+      reasonHint:
+        "For example: the flat is already rented, the price or the photos mislead, the address is wrong. At most 1 000 characters.",
+      email: "Your e-mail address (optional)",
+      emailHint: "Only if you want the moderators to be able to ask you about it.",
+      submit: "Send the report",
+      pending: "Sending…",
+      sent: "Thank you. The moderators will look at this listing.",
+    },
   },
   problem: {
     title: "{code} – problem",

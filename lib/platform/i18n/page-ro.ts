@@ -53,6 +53,17 @@ export const pageRo: PageMessages = {
     features: "Dotări",
     yes: "da",
     no: "nu",
+    report: {
+      title: "Raportează acest anunț",
+      reason: "Ce nu este în regulă?",
+      reasonHint:
+        "De exemplu: apartamentul e deja închiriat, prețul sau fotografiile induc în eroare, adresa e greșită. Cel mult 1 000 de caractere.",
+      email: "Adresa ta de e-mail (opțional)",
+      emailHint: "Doar dacă vrei ca moderatorii să te poată întreba despre el.",
+      submit: "Trimite raportul",
+      pending: "Se trimite…",
+      sent: "Mulțumim. Moderatorii vor verifica acest anunț.",
+    },
   },
   problem: {
     title: "{code} – problemă",
