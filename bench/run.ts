@@ -49,8 +49,19 @@ process.env.APP_ENV = "sandbox";
 async function main(cleanup: (step: () => Promise<void>) => void): Promise<number> {
   if (settings.only !== undefined && !["webhooks", "photos"].includes(settings.only))
     throw new Error(`BENCH_ONLY=${settings.only}: "webhooks" and "photos" are known`);
-  if (settings.only === "webhooks") return webhooksOnly(cleanup);
-  if (settings.only === "photos") return photosOnly(cleanup);
+  if (settings.only === "webhooks") {
+    return partOnly(cleanup, {
+      name: "webhooks",
+      run: runWebhookBench,
+      settings: webhookSettings,
+      invalid: "deliveries missing, repeated or unsigned",
+    });
+  }
+  if (settings.only === "photos") {
+    // The server part runs `next start`: the production build must be current.
+    if (photoSettings.server) await ensureBuild(log);
+    return partOnly(cleanup, { name: "photos", run: runPhotoBench, settings: photoSettings, invalid: "unexpected statuses or errors" });
+  }
   await ensureBuild(log);
   await ensureCeilingBuild(log);
   const { throwaway, pg, ctx } = await throwawayDatabase(settings.adminUrl, "bench", log, cleanup);
@@ -409,10 +420,16 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   return invalid.length ? 1 : 0;
 }
 
-/** `BENCH_ONLY=webhooks`: the webhook delivery figures alone, on a throwaway database of their own. */
-async function webhooksOnly(cleanup: (step: () => Promise<void>) => void): Promise<number> {
+/**
+ * `BENCH_ONLY=<part>`: one part's figures alone (Node 20), on a throwaway database of its own, with
+ * the same summary table and results file as a full run.
+ */
+async function partOnly(
+  cleanup: (step: () => Promise<void>) => void,
+  part: { name: "webhooks" | "photos"; run: typeof runWebhookBench; settings: object; invalid: string },
+): Promise<number> {
   const { throwaway, pg, ctx } = await throwawayDatabase(settings.adminUrl, "bench", log, cleanup);
-  const { measurements, checks, details } = await runWebhookBench({
+  const { measurements, checks, details } = await part.run({
     ctx,
     pg,
     databaseUrl: throwaway.url,
@@ -424,14 +441,14 @@ async function webhooksOnly(cleanup: (step: () => Promise<void>) => void): Promi
   console.log(`\n${summaryTable(measurements, checks)}`);
   const runtime = currentRuntime();
   writeResults(resultsFile, {
-    settings: { only: "webhooks", webhooks: { ...webhookSettings, ...details } },
+    settings: { only: part.name, [part.name]: { ...part.settings, ...details } },
     runtimes: { [runtime.name]: { version: runtime.version, node: runtime.node } },
     measurements,
     checks,
   });
   console.log(`\nwritten to ${path.relative(process.cwd(), resultsFile)}`);
   const invalid = measurements.filter((m) => !valid(m));
-  if (invalid.length) console.error(`\nINVALID: ${invalid.map((m) => m.name).join("; ")}: deliveries missing, repeated or unsigned.`);
+  if (invalid.length) console.error(`\nINVALID: ${invalid.map((m) => m.name).join("; ")}: ${part.invalid}.`);
   return invalid.length ? 1 : 0;
 }
 
@@ -452,34 +469,6 @@ async function seedBulk(ctx: ServiceContext<OperatorActor>, pg: postgres.Sql, te
   const [{ mod_seq }] = await pg<{ mod_seq: number }[]>`
     select mod_seq from listings where account_id = ${account.id} order by mod_seq offset 100 limit 1`;
   return { account, deepAfter: Number(mod_seq) };
-}
-
-/** `BENCH_ONLY=photos`: the photo processing figures alone, on a throwaway database of their own (Node 20). */
-async function photosOnly(cleanup: (step: () => Promise<void>) => void): Promise<number> {
-  // The server part runs `next start`: the production build must be current.
-  if (photoSettings.server) await ensureBuild(log);
-  const { throwaway, pg, ctx } = await throwawayDatabase(settings.adminUrl, "bench", log, cleanup);
-  const { measurements, checks, details } = await runPhotoBench({
-    ctx,
-    pg,
-    databaseUrl: throwaway.url,
-    log,
-    cleanup,
-    loadAverage: () => os.loadavg()[0],
-  });
-  for (const m of measurements) console.log(measurementLine(m));
-  console.log(`\n${summaryTable(measurements, checks)}`);
-  const runtime = currentRuntime();
-  writeResults(resultsFile, {
-    settings: { only: "photos", photos: { ...photoSettings, ...details } },
-    runtimes: { [runtime.name]: { version: runtime.version, node: runtime.node } },
-    measurements,
-    checks,
-  });
-  console.log(`\nwritten to ${path.relative(process.cwd(), resultsFile)}`);
-  const invalid = measurements.filter((m) => !valid(m));
-  if (invalid.length) console.error(`\nINVALID: ${invalid.map((m) => m.name).join("; ")} answered unexpected statuses or errors.`);
-  return invalid.length ? 1 : 0;
 }
 
 /** Cities of the catalog search figure; the one searched has diacritics, as most Romanian city names do. */

@@ -7,6 +7,7 @@ import { catalogQuery, listCatalog, type CatalogQuery } from "@/lib/domain/listi
 import { itemOf } from "@/lib/domain/listings/internal/queries";
 import { encodeCursor } from "@/lib/domain/listings/internal/pagination";
 import { listCoverPhotos } from "@/lib/domain/media/list-public-photos";
+import type { Enumeration } from "@/lib/domain/vocabulary/labels";
 import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
 import { pageContext, type ServiceContext } from "@/lib/platform/context";
 import type { Locale } from "@/lib/platform/i18n";
@@ -79,28 +80,15 @@ export default async function CatalogPage({ searchParams }: Props) {
     <>
       <h1>{t.title}</h1>
       <form method="get" action="/listings" className="catalog-filters" aria-label={t.filters}>
-        <div className="field">
-          <label htmlFor="type">{t.type}</label>
-          <select id="type" name="type" defaultValue={values.type ?? ""}>
-            <option value="">{t.any}</option>
-            {propertyTypes.entries.map((entry) => (
-              <option key={entry.code} value={entry.code}>
-                {entry.labels[locale]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="transaction">{t.transaction}</label>
-          <select id="transaction" name="transaction" defaultValue={values.transaction ?? ""}>
-            <option value="">{t.any}</option>
-            {transactionTypes.entries.map((entry) => (
-              <option key={entry.code} value={entry.code}>
-                {entry.labels[locale]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ChoiceField name="type" label={t.type} any={t.any} list={propertyTypes} value={values.type} locale={locale} />
+        <ChoiceField
+          name="transaction"
+          label={t.transaction}
+          any={t.any}
+          list={transactionTypes}
+          value={values.transaction}
+          locale={locale}
+        />
         <Field name="city" label={t.city} hint={t.cityHint} state={state} autoComplete="address-level2" />
         <Field name="price_min" label={t.priceMin} state={state} inputMode="numeric" />
         <Field name="price_max" label={t.priceMax} state={state} inputMode="numeric" />
@@ -138,5 +126,22 @@ export default async function CatalogPage({ searchParams }: Props) {
         </section>
       )}
     </>
+  );
+}
+
+/** A vocabulary list as a select, its labels in the page's language, "any" first (the filter left out). */
+function ChoiceField(props: { name: string; label: string; any: string; list: Enumeration; value: string | undefined; locale: Locale }) {
+  return (
+    <div className="field">
+      <label htmlFor={props.name}>{props.label}</label>
+      <select id={props.name} name={props.name} defaultValue={props.value ?? ""}>
+        <option value="">{props.any}</option>
+        {props.list.entries.map((entry) => (
+          <option key={entry.code} value={entry.code}>
+            {entry.labels[props.locale]}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
