@@ -1,7 +1,11 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { hasMalformedPath, malformedPath } from "@/lib/platform/http/malformed-path";
 import { newNonce, pageSecurityHeaders } from "@/lib/platform/security-headers";
+import { vercelBlobOrigin } from "@/lib/platform/storage/vercel-origin";
 import { pagePathHeader } from "@/lib/portal/page-path";
+
+// Read once: the photo store does not change while the server runs.
+const photoOrigin = process.env.BLOB_READ_WRITE_TOKEN ? vercelBlobOrigin(process.env.BLOB_READ_WRITE_TOKEN) : undefined;
 
 /**
  * Two jobs, chosen by the matcher so that API requests never pay for page work:
@@ -20,7 +24,7 @@ export async function proxy(request: NextRequest): Promise<Response> {
     if (!hasMalformedPath(request.nextUrl.pathname)) return NextResponse.next();
     return malformedPath(request, { params: Promise.resolve({}) });
   }
-  const headers = pageSecurityHeaders(newNonce(), { development: process.env.NODE_ENV === "development" });
+  const headers = pageSecurityHeaders(newNonce(), { development: process.env.NODE_ENV === "development", photoOrigin });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", headers["Content-Security-Policy"]);
   // Where a signed-out visitor returns after signing in (lib/portal/session.ts); a layout cannot read its path otherwise.

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { pageLocale } from "@/lib/platform/i18n";
 import { returnPath } from "@/lib/platform/i18n/page-locale";
 import { pageSecurityHeaders } from "@/lib/platform/security-headers";
+import { vercelBlobOrigin } from "@/lib/platform/storage/vercel-origin";
 import { config as proxyConfig, proxy } from "@/proxy";
 
 describe("the language of a page", () => {
@@ -54,6 +55,16 @@ describe("the security headers of pages", () => {
       "Referrer-Policy": "strict-origin-when-cross-origin",
     });
     expect(pageSecurityHeaders("n", { development: true })["Content-Security-Policy"]).toContain("'unsafe-eval'");
+  });
+
+  it("allow images from this origin only, and from the photo store's origin when photos are kept in Vercel Blob", () => {
+    const imagesOf = (photoOrigin?: string) =>
+      pageSecurityHeaders("n", { development: false, photoOrigin })["Content-Security-Policy"].match(/img-src [^;]*/)![0];
+    expect(imagesOf()).toBe("img-src 'self' data: blob:");
+    const origin = vercelBlobOrigin("vercel_blob_rw_AbC123_secret");
+    expect(origin).toBe("https://abc123.public.blob.vercel-storage.com");
+    expect(imagesOf(origin)).toBe("img-src 'self' data: blob: https://abc123.public.blob.vercel-storage.com");
+    expect(() => vercelBlobOrigin("not a token")).toThrow(/vercel_blob_rw_/);
   });
 
   it("are set by the proxy on the response, and on the request where Next.js reads the nonce", async () => {

@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { assertContentType, bodyChunks } from "./body";
 import { assertBlobKey } from "./keys";
 import type { BlobBody, BlobObject, BlobStorage, StoredBlob } from "./types";
+import { vercelBlobOrigin } from "./vercel-origin";
 
 /** Blobs are written once under a new key, so browsers and the CDN may keep them for a year. */
 const cacheSeconds = 365 * 24 * 60 * 60;
@@ -19,10 +20,7 @@ export interface VercelBlobStorageOptions {
  * and fetch the address it answers, which is the same address in production and the fake's in tests.
  */
 export function createVercelBlobStorage({ token }: VercelBlobStorageOptions): BlobStorage {
-  // Where the SDK reads it (the fourth `_`-separated part); the public host is named after it.
-  const storeId = token.split("_")[3] ?? "";
-  if (!/^[A-Za-z0-9]+$/.test(storeId)) throw new Error("BLOB_READ_WRITE_TOKEN does not have the form vercel_blob_rw_<store id>_<secret>");
-  const publicBase = `https://${storeId.toLowerCase()}.public.blob.vercel-storage.com`;
+  const publicBase = vercelBlobOrigin(token);
 
   return {
     kind: "vercel",
