@@ -1,7 +1,6 @@
 import http from "node:http";
-import https from "node:https";
-import { checkUrlForm, systemResolver, type Resolver, type UrlRefusal } from "@/lib/platform/net/public-address";
-import { checkedLookup, ExchangePhase, OutboundError } from "@/lib/platform/net/safe-request";
+import { systemResolver, type Resolver } from "@/lib/platform/net/public-address";
+import { checkedLookup, OutboundError, outboundTarget, type OutboundTarget } from "@/lib/platform/net/safe-request";
 
 /**
  * GET of an address someone else chose (photo downloads), with the checks of `safePost`: the URL's
@@ -61,14 +60,13 @@ export async function safeGet(request: SafeGetRequest): Promise<SafeGetResponse>
 type Answer = { kind: "body"; headers: http.IncomingHttpHeaders; body: Buffer } | { kind: "redirect"; location: string };
 
 function getOnce(text: string, request: SafeGetRequest, signal: AbortSignal): Promise<Answer> {
-  const form = checkUrlForm(text, request.schemes ?? ["https"]);
-  if (!form.ok) {
-    const reason = form.reason === "private_address" ? "refused_address" : "refused_url";
-    return Promise.reject(new OutboundError(reason, { refusal: form.reason as UrlRefusal }));
+  let target: OutboundTarget;
+  try {
+    target = outboundTarget(text, request.schemes);
+  } catch (error) {
+    return Promise.reject(error);
   }
-  const { url } = form;
-  const phase = new ExchangePhase(url.protocol === "https:");
-  const send = url.protocol === "https:" ? https.request : http.request;
+  const { url, hostname, phase, send } = target;
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (outcome: () => void) => {
@@ -85,7 +83,7 @@ function getOnce(text: string, request: SafeGetRequest, signal: AbortSignal): Pr
     const req = send(
       {
         method: "GET",
-        hostname: form.address ?? url.hostname,
+        hostname,
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
         headers: { "user-agent": "Service-Photos/1", accept: "image/jpeg, image/png, image/webp", ...request.headers },

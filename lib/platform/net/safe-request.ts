@@ -67,16 +67,15 @@ export async function safePost(request: SafePostRequest): Promise<SafePostRespon
 }
 
 function post(request: SafePostRequest, started: number): Promise<SafePostResponse> {
-  const form = checkUrlForm(request.url, request.schemes ?? ["https"]);
-  if (!form.ok) {
-    const reason = form.reason === "private_address" ? "refused_address" : "refused_url";
-    return Promise.reject(new OutboundError(reason, { refusal: form.reason }));
+  let target: OutboundTarget;
+  try {
+    target = outboundTarget(request.url, request.schemes);
+  } catch (error) {
+    return Promise.reject(error);
   }
-  const { url } = form;
+  const { url, hostname, phase, send } = target;
   const body = Buffer.from(request.body, "utf8");
   const signal = AbortSignal.timeout(request.timeoutMs);
-  const phase = new ExchangePhase(url.protocol === "https:");
-  const send = url.protocol === "https:" ? https.request : http.request;
 
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -91,7 +90,7 @@ function post(request: SafePostRequest, started: number): Promise<SafePostRespon
     const req = send(
       {
         method: "POST",
-        hostname: form.address ?? url.hostname,
+        hostname,
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
         headers: { ...request.headers, "content-length": String(body.length) },
@@ -172,6 +171,30 @@ export function checkedLookup(resolve: Resolver): LookupFunction {
  * the TCP connection is a connection failure, between it and the TLS handshake's end a TLS failure,
  * and a parser error after it an invalid response.
  */
+export interface OutboundTarget {
+  url: URL;
+  /** Where to connect: the checked literal address, or the name (resolved and checked by `checkedLookup`). */
+  hostname: string;
+  phase: ExchangePhase;
+  send: typeof http.request;
+}
+
+/**
+ * The first check of every outbound request (safePost, safeGet): the URL's scheme and form, and a
+ * literal address's range, refused as an OutboundError before anything is sent; then where and how
+ * to connect.
+ */
+export function outboundTarget(text: string, schemes: ("https" | "http")[] = ["https"]): OutboundTarget {
+  const form = checkUrlForm(text, schemes);
+  if (!form.ok) {
+    const reason = form.reason === "private_address" ? "refused_address" : "refused_url";
+    throw new OutboundError(reason, { refusal: form.reason });
+  }
+  const { url } = form;
+  const secure = url.protocol === "https:";
+  return { url, hostname: form.address ?? url.hostname, phase: new ExchangePhase(secure), send: secure ? https.request : http.request };
+}
+
 export class ExchangePhase {
   private stage: "connecting" | "handshaking" | "exchanging" = "connecting";
 
