@@ -27,6 +27,19 @@ describe("searchKey: the form in which the catalog compares cities", () => {
     );
   });
 
+  it("is its own fixed point for every code point, in either case (ẞ, ς and ᾳ have no one small form)", () => {
+    const misfolded: string[] = [];
+    for (let code = 0; code < 0x110000; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const text = String.fromCodePoint(code);
+      const key = searchKey(text);
+      if (searchKey(key) !== key || searchKey(text.toUpperCase()) !== key || searchKey(text.toLowerCase()) !== key) {
+        misfolded.push(`U+${code.toString(16)}`);
+      }
+    }
+    expect(misfolded).toEqual([]);
+  });
+
   it("gives Latin text in capitals the key of the same text in small letters", () => {
     const latin = fc.integer({ min: 0x20, max: 0x24f }).map((code) => String.fromCodePoint(code));
     fc.assert(

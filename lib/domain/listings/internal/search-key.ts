@@ -6,29 +6,29 @@
  * city filter is compared in it, so an index on the column serves every spelling.
  */
 export function searchKey(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .replace(/[^\p{ASCII}]/gu, (letter) => undecomposed[letter] ?? letter)
-    .toLowerCase()
-    .trim()
-    .replace(/\s+/g, " ");
+  return (
+    text
+      // Capitals then small letters fold case fully (ẞ, final ς and Greek letters with iota subscript
+      // have no single small form), so a key is its own key and every spelling meets it.
+      .normalize("NFKD")
+      .toUpperCase()
+      .toLowerCase()
+      .normalize("NFKD")
+      .replace(/\p{M}+/gu, "")
+      .replace(/[^\p{ASCII}]/gu, (letter) => undecomposed[letter] ?? letter)
+      .trim()
+      .replace(/\s+/g, " ")
+  );
 }
 
 /** Latin letters whose marks Unicode does not decompose (NFKD leaves them whole). */
 const undecomposed: Record<string, string> = {
   ø: "o",
-  Ø: "o",
   đ: "d",
-  Đ: "d",
   ł: "l",
-  Ł: "l",
   ħ: "h",
-  Ħ: "h",
   ı: "i",
   ß: "ss",
   æ: "ae",
-  Æ: "ae",
   œ: "oe",
-  Œ: "oe",
 };
