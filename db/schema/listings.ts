@@ -36,6 +36,8 @@ export const listings = pgTable(
     images: jsonb("images").$type<string[]>().notNull().default([]),
     publishedAt: timestamp("published_at", { withTimezone: true }),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    /** When the owner was last reminded to confirm; a reminder is due again once `confirmed_at` passes it. */
+    confirmationRemindedAt: timestamp("confirmation_reminded_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp("deleted_at", { withTimezone: true }),

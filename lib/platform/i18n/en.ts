@@ -43,6 +43,7 @@ export const en: Messages = {
         not_editable: "A listing in state {status} cannot be edited.",
         cannot_pause: "Only an active listing can be paused; this one is {status}.",
         cannot_mark_sold: "Only an active or paused listing can be marked sold; this one is {status}.",
+        cannot_confirm: "Only an active or unconfirmed listing can be confirmed as still available; this one is {status}.",
         nothing_to_approve: "Nothing to approve: the listing is {status} without a waiting edit.",
       },
     },
@@ -295,6 +296,10 @@ export const en: Messages = {
     webhook_stopped_gone: {
       subject: "Your webhook was stopped: the receiver answered 410 Gone",
       text: "Hello {name},\n\nYour webhook {url} answered 410 Gone, which means the receiver no longer exists, so we stopped it: new events are no longer sent to it. They stay readable with GET /events for 35 days.\n\nIf the receiver is back, start the webhook and resend the failed deliveries: {link}",
+    },
+    confirmation_reminder: {
+      subject: "Are your listings still available? Confirm by {date}",
+      text: 'Hello {name},\n\nThe listings below stop being shown to the public on {date} unless you confirm they are still available:\n\n{listings}\n\nConfirm them with one click on "Still available" on My listings: {link}\n\nIf a listing is no longer available, mark it sold or delete it on the same page.',
     },
   },
 };

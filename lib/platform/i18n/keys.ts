@@ -70,6 +70,8 @@ export const problemReasons = {
     not_editable: ["status"],
     cannot_pause: ["status"],
     cannot_mark_sold: ["status"],
+    /** "Still available" of a listing that is neither unconfirmed nor active. */
+    cannot_confirm: ["status"],
     nothing_to_approve: ["status"],
   },
   limit_reached: {
@@ -239,6 +241,8 @@ export const mailTexts = {
   webhook_stopped_failing: ["name", "url", "days", "link"],
   /** A webhook stopped because its receiver answered 410 Gone. */
   webhook_stopped_gone: ["name", "url", "link"],
+  /** Active listings (one per line in `listings`) that become unconfirmed at `date` unless confirmed. */
+  confirmation_reminder: ["name", "date", "listings", "link"],
 } as const;
 
 export type MailKey = keyof typeof mailTexts;

@@ -42,6 +42,7 @@ export const ro: Messages = {
         not_editable: "Un anunț în starea {status} nu poate fi editat.",
         cannot_pause: "Doar un anunț activ poate fi suspendat; acesta este în starea {status}.",
         cannot_mark_sold: "Doar un anunț activ sau suspendat poate fi marcat vândut; acesta este în starea {status}.",
+        cannot_confirm: "Doar un anunț activ sau neconfirmat poate fi confirmat ca disponibil; acesta este în starea {status}.",
         nothing_to_approve: "Nimic de aprobat: anunțul este în starea {status}, fără o editare în așteptare.",
       },
     },
@@ -299,6 +300,10 @@ export const ro: Messages = {
     webhook_stopped_gone: {
       subject: "Webhook-ul dumneavoastră a fost oprit: receptorul a răspuns 410 Gone",
       text: "Bună ziua, {name},\n\nWebhook-ul {url} a răspuns 410 Gone, adică receptorul nu mai există, așa că l-am oprit: evenimentele noi nu îi mai sunt trimise. Ele rămân disponibile prin GET /events timp de 35 de zile.\n\nDacă receptorul a revenit, porniți webhook-ul și retrimiteți livrările eșuate: {link}",
+    },
+    confirmation_reminder: {
+      subject: "Anunțurile dumneavoastră mai sunt disponibile? Confirmați până la {date}",
+      text: "Bună ziua, {name},\n\nAnunțurile de mai jos nu mai sunt afișate public de la {date} dacă nu confirmați că sunt încă disponibile:\n\n{listings}\n\nLe confirmați cu un clic pe „Încă disponibil” în pagina Anunțurile mele: {link}\n\nDacă un anunț nu mai este disponibil, marcați-l vândut sau ștergeți-l din aceeași pagină.",
     },
   },
 };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { remindConfirmationDue } from "@/lib/domain/listings/remind-confirmation";
 import { unconfirmStaleListings } from "@/lib/domain/listings/unconfirm";
 import { defineJob } from "./define";
 
@@ -23,5 +24,27 @@ export const unconfirmListingsJob = defineJob({
       if (result.unconfirmed === 0) break;
     }
     return { unconfirmed };
+  },
+});
+
+/**
+ * Owners of active listings in their last 3 days are mailed a reminder to confirm them, once per
+ * confirmation period. Hourly, half an hour apart from `listings.unconfirm`, so the two never run
+ * in the same tick of the runner for nothing.
+ */
+export const remindConfirmationJob = defineJob({
+  name: "listings.remind-confirmation",
+  cron: "40 * * * *",
+  payload: z.object({}),
+  retry: { delaysSeconds: [300, 1800] },
+  handler: async (_payload, ctx) => {
+    const total = { reminded: 0, mails: 0 };
+    for (let pass = 0; pass < maxPassesPerRun; pass++) {
+      const result = await remindConfirmationDue({ ctx });
+      total.reminded += result.reminded;
+      total.mails += result.mails;
+      if (result.mails === 0) break;
+    }
+    return total;
   },
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "listings" ADD COLUMN "confirmation_reminded_at" timestamp with time zone;
