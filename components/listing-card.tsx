@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { ListingCover } from "@/components/listing-cover";
 import type { ListingItem } from "@/lib/domain/listings/schemas";
 import type { PublicPhoto } from "@/lib/domain/media/list-public-photos";
 import { labelOf, type Enumeration } from "@/lib/domain/vocabulary/labels";
@@ -34,29 +35,7 @@ export function ListingCard({
       : null;
   return (
     <article className="listing-card">
-      <div className="listing-card-photo">
-        {cover ? (
-          <>
-            {cover.placeholder && (
-              // eslint-disable-next-line @next/next/no-img-element -- a data URL of a few hundred bytes: nothing to optimise
-              <img className="photo-placeholder" src={cover.placeholder} alt="" aria-hidden="true" />
-            )}
-            <picture>
-              <source type="image/webp" srcSet={`${cover.webp400.url} ${cover.webp400.width}w`} />
-              <img
-                src={cover.jpeg1600.url}
-                width={cover.webp400.width}
-                height={cover.webp400.height}
-                alt=""
-                loading="lazy"
-                decoding="async"
-              />
-            </picture>
-          </>
-        ) : (
-          <p className="no-photo">{texts.noPhoto}</p>
-        )}
-      </div>
+      <ListingCover cover={cover} noPhoto={texts.noPhoto} />
       <div className="listing-card-text">
         <h3>
           <Link href={`/listings/${item.code}`}>{item.title}</Link>

@@ -1,10 +1,11 @@
-import { and, eq, gte, lte } from "drizzle-orm";
+import { and, eq, gte, like, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { listings, listingStatuses } from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/platform/context";
 import { refineStorable } from "./validation/text";
 import { decodeCursor } from "./internal/pagination";
 import { searchKey } from "./internal/search-key";
+import { containsPattern, searchKeySql } from "./internal/search-key-sql";
 import { pageOf, publicScope } from "./internal/queries";
 import { visibleTo } from "./internal/scope";
 
@@ -28,6 +29,9 @@ export type AccountListingsQuery = z.output<typeof accountListingsQuery>;
 /** A text filter: a control character (U+0000 included, which PostgreSQL cannot compare) is a 422. */
 const textFilter = (maxLength: number) => z.string().max(maxLength).superRefine(refineStorable);
 
+/** The portal's text search over an account's listings (`listAccountListings`' `search`). */
+export const accountListingsSearch = textFilter(200);
+
 export const catalogQuery = z.object({
   type: textFilter(40).optional(),
   transaction: textFilter(40).optional(),
@@ -45,10 +49,32 @@ export const catalogQuery = z.object({
 });
 export type CatalogQuery = z.output<typeof catalogQuery>;
 
-export async function listAccountListings({ ctx, input }: { ctx: ServiceContext<AccountActor>; input: { query: AccountListingsQuery } }) {
+/**
+ * The account's listings (and its agency's for an owner or admin), newest change first. `search`
+ * (the portal's, not the API's) keeps those whose title, code, `external_ref` or city contains it,
+ * case and diacritics aside.
+ */
+export async function listAccountListings({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext<AccountActor>;
+  input: { query: AccountListingsQuery; search?: string };
+}) {
   const { query } = input;
-  const scope = and(visibleTo(ctx.actor), query.status ? eq(listings.status, query.status) : undefined)!;
+  const key = input.search === undefined ? "" : searchKey(input.search);
+  const scope = and(visibleTo(ctx.actor), query.status ? eq(listings.status, query.status) : undefined, key ? containing(key) : undefined)!;
   return { query, page: await pageOf(ctx.db, scope, query.per_page, decodeCursor(query.cursor)) };
+}
+
+function containing(key: string): SQL {
+  const pattern = containsPattern(key);
+  return or(
+    like(searchKeySql(sql`${listings.fields}->>'title'`), pattern),
+    like(listings.city, pattern),
+    like(sql`lower(${listings.code})`, pattern),
+    like(sql`lower(${listings.externalRef})`, pattern),
+  )!;
 }
 
 export async function listCatalog({ ctx, input }: { ctx: ServiceContext; input: { query: CatalogQuery } }) {

@@ -1,17 +1,10 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { thumbHashToDataURL } from "thumbhash";
-import { listings, photos, type PhotoDerivative, type PhotoDerivatives } from "@/db/schema";
+import { and, eq } from "drizzle-orm";
+import { listings, photos } from "@/db/schema";
 import { publicScope } from "@/lib/domain/listings/internal/queries";
 import type { ServiceContext } from "@/lib/platform/context";
+import { coverPhotos, publicPhoto, type PublicPhoto } from "./internal/cover-photos";
 
-export interface PublicPhoto {
-  /** 1600 px WebP, 400 px WebP and the 1600 px JPEG for browsers without WebP. */
-  webp1600: PhotoDerivative;
-  webp400: PhotoDerivative;
-  jpeg1600: PhotoDerivative;
-  /** The ThumbHash placeholder as a small PNG data URL, shown until the photo has loaded. */
-  placeholder: string | null;
-}
+export type { PublicPhoto };
 
 /**
  * The photos of an active listing as its public page shows them: those of its published `images`,
@@ -43,28 +36,5 @@ export async function listCoverPhotos({
   ctx: ServiceContext;
   input: { codes: string[] };
 }): Promise<Map<string, PublicPhoto>> {
-  if (input.codes.length === 0) return new Map();
-  const rows = await ctx.db
-    .select({ code: listings.code, derivatives: photos.derivatives, placeholder: photos.placeholder })
-    .from(listings)
-    .innerJoin(photos, eq(photos.listingId, listings.id))
-    .where(
-      and(
-        inArray(listings.code, input.codes),
-        publicScope,
-        eq(photos.state, "done"),
-        sql`${photos.derivatives}->'webp_1600'->>'url' = ${listings.images}->>0`,
-      ),
-    );
-  return new Map(rows.map((row) => [row.code, publicPhoto(row)]));
-}
-
-function publicPhoto(row: { derivatives: PhotoDerivatives | null; placeholder: string | null }): PublicPhoto {
-  const { webp_1600, webp_400, jpeg_1600 } = row.derivatives!;
-  return {
-    webp1600: webp_1600,
-    webp400: webp_400,
-    jpeg1600: jpeg_1600,
-    placeholder: row.placeholder ? thumbHashToDataURL(Buffer.from(row.placeholder, "base64")) : null,
-  };
+  return coverPhotos(ctx.db, publicScope, input.codes);
 }

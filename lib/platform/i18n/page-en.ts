@@ -9,6 +9,7 @@ import { activityTexts } from "./pages/activity";
 import { membersTexts } from "./pages/members";
 import { catalogTexts } from "./pages/catalog";
 import { shellTexts } from "./pages/shell";
+import { myListingsTexts } from "./pages/my-listings";
 import { accessTexts } from "./pages/access";
 /**
  * English texts of the portal's pages. This catalogue's shape is the page key registry
@@ -91,4 +92,5 @@ export const pageEn = {
   secret: secretTexts.en,
   apps: appsTexts.en,
   webhooks: webhooksTexts.en,
+  myListings: myListingsTexts.en,
 };

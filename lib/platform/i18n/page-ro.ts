@@ -9,6 +9,7 @@ import { activityTexts } from "./pages/activity";
 import { membersTexts } from "./pages/members";
 import { catalogTexts } from "./pages/catalog";
 import { shellTexts } from "./pages/shell";
+import { myListingsTexts } from "./pages/my-listings";
 import { accessTexts } from "./pages/access";
 import type { PageMessages } from "./page-messages";
 
@@ -89,4 +90,5 @@ export const pageRo: PageMessages = {
   secret: secretTexts.ro,
   apps: appsTexts.ro,
   webhooks: webhooksTexts.ro,
+  myListings: myListingsTexts.ro,
 };

@@ -1,0 +1,152 @@
+import Link from "next/link";
+import { ActionButton } from "@/components/forms/action-button";
+import { ConfirmAction } from "@/components/forms/confirm-action";
+import { ListingCover } from "@/components/listing-cover";
+import type { ListedRow } from "@/lib/domain/listings/internal/queries";
+import { confirmationDeadline, confirmationDueSoon } from "@/lib/domain/listings/remind-confirmation";
+import type { PublicPhoto } from "@/lib/domain/media/list-public-photos";
+import { labelOf } from "@/lib/domain/vocabulary/labels";
+import { rejectionCodes } from "@/lib/domain/vocabulary/rejection-codes";
+import { format, type Locale } from "@/lib/platform/i18n";
+import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import { portalDateTime } from "@/lib/portal/dates";
+import { confirmListingAction, deleteListingAction, markListingSoldAction, pauseListingAction, resumeListingAction } from "./actions";
+
+const badgeClass: Partial<Record<ListedRow["row"]["status"], string>> = {
+  active: "badge ok",
+  rejected: "badge bad",
+  hidden: "badge bad",
+  unconfirmed: "badge warn",
+};
+
+/**
+ * One of My listings: cover, title (to the edit page), state in the page's language, what waits on
+ * it (an edit under moderation, the rejection's reason, confirming availability), and the owner's
+ * actions the state allows, each asked first but "Still available".
+ */
+export function ListingRow({
+  listed,
+  cover,
+  token,
+  now,
+  locale,
+  texts,
+}: {
+  listed: ListedRow;
+  cover: PublicPhoto | undefined;
+  token: string;
+  now: Date;
+  locale: Locale;
+  texts: PageMessages["myListings"];
+}) {
+  const { row } = listed;
+  const title = String(row.fields.title ?? row.code);
+  const fields = { code: row.code, token };
+  const when = portalDateTime(locale, "minute");
+  const deadline = row.confirmedAt ? confirmationDeadline(row.confirmedAt) : null;
+  const dueSoon = row.status === "active" && row.confirmedAt !== null && confirmationDueSoon(row.confirmedAt, now);
+  const ask = (question: string) => format(question, { title });
+  const a = texts.actions;
+  const headingId = `listing-${row.code}`;
+  return (
+    <article className="listing-card" aria-labelledby={headingId}>
+      {row.mediaProcessing && !cover ? (
+        <ListingCover cover={undefined} noPhoto={texts.photosProcessing} />
+      ) : (
+        <ListingCover cover={cover} noPhoto={texts.noPhoto} />
+      )}
+      <div className="listing-card-text">
+        <h3 id={headingId}>
+          <Link href={`/account/listings/${row.code}`}>{title}</Link>
+        </h3>
+        <p>
+          <span className={badgeClass[row.status] ?? "badge"}>{texts.statuses[row.status]}</span>
+          {row.pendingFields ? <span className="badge warn">{texts.editPending}</span> : null}
+        </p>
+        <p className="muted">
+          {[
+            format(texts.code, { code: row.code }),
+            row.externalRef ? format(texts.ref, { ref: row.externalRef }) : null,
+            typeof row.fields.city === "string" ? row.fields.city : null,
+            format(texts.changed, { date: when.format(row.updatedAt) }),
+          ]
+            .filter(Boolean)
+            .join(" · ")}
+        </p>
+        {row.status === "rejected" && row.rejectionReason ? (
+          <p>
+            {format(texts.rejected, { reason: row.rejectionReason })}
+            {row.rejectionCodes?.length
+              ? ` ${format(texts.rejectionCodes, { codes: row.rejectionCodes.map((code) => labelOf(rejectionCodes, code, locale)).join(", ") })}`
+              : null}
+          </p>
+        ) : null}
+        {row.status === "unconfirmed" && deadline ? (
+          <p className="notice warning">{format(texts.unconfirmedFlag, { date: when.format(deadline) })}</p>
+        ) : null}
+        {dueSoon && deadline ? <p className="notice warning">{format(texts.dueFlag, { date: when.format(deadline) })}</p> : null}
+        <div className="actions">
+          {row.status === "unconfirmed" || dueSoon ? (
+            <ActionButton
+              action={confirmListingAction}
+              fields={fields}
+              label={texts.stillAvailable}
+              pending={texts.confirming}
+              className=""
+            />
+          ) : null}
+          <Link href={`/account/listings/${row.code}`} aria-label={format(texts.editLabel, { title })}>
+            {texts.edit}
+          </Link>
+          {row.status === "active" ? (
+            <Link href={`/listings/${row.code}`} aria-label={format(texts.publicPageLabel, { title })}>
+              {texts.publicPage}
+            </Link>
+          ) : null}
+          {row.status === "active" ? (
+            <ConfirmAction
+              action={pauseListingAction}
+              fields={fields}
+              label={a.pause}
+              question={ask(a.pauseQuestion)}
+              confirm={a.confirm}
+              cancel={a.cancel}
+              pending={a.working}
+            />
+          ) : null}
+          {row.status === "paused" ? (
+            <ConfirmAction
+              action={resumeListingAction}
+              fields={fields}
+              label={a.resume}
+              question={ask(a.resumeQuestion)}
+              confirm={a.confirm}
+              cancel={a.cancel}
+              pending={a.working}
+            />
+          ) : null}
+          {row.status === "active" || row.status === "paused" ? (
+            <ConfirmAction
+              action={markListingSoldAction}
+              fields={fields}
+              label={a.sold}
+              question={ask(a.soldQuestion)}
+              confirm={a.confirm}
+              cancel={a.cancel}
+              pending={a.working}
+            />
+          ) : null}
+          <ConfirmAction
+            action={deleteListingAction}
+            fields={fields}
+            label={a.delete}
+            question={ask(a.deleteQuestion)}
+            confirm={a.confirm}
+            cancel={a.cancel}
+            pending={a.working}
+          />
+        </div>
+      </div>
+    </article>
+  );
+}
