@@ -1,6 +1,6 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
-import { checkPage, cli, demoKey, newHolder, sampleListing, screenshot, signIn } from "./support";
+import { checkPage, cli, demoKey, holderKey, newHolder, sampleListing, screenshot, signIn, type Holder } from "./support";
 
 /**
  * Every existing page, in both languages: the security headers, no CSP violation, no serious or
@@ -34,7 +34,33 @@ type PageCase = {
   ready: (page: Page, locale: "ro" | "en") => Promise<void>;
   /** Seen signed in, as a new holder whose account language is the case's. */
   signedIn?: boolean;
+  /** What the new holder has before the page is seen. */
+  prepare?: (holder: Holder, request: APIRequestContext) => Promise<void>;
 };
+
+/** Listings of the holder in several states, made through the API and the operator's CLI. */
+async function listingsInSeveralStates(holder: Holder, request: APIRequestContext): Promise<void> {
+  const key = await holderKey(holder.email);
+  const create = async (title: string) => {
+    const created = await request.post("/api/v1/listings", { headers: { authorization: `Bearer ${key}` }, data: sampleListing({ title }) });
+    expect(created.status(), await created.text()).toBe(201);
+    return ((await created.json()) as { data: { code: string } }).data.code;
+  };
+  await cli("moderation:approve", await create("Apartament luminos lângă Parcul Central"));
+  const paused = await create("Garsonieră liniștită în Mănăștur, lângă piață");
+  await cli("moderation:approve", paused);
+  const pause = await request.post(`/api/v1/listings/${paused}/pause`, { headers: { authorization: `Bearer ${key}` } });
+  expect(pause.status()).toBe(200);
+  await cli(
+    "moderation:reject",
+    await create("Apartament cu două camere în Gheorgheni"),
+    "--reason",
+    "Prețul nu este cel real.",
+    "--codes",
+    "misleading_price",
+  );
+  await create("Apartament nou în Bună Ziua, cu parcare");
+}
 
 const heading = (name: string) => async (page: Page) => {
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
@@ -153,6 +179,34 @@ const pages: PageCase[] = [
     ready: (page, locale) => heading(pageMessages(locale).webhooks.title)(page),
   },
   {
+    name: "my-listings-empty",
+    path: () => "/account/listings",
+    status: 200,
+    signedIn: true,
+    ready: async (page, locale) => {
+      const t = pageMessages(locale).myListings;
+      await heading(t.title)(page);
+      await expect(page.getByRole("heading", { level: 2, name: t.emptyTitle })).toBeVisible();
+      await expect(page.getByRole("link", { name: t.emptyCreate })).toHaveAttribute("href", "/account/listings/new");
+    },
+  },
+  {
+    name: "my-listings",
+    path: () => "/account/listings",
+    status: 200,
+    signedIn: true,
+    prepare: listingsInSeveralStates,
+    ready: async (page, locale) => {
+      const t = pageMessages(locale).myListings;
+      await heading(t.title)(page);
+      await expect(page.getByRole("article")).toHaveCount(4);
+      await expect(page.getByText(t.statuses.rejected, { exact: true })).toBeVisible();
+      // The question of a confirmation is scanned too.
+      await page.getByRole("button", { name: t.actions.delete, exact: true }).first().click();
+      await expect(page.getByRole("group")).toBeVisible();
+    },
+  },
+  {
     name: "consent-error",
     path: () => "/oauth/authorize?client_id=svcc_unknown&redirect_uri=https%3A%2F%2Fcrm.example%2Fcb",
     status: 200,
@@ -194,9 +248,14 @@ for (const { locale, browserLocale } of languages) {
   for (const pageCase of pages) {
     test(`${pageCase.name} (${locale}): security headers, no CSP violation, accessible, no horizontal scroll at 360 px`, async ({
       browser,
+      request,
     }, testInfo) => {
       const { context, page } = await newPage(browser, browserLocale);
-      if (pageCase.signedIn) await signIn(page, await newHolder({ locale }), locale);
+      if (pageCase.signedIn) {
+        const holder = await newHolder({ locale });
+        await pageCase.prepare?.(holder, request);
+        await signIn(page, holder, locale);
+      }
       const violations = await watchPolicy(page);
       const response = await page.goto(pageCase.path());
       expect(response?.status()).toBe(pageCase.status);

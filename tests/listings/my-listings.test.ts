@@ -123,9 +123,9 @@ describe("searchKeySql", () => {
       "plain ascii 123",
     ];
     for (const text of samples) {
-      const [row] = await db
-        .execute<{ key: string }>(sql`select ${searchKeySql(sql`${text}::text`)} as key`)
-        .then((result) => ("rows" in result ? (result.rows as { key: string }[]) : (result as unknown as { key: string }[])));
+      // postgres.js answers the rows as an array, PGlite as `{ rows }`.
+      const result = (await db.execute(sql`select ${searchKeySql(sql`${text}::text`)} as key`)) as unknown;
+      const [row] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { key: string }[];
       expect(row.key, text).toBe(searchKey(text));
     }
   });
