@@ -65,7 +65,10 @@ test("a holder filters, searches, pages, and pauses, resumes, sells and deletes 
     "href",
     /^\/listings\/[A-Z0-9]{8}$/,
   );
-  await expect(row(page, studio).getByRole("link", { name: studio })).toHaveAttribute("href", /^\/account\/listings\/[A-Z0-9]{8}$/);
+  await expect(row(page, studio).getByRole("link", { name: studio, exact: true })).toHaveAttribute(
+    "href",
+    /^\/account\/listings\/[A-Z0-9]{8}$/,
+  );
 
   // The state filter, then a search typed without diacritics and in capitals.
   await page.getByLabel(t.status).selectOption("paused");
