@@ -203,7 +203,7 @@ const pages: PageCase[] = [
       await expect(page.getByText(t.statuses.rejected, { exact: true })).toBeVisible();
       // The question of a confirmation is scanned too.
       await page.getByRole("button", { name: t.actions.delete, exact: true }).first().click();
-      await expect(page.getByRole("group")).toBeVisible();
+      await expect(page.getByRole("article").getByRole("group")).toBeVisible();
     },
   },
   {
