@@ -9,6 +9,8 @@ import { cli, holderKey, newHolder, sampleListing, signedInPage } from "./suppor
  * several states, the state filter, the search without diacritics, paging, pause / resume / sold /
  * delete each asked first, the API's refusal in Romanian and in English, and availability with the
  * controllable clock (`jobs:run --now`): the reminder mail, unconfirmed, Still available, public again.
+ * That one is tagged @clock: it moves every listing of the server 30 days on, so it runs after all
+ * the other tests (playwright.config.ts).
  */
 
 const dayMs = 86_400_000;
@@ -136,7 +138,7 @@ for (const locale of ["ro", "en"] as const) {
   });
 }
 
-test("availability with the controllable clock: reminder mail, unconfirmed and flagged, Still available, public again", async ({
+test("availability with the controllable clock: reminder mail, unconfirmed and flagged, Still available, public again @clock", async ({
   browser,
   request,
 }) => {

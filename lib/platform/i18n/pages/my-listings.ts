@@ -56,7 +56,6 @@ export const myListingsTexts = pageArea({
     stillAvailable: "Still available",
     stillAvailableLabel: "Still available: {title}",
     confirming: "Confirming…",
-    confirmed: "Confirmed: {title} is shown again for 30 days.",
     actions: {
       pause: "Pause",
       pauseQuestion: "Pause {title}? It leaves the public listings until you resume it.",
@@ -126,7 +125,6 @@ export const myListingsTexts = pageArea({
     stillAvailable: "Încă disponibil",
     stillAvailableLabel: "Încă disponibil: {title}",
     confirming: "Se confirmă…",
-    confirmed: "Confirmat: {title} este afișat din nou timp de 30 de zile.",
     actions: {
       pause: "Suspendă",
       pauseQuestion: "Suspenzi {title}? Iese din anunțurile publice până îl reiei.",

@@ -5,7 +5,6 @@ import { requestLocale } from "@/app/locale";
 import { changeListingState, type OwnerAction } from "@/lib/domain/listings/change-state";
 import { confirmListing } from "@/lib/domain/listings/confirm";
 import { deleteListing } from "@/lib/domain/listings/delete";
-import { format } from "@/lib/platform/i18n";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
 import { formText, refusalState, type FormState } from "@/lib/portal/form-state";
 import { requireAccount, type PortalSession } from "@/lib/portal/session";
@@ -15,10 +14,10 @@ const listingsPath = "/account/listings";
 
 /**
  * One owner action on the listing the form names, through the service the API uses (same rules,
- * same events), after the row's token.
- * A refusal (the API's own, e.g. deleting with open reports) comes back in the page's language.
+ * same events), after the row's token. A refusal (the API's own, e.g. deleting with open reports)
+ * comes back in the page's language.
  */
-async function act(form: FormData, run: (ctx: PortalSession["ctx"], code: string) => Promise<string | undefined>): Promise<FormState> {
+async function act(form: FormData, run: (ctx: PortalSession["ctx"], code: string) => Promise<unknown>): Promise<FormState> {
   const { account, ctx } = await requireAccount();
   const locale = await requestLocale();
   const code = formText(form, "code", 20);
@@ -26,19 +25,17 @@ async function act(form: FormData, run: (ctx: PortalSession["ctx"], code: string
     return { ok: false, message: pageMessages(locale).myListings.staleForm };
   }
   try {
-    const message = await run({ ...ctx, locale }, code);
+    await run(ctx, code);
     revalidatePath(listingsPath);
-    return { ok: true, message };
+    // The row shows the new state (or is gone): the answer needs no words of its own.
+    return { ok: true };
   } catch (error) {
     return refusalState(error, locale);
   }
 }
 
 const changeState = (action: OwnerAction) => (form: FormData) =>
-  act(form, async (ctx, code) => {
-    await changeListingState({ ctx, input: { code, action } });
-    return undefined;
-  });
+  act(form, (ctx, code) => changeListingState({ ctx, input: { code, action } }));
 
 export async function pauseListingAction(_previous: FormState, form: FormData): Promise<FormState> {
   return changeState("pause")(form);
@@ -53,16 +50,10 @@ export async function markListingSoldAction(_previous: FormState, form: FormData
 }
 
 export async function deleteListingAction(_previous: FormState, form: FormData): Promise<FormState> {
-  return act(form, async (ctx, code) => {
-    await deleteListing({ ctx, input: { code } });
-    return undefined;
-  });
+  return act(form, (ctx, code) => deleteListing({ ctx, input: { code } }));
 }
 
-/** "Still available": one click, no question (nothing is lost by it); says what it did. */
+/** "Still available": one click, no question (nothing is lost by it). */
 export async function confirmListingAction(_previous: FormState, form: FormData): Promise<FormState> {
-  return act(form, async (ctx, code) => {
-    const confirmed = await confirmListing({ ctx, input: { code } });
-    return format(pageMessages(ctx.locale ?? "ro").myListings.confirmed, { title: String(confirmed.row.fields.title) });
-  });
+  return act(form, (ctx, code) => confirmListing({ ctx, input: { code } }));
 }
