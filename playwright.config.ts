@@ -59,15 +59,16 @@ export default defineConfig({
     {
       name: "chromium",
       grepInvert: /@clock/,
+      teardown: "chromium-clock",
       use: chromium,
     },
     {
       // Tests tagged @clock run the server's jobs as of a later time (`jobs:run --now`), which acts on
-      // every listing of the shared database (30 days later, every active listing is unconfirmed):
-      // they run after all the others, so no other test finds its listings changed under it.
+      // every listing of the shared database (30 days later, every active listing is unconfirmed).
+      // As the teardown of the other tests they run after all of them, so no other test finds its
+      // listings changed under it; a run of some files or tests (-g) runs them too, after those.
       name: "chromium-clock",
       grep: /@clock/,
-      dependencies: ["chromium"],
       use: chromium,
     },
   ],
