@@ -7,11 +7,20 @@ import { requestLocale } from "@/app/locale";
 import { logOut } from "@/app/login/actions";
 import { format } from "@/lib/platform/i18n";
 import { signedInAccount } from "@/lib/portal/session";
+import { config } from "@/lib/platform/config";
 import "./globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {
-  const { site } = pageMessages(await requestLocale());
-  return { title: { default: site.name, template: `%s – ${site.name}` }, description: site.description };
+  const locale = await requestLocale();
+  const { site } = pageMessages(locale);
+  return {
+    // Relative addresses (canonical, Open Graph, photos kept in the local store) resolve against the public origin.
+    metadataBase: new URL(config().APP_URL),
+    title: { default: site.name, template: `%s – ${site.name}` },
+    description: site.description,
+    // What every page's link preview shares; the home page, the catalog and a listing's page give their own card (publicPageMetadata).
+    openGraph: { type: "website", siteName: site.name, locale: locale === "ro" ? "ro_RO" : "en_GB" },
+  };
 }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {

@@ -1,7 +1,19 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { fill } from "@/components/fill";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
 import { requestLocale } from "@/app/locale";
+import { publicPageMetadata } from "@/lib/portal/page-metadata";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const locale = await requestLocale();
+  const { site } = pageMessages(locale);
+  // The root layout's title template would repeat the site's name: the home page's title is the name alone.
+  return {
+    ...publicPageMetadata({ title: site.name, description: site.description, path: "/", siteName: site.name, locale }),
+    title: { absolute: site.name },
+  };
+}
 
 export default async function Home() {
   const { site, home } = pageMessages(await requestLocale());

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { WithCode } from "@/components/with-code";
@@ -8,6 +9,9 @@ import { requestLocale } from "@/app/locale";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
 import { requireAccount } from "@/lib/portal/session";
 
+/** Nothing signed in is for search engines: an account's pages and the moderation desk (their pages set no robots of their own). */
+export const metadata: Metadata = { robots: { index: false, follow: false } };
+
 /**
  * The signed-in portal: every page under this group needs a session (a signed-out visitor goes to
  * sign-in and comes back). Each page and server action checks the session again itself: a layout
@@ -15,7 +19,7 @@ import { requireAccount } from "@/lib/portal/session";
  */
 export default async function PortalLayout({ children }: { children: ReactNode }) {
   const { account, ctx } = await requireAccount();
-  const { shell, webhooks: webhookTexts } = pageMessages(await requestLocale());
+  const { shell, webhooks: webhookTexts, moderation } = pageMessages(await requestLocale());
   // The system stopped these (410 Gone, or 5 days of failures): said on every page until started or deleted.
   const stoppedBySystem = (await listWebhooks({ ctx })).filter((webhook) => !webhook.active && webhook.stopped_reason !== "owner");
   const sections: NavSection[] = [
@@ -38,6 +42,17 @@ export default async function PortalLayout({ children }: { children: ReactNode }
         ...(account.agency && account.agency.role !== "agent" ? [{ href: "/account/members", label: shell.members }] : []),
       ],
     },
+    ...(account.isModerator
+      ? [
+          {
+            heading: moderation.section,
+            links: [
+              { href: "/moderation", label: moderation.queueLink },
+              { href: "/moderation/reports", label: moderation.reportsLink },
+            ],
+          },
+        ]
+      : []),
   ];
   return (
     <div className="portal">

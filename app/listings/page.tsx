@@ -16,6 +16,7 @@ import { pageMessages } from "@/lib/platform/i18n/page-messages";
 import { parseOrThrow } from "@/lib/platform/validation/zod";
 import { refusalState, type FormState } from "@/lib/portal/form-state";
 import { requestLocale } from "@/app/locale";
+import { notIndexedButFollowed, publicPageMetadata } from "@/lib/portal/page-metadata";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -45,9 +46,16 @@ async function search(ctx: ServiceContext, values: Record<string, string>, local
   }
 }
 
-export async function generateMetadata(): Promise<Metadata> {
-  const t = pageMessages(await requestLocale()).catalog;
-  return { title: t.title, description: t.description };
+/**
+ * The catalog's first page is a public page like the home page; a later page of results (with a
+ * cursor) changes with every new listing and repeats what the listings' own pages say, so it is kept
+ * out of search results while its links are still followed.
+ */
+export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
+  const locale = await requestLocale();
+  const { catalog: t, site } = pageMessages(locale);
+  const page = publicPageMetadata({ title: t.title, description: t.description, path: "/listings", siteName: site.name, locale });
+  return (await searchParams).cursor === undefined ? page : { ...page, robots: notIndexedButFollowed };
 }
 
 /**

@@ -99,6 +99,16 @@ export const accountContext = (
 ): ServiceContext<Extract<AccountActor, { kind: "account" }>> =>
   contextOf(database, { kind: "account", accountId: account.accountId, agency: account.agency }, options);
 
+/**
+ * A moderator on the moderation desk: every account's listings, but the services refuse their own
+ * and their agency's (checked against the account's current rows, not this context).
+ */
+export const moderatorContext = (
+  database: Database,
+  moderator: { accountId: string },
+  options: ContextOptions = {},
+): ServiceContext<ModeratorActor> => contextOf(database, { kind: "moderator", accountId: moderator.accountId }, options);
+
 /** A caller without a key: public endpoints and pages. */
 export const publicContext = (database: Database, options: ContextOptions = {}): ServiceContext<PublicActor> =>
   contextOf(database, { kind: "public" }, options);

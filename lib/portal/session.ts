@@ -1,9 +1,16 @@
 import { headers } from "next/headers";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { database } from "@/db";
 import { sessionAccount, type SessionAccount } from "@/lib/domain/accounts/session-account";
-import { accountContext, publicContext, type AccountActor, type ServiceContext } from "@/lib/platform/context";
+import {
+  accountContext,
+  moderatorContext,
+  publicContext,
+  type AccountActor,
+  type ModeratorActor,
+  type ServiceContext,
+} from "@/lib/platform/context";
 import { auth } from "./auth";
 import { pagePathHeader } from "./page-path";
 import { safeReturnPath } from "./return-path";
@@ -31,6 +38,16 @@ export async function requireAccount(): Promise<PortalSession> {
   const account = await signedInAccount();
   if (!account) redirect(`/login?next=${encodeURIComponent(await currentPath())}`);
   return { account, ctx: await sessionContext(account) };
+}
+
+/**
+ * For the moderation desk's pages and actions: a signed-in moderator and their moderator context.
+ * Anyone else signed in gets the site's not-found page, as if the desk did not exist.
+ */
+export async function requireModerator(): Promise<{ account: SessionAccount; ctx: ServiceContext<ModeratorActor> }> {
+  const { account } = await requireAccount();
+  if (!account.isModerator) notFound();
+  return { account, ctx: moderatorContext(await database(), { accountId: account.id }, { locale: account.language }) };
 }
 
 /** The service context of a signed-in account, for code that reads the session itself (`signedInAccount`). */

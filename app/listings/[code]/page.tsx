@@ -16,6 +16,7 @@ import { pricePeriods } from "@/lib/domain/vocabulary/price-periods";
 import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
 import { requestLocale } from "@/app/locale";
+import { publicPageMetadata } from "@/lib/portal/page-metadata";
 
 type Props = { params: Promise<{ code: string }> };
 
@@ -31,14 +32,20 @@ async function load(code: string) {
   }
 }
 
+/** Only an active listing has this page (anything else is not found, which Next.js marks noindex): indexed, with its Open Graph card. */
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const listing = await load((await params).code);
+  const locale = await requestLocale();
   const cover = listing.photos[0]?.jpeg1600;
-  return {
+  return publicPageMetadata({
     title: listing.title,
     description: listing.description.slice(0, 160),
-    ...(cover && { openGraph: { images: [{ url: cover.url, width: cover.width, height: cover.height }] } }),
-  };
+    path: `/listings/${listing.code}`,
+    siteName: pageMessages(locale).site.name,
+    locale,
+    type: "article",
+    images: cover ? [{ url: cover.url, width: cover.width, height: cover.height }] : [],
+  });
 }
 
 /** The public page of an active listing: the `url` of every listing and of its events. */

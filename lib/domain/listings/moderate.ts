@@ -6,6 +6,7 @@ import { eventTypes } from "@/lib/domain/events";
 import { parseOrThrow } from "@/lib/platform/validation/zod";
 import { rejectionCodes as rejectionCodeList } from "@/lib/domain/vocabulary/rejection-codes";
 import { lockAnyListing, lockListing } from "./internal/locking";
+import { actingModerator, refuseOwnListing } from "./internal/moderator";
 import { refineStorable } from "./validation/text";
 import type { ListedRow } from "./internal/queries";
 import { rewritten, updateListing } from "./internal/store";
@@ -29,7 +30,8 @@ export type ModerationDecision = z.input<typeof moderationDecision>;
  * A moderator's decision on any account's listing. Approve publishes a pending listing
  * (`listing.published`) or applies the edit waiting on a published one; reject works from any state
  * and discards a waiting edit (`listing.rejected`); hide withdraws from any state (`listing.withdrawn`,
- * by moderation).
+ * by moderation). A moderator's decision on their own or their agency's listing is refused
+ * (`listing_action_refused`, reason `own_listing`): someone else must judge it.
  */
 export async function moderateListing({
   ctx,
@@ -39,7 +41,12 @@ export async function moderateListing({
   input: { code: string; decision: unknown };
 }): Promise<ListedRow> {
   const decision = parseOrThrow(moderationDecision, input.decision);
-  return withTransaction(ctx, async (tx) => decide(tx, await lockAnyListing(tx, input.code), decision));
+  return withTransaction(ctx, async (tx) => {
+    const moderator = await actingModerator(tx);
+    const listed = await lockAnyListing(tx, input.code);
+    refuseOwnListing(moderator, listed.row);
+    return decide(tx, listed, decision);
+  });
 }
 
 /**

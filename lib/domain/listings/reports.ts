@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { listingReports, listings } from "@/db/schema";
 import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/platform/context";
@@ -7,6 +7,7 @@ import { rateLimiter, type RateRule } from "@/lib/platform/http/rate-limit";
 import { idPattern, newId } from "@/lib/platform/ids";
 import { parseOrThrow } from "@/lib/platform/validation/zod";
 import { isListingCode } from "./internal/codes";
+import { actingModerator, ownedBy, refuseOwnListing } from "./internal/moderator";
 
 export const reportReason = z.string().trim().min(1).max(1000);
 export const reporterEmail = z
@@ -28,6 +29,8 @@ export const reportRule = { name: "listing_report_address", limit: 10, windowSec
 export interface ListingReport {
   id: string;
   listingCode: string;
+  /** The title the listing shows (its published version's). */
+  listingTitle: string;
   reason: string;
   reporterEmail: string | null;
   status: "open" | "closed";
@@ -44,7 +47,9 @@ const ownColumns = {
   closedAt: listingReports.closedAt,
 };
 
-const reportColumns = { ...ownColumns, listingCode: listings.code };
+const listingTitle = sql<string>`${listings.fields}->>'title'`;
+
+const reportColumns = { ...ownColumns, listingCode: listings.code, listingTitle };
 
 /**
  * Anyone reports a public listing (the portal's "report this listing"); the open report blocks its
@@ -62,7 +67,7 @@ export async function reportListing({ ctx, input }: { ctx: ServiceContext; input
     // The share lock waits for a write in progress (a deletion, say) and re-reads the row after it,
     // so a report never lands on a listing that has just left the catalog.
     const [listing] = await tx.db
-      .select({ id: listings.id })
+      .select({ id: listings.id, title: listingTitle })
       .from(listings)
       .where(and(eq(listings.code, data.code), eq(listings.status, "active"), isNull(listings.deletedAt)))
       .for("share");
@@ -77,14 +82,26 @@ export async function reportListing({ ctx, input }: { ctx: ServiceContext; input
         createdAt: ctx.now,
       })
       .returning(ownColumns);
-    return { ...report, listingCode: data.code };
+    return { ...report, listingCode: data.code, listingTitle: listing.title };
   });
 }
 
-/** A moderator closes a report once dealt with; closing a closed report changes nothing. */
+/**
+ * A moderator closes a report once dealt with; closing a closed report changes nothing. Closing one
+ * on their own or their agency's listing is refused like a decision on it (`own_listing`): it would
+ * let them delete a listing others reported.
+ */
 export async function closeReport({ ctx, input }: { ctx: ServiceContext<StaffActor>; input: { id: string } }): Promise<ListingReport> {
   if (!idPattern("report").test(input.id)) throw notFound();
   return withTransaction(ctx, async (tx) => {
+    const moderator = await actingModerator(tx);
+    const [owner] = await tx.db
+      .select({ accountId: listings.accountId, agencyId: listings.agencyId })
+      .from(listingReports)
+      .innerJoin(listings, eq(listings.id, listingReports.listingId))
+      .where(eq(listingReports.id, input.id));
+    if (!owner) throw notFound();
+    refuseOwnListing(moderator, owner);
     await tx.db
       .update(listingReports)
       .set({ status: "closed", closedAt: ctx.now })
@@ -99,6 +116,9 @@ export async function closeReport({ ctx, input }: { ctx: ServiceContext<StaffAct
   });
 }
 
+/** An open report as the moderation desk lists it: whether the moderator may close it (not on their own listing). */
+export type OpenReport = ListingReport & { own: boolean };
+
 /** Open reports, oldest first (the moderation queue), at most 500, of one listing when `code` is given. */
 export async function listOpenReports({
   ctx,
@@ -106,12 +126,21 @@ export async function listOpenReports({
 }: {
   ctx: ServiceContext<StaffActor>;
   input: { code?: string };
-}): Promise<ListingReport[]> {
-  return ctx.db
-    .select(reportColumns)
+}): Promise<OpenReport[]> {
+  const moderator = await actingModerator(ctx);
+  const rows = await ctx.db
+    .select({ ...reportColumns, accountId: listings.accountId, agencyId: listings.agencyId })
     .from(listingReports)
     .innerJoin(listings, eq(listings.id, listingReports.listingId))
     .where(and(eq(listingReports.status, "open"), input.code === undefined ? undefined : eq(listings.code, input.code)))
     .orderBy(asc(listingReports.createdAt), asc(listingReports.id))
     .limit(500);
+  return rows.map(({ accountId, agencyId, ...report }) => ({ ...report, own: ownedBy(moderator, { accountId, agencyId }) }));
+}
+
+/** How many reports are open, all of them (the desk's count, beyond the 500 listed). */
+export async function countOpenReports({ ctx }: { ctx: ServiceContext<StaffActor> }): Promise<number> {
+  await actingModerator(ctx);
+  const [row] = await ctx.db.select({ n: count() }).from(listingReports).where(eq(listingReports.status, "open"));
+  return row.n;
 }

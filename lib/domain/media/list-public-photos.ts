@@ -1,7 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { listings, photos } from "@/db/schema";
 import { publicScope } from "@/lib/domain/listings/internal/queries";
-import type { ServiceContext } from "@/lib/platform/context";
+import type { ServiceContext, StaffActor } from "@/lib/platform/context";
 import { coverPhotos, publicPhoto, type PublicPhoto } from "./internal/cover-photos";
 
 export type { PublicPhoto };
@@ -12,10 +12,22 @@ export type { PublicPhoto };
  * that is not public.
  */
 export async function listPublicPhotos({ ctx, input }: { ctx: ServiceContext; input: { code: string } }): Promise<PublicPhoto[]> {
-  const [listing] = await ctx.db
-    .select({ id: listings.id, images: listings.images })
-    .from(listings)
-    .where(and(eq(listings.code, input.code), publicScope));
+  return photosOf(ctx, and(eq(listings.code, input.code), publicScope)!);
+}
+
+/** The same photos of any account's listing that is not deleted, whatever its state: the moderation desk's review. */
+export async function listReviewPhotos({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext<StaffActor>;
+  input: { code: string };
+}): Promise<PublicPhoto[]> {
+  return photosOf(ctx, and(eq(listings.code, input.code), isNull(listings.deletedAt))!);
+}
+
+async function photosOf(ctx: ServiceContext, which: SQL): Promise<PublicPhoto[]> {
+  const [listing] = await ctx.db.select({ id: listings.id, images: listings.images }).from(listings).where(which);
   if (!listing || listing.images.length === 0) return [];
   const rows = await ctx.db
     .select({ derivatives: photos.derivatives, placeholder: photos.placeholder })

@@ -45,6 +45,7 @@ export const en: Messages = {
         cannot_mark_sold: "Only an active or paused listing can be marked sold; this one is {status}.",
         cannot_confirm: "Only an active or unconfirmed listing can be confirmed as still available; this one is {status}.",
         nothing_to_approve: "Nothing to approve: the listing is {status} without a waiting edit.",
+        own_listing: "A moderator cannot decide on their own listings or their agency's: another moderator must.",
       },
     },
     idempotency_key_in_use: {

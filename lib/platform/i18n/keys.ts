@@ -73,6 +73,8 @@ export const problemReasons = {
     /** "Still available" of a listing that is neither unconfirmed nor active. */
     cannot_confirm: ["status"],
     nothing_to_approve: ["status"],
+    /** A moderator's decision on a listing of their own or of their agency (someone else must judge it). */
+    own_listing: [],
   },
   limit_reached: {
     too_many_keys: ["limit"],

@@ -11,6 +11,7 @@ import { catalogTexts } from "./pages/catalog";
 import { shellTexts } from "./pages/shell";
 import { myListingsTexts } from "./pages/my-listings";
 import { accessTexts } from "./pages/access";
+import { moderationTexts } from "./pages/moderation";
 /**
  * English texts of the portal's pages. This catalogue's shape is the page key registry
  * (`PageMessages` in page-messages.ts): page-ro.ts must hold exactly these keys with the same
@@ -93,4 +94,5 @@ export const pageEn = {
   apps: appsTexts.en,
   webhooks: webhooksTexts.en,
   myListings: myListingsTexts.en,
+  moderation: moderationTexts.en,
 };

@@ -11,6 +11,7 @@ import { catalogTexts } from "./pages/catalog";
 import { shellTexts } from "./pages/shell";
 import { myListingsTexts } from "./pages/my-listings";
 import { accessTexts } from "./pages/access";
+import { moderationTexts } from "./pages/moderation";
 import type { PageMessages } from "./page-messages";
 
 /** Romanian texts of the portal's pages: the keys and placeholders of page-en.ts. */
@@ -91,4 +92,5 @@ export const pageRo: PageMessages = {
   apps: appsTexts.ro,
   webhooks: webhooksTexts.ro,
   myListings: myListingsTexts.ro,
+  moderation: moderationTexts.ro,
 };

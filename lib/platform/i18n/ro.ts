@@ -44,6 +44,7 @@ export const ro: Messages = {
         cannot_mark_sold: "Doar un anunț activ sau suspendat poate fi marcat vândut; acesta este în starea {status}.",
         cannot_confirm: "Doar un anunț activ sau neconfirmat poate fi confirmat ca disponibil; acesta este în starea {status}.",
         nothing_to_approve: "Nimic de aprobat: anunțul este în starea {status}, fără o editare în așteptare.",
+        own_listing: "Un moderator nu poate decide asupra propriilor anunțuri sau ale agenției sale: trebuie să decidă alt moderator.",
       },
     },
     idempotency_key_in_use: {

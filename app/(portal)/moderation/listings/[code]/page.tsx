@@ -1,0 +1,202 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requestLocale } from "@/app/locale";
+import { ConfirmAction } from "@/components/forms/confirm-action";
+import { ListingPhotos } from "@/components/listing-photos";
+import { getListingForReview } from "@/lib/domain/listings/review";
+import { listReviewPhotos } from "@/lib/domain/media/list-public-photos";
+import { amenities } from "@/lib/domain/vocabulary/amenities";
+import { describeEdit } from "@/lib/domain/vocabulary/describe-edit";
+import { describeFacts } from "@/lib/domain/vocabulary/describe-facts";
+import { labelOf } from "@/lib/domain/vocabulary/labels";
+import { rejectionCodes } from "@/lib/domain/vocabulary/rejection-codes";
+import { AppError } from "@/lib/platform/errors";
+import { format } from "@/lib/platform/i18n";
+import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { formToken } from "@/lib/portal/csrf";
+import { portalDateTime } from "@/lib/portal/dates";
+import { decisionPurpose } from "@/lib/portal/moderation-pages";
+import { requireModerator } from "@/lib/portal/session";
+import { decideAction } from "../../actions";
+import { RejectForm } from "./reject-form";
+
+const ownSections = new Set(["title", "description", "features"]);
+
+type Props = { params: Promise<{ code: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+async function load(code: string) {
+  const { account, ctx } = await requireModerator();
+  try {
+    const [review, photos] = await Promise.all([getListingForReview({ ctx, input: { code } }), listReviewPhotos({ ctx, input: { code } })]);
+    return { account, review, photos };
+  } catch (error) {
+    if (error instanceof AppError && (error.code === "not_found" || error.code === "forbidden")) notFound();
+    throw error;
+  }
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { review } = await load((await params).code);
+  const title = String((review.pendingFields ?? review.fields).title);
+  return { title: format(pageMessages(await requestLocale()).moderation.review.title, { title }) };
+}
+
+/**
+ * A listing under review: what it would publish (the edit's document when one waits), the edit
+ * against the published version field by field, its photos and open reports, and the decisions,
+ * which are not offered on the moderator's own or their agency's listings.
+ */
+export default async function ReviewPage({ params, searchParams }: Props) {
+  const { account, review, photos } = await load((await params).code);
+  const locale = await requestLocale();
+  const texts = pageMessages(locale);
+  const t = texts.moderation.review;
+  const words = { yes: texts.listing.yes, no: texts.listing.no };
+  const shown = review.pendingFields ?? review.fields;
+  // Title, description and amenities are shown as the public page shows them, not as rows of details.
+  const facts = describeFacts({ facts: shown, type: String(shown.type), locale, words }).filter((fact) => !ownSections.has(fact.name));
+  const changes = review.pendingFields ? describeEdit({ before: review.fields, after: review.pendingFields, locale, words }) : null;
+  const features = Array.isArray(shown.features) ? (shown.features as string[]) : [];
+  const token = formToken(account, decisionPurpose, review.code);
+  const fields = { code: review.code, token };
+  const decided = (await searchParams).decided;
+  return (
+    <>
+      <h1>{format(t.title, { title: String(shown.title) })}</h1>
+      {decided ? (
+        <p className="notice success" role="status">
+          {texts.moderation.review.done}
+        </p>
+      ) : null}
+      <p>
+        <span className="badge">{format(t.status, { status: texts.moderation.statuses[review.status] })}</span>{" "}
+        {review.openReports > 0 ? (
+          <Link className="badge bad" href="/moderation/reports">
+            {format(t.reports, { count: review.openReports })}
+          </Link>
+        ) : (
+          <span className="badge">{t.noReports}</span>
+        )}
+      </p>
+      <p className="muted">
+        {format(t.lister, { lister: review.lister })} · {format(t.changed, { date: portalDateTime(locale).format(review.updatedAt) })}
+        {review.status === "active" ? (
+          <>
+            {" · "}
+            <Link href={`/listings/${review.code}`}>{t.publicPage}</Link>
+          </>
+        ) : null}
+      </p>
+      {review.rejectionReason ? (
+        <p>
+          {format(t.rejection, {
+            reason: review.rejectionReason,
+            codes: review.rejectionCodes.map((code) => labelOf(rejectionCodes, code, locale)).join(", "),
+          })}
+        </p>
+      ) : null}
+      {changes ? (
+        <section aria-labelledby="edit-heading">
+          <h2 id="edit-heading">{t.editHeading}</h2>
+          <p>{t.editIntro}</p>
+          {changes.length === 0 ? (
+            <p className="empty">{t.noChange}</p>
+          ) : (
+            <div className="table-wrap" role="region" aria-labelledby="edit-heading" tabIndex={0}>
+              <table className="data diff">
+                <thead>
+                  <tr>
+                    <th scope="col">{t.field}</th>
+                    <th scope="col">{t.before}</th>
+                    <th scope="col">{t.after}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {changes.map((change) => (
+                    <tr key={change.name}>
+                      <th scope="row" className="text">
+                        {change.label}
+                      </th>
+                      <td className="text pre-wrap">
+                        {change.before === null ? <span className="muted">{t.none}</span> : <del>{change.before}</del>}
+                      </td>
+                      <td className="text pre-wrap">
+                        {change.after === null ? <span className="muted">{t.none}</span> : <ins>{change.after}</ins>}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      ) : null}
+      <section aria-labelledby="decision-heading" className="card">
+        <h2 id="decision-heading">{t.decisions}</h2>
+        {review.own ? (
+          <p className="notice warning">{t.own}</p>
+        ) : (
+          <div className="stack">
+            <div className="actions">
+              {review.status === "pending" || review.pendingFields ? (
+                <ConfirmAction
+                  action={decideAction}
+                  fields={{ ...fields, decision: "approve" }}
+                  label={review.pendingFields ? t.approveEdit : t.approve}
+                  question={review.pendingFields ? t.approveEditQuestion : t.approveQuestion}
+                  confirm={t.confirm}
+                  cancel={t.cancel}
+                  pending={t.approving}
+                />
+              ) : null}
+              {review.status !== "hidden" ? (
+                <ConfirmAction
+                  action={decideAction}
+                  fields={{ ...fields, decision: "hide" }}
+                  label={t.hide}
+                  question={t.hideQuestion}
+                  confirm={t.confirm}
+                  cancel={t.cancel}
+                  pending={t.hiding}
+                />
+              ) : null}
+            </div>
+            <RejectForm
+              fields={fields}
+              codes={rejectionCodes.entries.map((entry) => ({ code: entry.code, label: entry.labels[locale] }))}
+              texts={t}
+            />
+          </div>
+        )}
+      </section>
+      <section aria-labelledby="listing-heading">
+        <h2 id="listing-heading">{t.listingHeading}</h2>
+        <article lang={typeof shown.content_locale === "string" ? shown.content_locale : "ro"}>
+          <h3>{String(shown.title)}</h3>
+          <ListingPhotos photos={photos} texts={{ heading: texts.listing.photos, alt: texts.listing.photoAlt }} />
+          <p className="pre-wrap">{String(shown.description)}</p>
+        </article>
+        <h3>{t.facts}</h3>
+        <dl className="facts">
+          {facts.map((fact) => (
+            <div key={fact.name} className="contents">
+              <dt>{fact.label}</dt>
+              <dd>{fact.value}</dd>
+            </div>
+          ))}
+        </dl>
+        {features.length > 0 ? (
+          <>
+            <h3>{texts.listing.features}</h3>
+            <ul className="features">
+              {features.map((feature) => (
+                <li key={feature}>{labelOf(amenities, feature, locale)}</li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requestLocale } from "@/app/locale";
+import { listModerationQueue } from "@/lib/domain/listings/moderation-queue";
+import { countOpenReports } from "@/lib/domain/listings/reports";
+import { labelOf } from "@/lib/domain/vocabulary/labels";
+import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
+import { format } from "@/lib/platform/i18n";
+import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { portalDateTime } from "@/lib/portal/dates";
+import { reviewPath } from "@/lib/portal/moderation-pages";
+import { requireModerator } from "@/lib/portal/session";
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: pageMessages(await requestLocale()).moderation.queue.title };
+}
+
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * The moderation queue for moderators (anyone else: not found): new listings and edits of published
+ * ones, the longest waiting first, each opening its review; counts of what waits and of open reports.
+ */
+export default async function ModerationQueuePage({ searchParams }: Props) {
+  const { ctx } = await requireModerator();
+  const given = await searchParams;
+  const cursor = first(given.cursor);
+  const locale = await requestLocale();
+  const t = pageMessages(locale).moderation;
+  const [queue, reports] = await Promise.all([listModerationQueue({ ctx, input: { cursor } }), countOpenReports({ ctx })]);
+  const date = portalDateTime(locale);
+  return (
+    <>
+      <h1>{t.queue.title}</h1>
+      <p>{t.queue.intro}</p>
+      {first(given.decided) ? (
+        <p className="notice success" role="status">
+          {t.review.done}
+        </p>
+      ) : null}
+      <p className="muted">
+        {format(t.queue.counts, { pending: queue.counts.pending, edits: queue.counts.edits, reports })}{" "}
+        <Link href="/moderation/reports">{t.reportsLink}</Link>
+      </p>
+      {queue.items.length === 0 ? (
+        <p className="empty">{t.queue.empty}</p>
+      ) : (
+        <ol className="plain">
+          {queue.items.map((item) => (
+            <li key={item.code} className="card" aria-labelledby={`queue-${item.code}`}>
+              <h2 id={`queue-${item.code}`}>
+                <Link href={reviewPath(item.code)}>{item.title}</Link>
+              </h2>
+              <p>
+                <span className={item.kind === "new" ? "badge" : "badge warn"}>
+                  {item.kind === "new" ? t.queue.kindNew : t.queue.kindEdit}
+                </span>
+                {item.own ? <span className="badge bad">{t.queue.own}</span> : null}
+              </p>
+              <p className="muted">
+                {item.city} · {labelOf(propertyTypes, item.type, locale)} · {labelOf(transactionTypes, item.transaction, locale)} ·{" "}
+                {item.lister} · {format(t.queue.since, { date: date.format(item.since) })}
+              </p>
+            </li>
+          ))}
+        </ol>
+      )}
+      {cursor || queue.next ? (
+        <p className="actions">
+          {cursor ? <Link href="/moderation">{t.queue.first}</Link> : null}
+          {queue.next ? <Link href={`/moderation?${new URLSearchParams({ cursor: queue.next })}`}>{t.queue.more}</Link> : null}
+        </p>
+      ) : null}
+    </>
+  );
+}
