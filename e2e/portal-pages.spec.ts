@@ -15,16 +15,24 @@ const languages = [
 ] as const;
 
 let listingPath = "";
+let listingCode = "";
+let pendingCode = "";
 
 test.beforeAll(async ({ request }) => {
-  const created = await request.post("/api/v1/listings", {
-    headers: { authorization: `Bearer ${await demoKey()}` },
-    data: sampleListing(),
-  });
+  const headers = { authorization: `Bearer ${await demoKey()}` };
+  const created = await request.post("/api/v1/listings", { headers, data: sampleListing() });
   expect(created.status(), await created.text()).toBe(201);
   const { data } = await created.json();
   await cli("moderation:approve", data.code);
   listingPath = new URL(data.url).pathname;
+  listingCode = data.code;
+  // The desk's review of an edit waiting on a published listing (its diff), and an open report on it.
+  const edited = await request.patch(`/api/v1/listings/${data.code}`, { headers, data: { price: 700 } });
+  expect(edited.status(), await edited.text()).toBe(202);
+  await cli("report:create", data.code, "--reason", "Apartamentul a fost deja închiriat.", "--reporter-email", "vecin@example.com");
+  const pending = await request.post("/api/v1/listings", { headers, data: sampleListing({ title: "Garsonieră care așteaptă moderarea" }) });
+  expect(pending.status(), await pending.text()).toBe(201);
+  pendingCode = (await pending.json()).data.code;
 });
 
 type PageCase = {
@@ -36,6 +44,8 @@ type PageCase = {
   signedIn?: boolean;
   /** What the new holder has before the page is seen. */
   prepare?: (holder: Holder, request: APIRequestContext) => Promise<void>;
+  /** That holder is a moderator. */
+  moderator?: boolean;
 };
 
 /** Listings of the holder in several states, made through the API and the operator's CLI. */
@@ -207,6 +217,57 @@ const pages: PageCase[] = [
     },
   },
   {
+    name: "moderation-queue",
+    path: () => "/moderation",
+    status: 200,
+    signedIn: true,
+    moderator: true,
+    ready: (page, locale) => heading(pageMessages(locale).moderation.queue.title)(page),
+  },
+  {
+    // The queue with nothing to show: the shared server's queue is never empty (the seed's pending
+    // listings, other tests'), so this is the page past its newest item, which renders the empty state.
+    name: "moderation-queue-empty",
+    path: () => `/moderation?cursor=${Buffer.from(JSON.stringify({ a: 1e12 })).toString("base64url")}`,
+    status: 200,
+    signedIn: true,
+    moderator: true,
+    ready: async (page, locale) => {
+      await expect(page.getByText(pageMessages(locale).moderation.queue.emptyMore)).toBeVisible();
+    },
+  },
+  {
+    name: "moderation-review-new",
+    path: () => `/moderation/listings/${pendingCode}`,
+    status: 200,
+    signedIn: true,
+    moderator: true,
+    ready: async (page, locale) => {
+      await expect(page.getByRole("button", { name: pageMessages(locale).moderation.review.approve, exact: true })).toBeVisible();
+    },
+  },
+  {
+    name: "moderation-review-edit",
+    path: () => `/moderation/listings/${listingCode}`,
+    status: 200,
+    signedIn: true,
+    moderator: true,
+    ready: async (page, locale) => {
+      await expect(page.getByRole("region", { name: pageMessages(locale).moderation.review.editHeading })).toBeVisible();
+    },
+  },
+  {
+    name: "moderation-reports",
+    path: () => "/moderation/reports",
+    status: 200,
+    signedIn: true,
+    moderator: true,
+    ready: async (page, locale) => {
+      await expect(page.getByRole("heading", { level: 1, name: pageMessages(locale).moderation.reports.title })).toBeVisible();
+      await expect(page.getByRole("button", { name: pageMessages(locale).moderation.reports.close }).first()).toBeVisible();
+    },
+  },
+  {
     name: "consent-error",
     path: () => "/oauth/authorize?client_id=svcc_unknown&redirect_uri=https%3A%2F%2Fcrm.example%2Fcb",
     status: 200,
@@ -252,7 +313,7 @@ for (const { locale, browserLocale } of languages) {
     }, testInfo) => {
       const { context, page } = await newPage(browser, browserLocale);
       if (pageCase.signedIn) {
-        const holder = await newHolder({ locale });
+        const holder = await newHolder({ locale, moderator: pageCase.moderator });
         await pageCase.prepare?.(holder, request);
         await signIn(page, holder, locale);
       }

@@ -64,11 +64,14 @@ export interface Holder {
 
 /** A new confirmed account made by the operator's CLI (each test its own, so tests never share keys or logs). */
 export async function newHolder(
-  options: { locale?: "ro" | "en"; agency?: string; role?: "owner" | "admin" | "agent" } = {},
+  options: { locale?: "ro" | "en"; agency?: string; role?: "owner" | "admin" | "agent"; moderator?: boolean } = {},
 ): Promise<Holder> {
   const email = `holder-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
   const password = "a holder's password";
-  const extra = options.agency ? ["--agency", options.agency, "--role", options.role ?? "owner"] : [];
+  const extra = [
+    ...(options.agency ? ["--agency", options.agency, "--role", options.role ?? "owner"] : []),
+    ...(options.moderator ? ["--moderator"] : []),
+  ];
   const created = await cli<{ id: string }>(
     "account:create",
     "--email",

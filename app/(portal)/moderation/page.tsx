@@ -45,7 +45,8 @@ export default async function ModerationQueuePage({ searchParams }: Props) {
         <Link href="/moderation/reports">{t.reportsLink}</Link>
       </p>
       {queue.items.length === 0 ? (
-        <p className="empty">{t.queue.empty}</p>
+        // Past the last item (a page reached by a cursor whose items have all been decided since) is not an empty queue.
+        <p className="empty">{cursor ? t.queue.emptyMore : t.queue.empty}</p>
       ) : (
         <ol className="plain">
           {queue.items.map((item) => (
