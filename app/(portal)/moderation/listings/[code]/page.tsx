@@ -97,7 +97,8 @@ export default async function ReviewPage({ params, searchParams }: Props) {
         </p>
       ) : null}
       {changes ? (
-        <section aria-labelledby="edit-heading">
+        // Not a named region itself: the scrolling table under its heading is the one region of that name.
+        <section>
           <h2 id="edit-heading">{t.editHeading}</h2>
           <p>{t.editIntro}</p>
           {changes.length === 0 ? (
