@@ -5,6 +5,7 @@ import { database } from "@/db";
 import { listings, sandboxMail } from "@/db/schema";
 import { confirmListing } from "@/lib/domain/listings/confirm";
 import { changeListingState } from "@/lib/domain/listings/change-state";
+import { countAccountListings } from "@/lib/domain/listings/count-by-status";
 import { remindConfirmationDue } from "@/lib/domain/listings/remind-confirmation";
 import { unconfirmStaleListings } from "@/lib/domain/listings/unconfirm";
 import { systemContext } from "@/lib/platform/context";
@@ -83,9 +84,12 @@ describe("confirmListing (Still available)", () => {
     const { account, key, listing, confirmedAt } = await holderWithListing();
     const before = await rowOf(listing.code);
     const early = daysAfter(confirmedAt, 28);
+    expect((await countAccountListings({ ctx: await signedIn(account, daysAfter(confirmedAt, 26.9)) })).confirmationDue).toBe(0);
+    expect((await countAccountListings({ ctx: await signedIn(account, early) })).confirmationDue).toBe(1);
 
     await confirmListing({ ctx: await signedIn(account, early), input: { code: listing.code } });
 
+    expect((await countAccountListings({ ctx: await signedIn(account, early) })).confirmationDue).toBe(0);
     const after = await rowOf(listing.code);
     expect(after).toMatchObject({ status: "active", confirmedAt: early, version: before.version, modSeq: before.modSeq });
     expect(await eventTypesOf(key)).toEqual(["listing.published:active"]);

@@ -50,6 +50,8 @@ export async function remindConfirmationDue({ ctx }: { ctx: ServiceContext<Staff
   const summary: ReminderSummary = { reminded: 0, mails: 0 };
   const failed: string[] = [];
   for (const { accountId } of found) {
+    // The mark is bookkeeping, not a change of the listing: written directly, without a new version
+    // (an integrator's `If-Match` stays valid) or a new place in the "last modified" order.
     const claimed = await withTransaction(ctx, (tx) =>
       tx.db
         .update(listings)
