@@ -63,15 +63,20 @@ export function SubmitButton({
   pending: pendingLabel,
   className,
   autoFocus,
+  name,
+  value,
 }: {
   children: ReactNode;
   pending: string;
   className?: string;
   autoFocus?: boolean;
+  /** For a form with several buttons: which one was pressed reaches the action as `name=value`. */
+  name?: string;
+  value?: string;
 }) {
   const { pending } = useFormStatus();
   return (
-    <button type="submit" disabled={pending} aria-disabled={pending} className={className} autoFocus={autoFocus}>
+    <button type="submit" disabled={pending} aria-disabled={pending} className={className} autoFocus={autoFocus} name={name} value={value}>
       {pending ? pendingLabel : children}
     </button>
   );

@@ -13,7 +13,10 @@ import type { ListingWarning } from "@/lib/domain/listings/validation";
 export interface CreateListingInput {
   body: unknown;
   source: "api" | "portal";
-  /** A draft is kept out of moderation until submitted; the API creates listings that go to moderation. */
+  /**
+   * A draft is kept out of moderation until submitted, and needs only its type and transaction (see
+   * `validateListing`); the API creates listings that go to moderation.
+   */
   draft?: boolean;
 }
 
@@ -25,7 +28,7 @@ export async function createListing({
   ctx: ServiceContext<AccountActor>;
   input: CreateListingInput;
 }): Promise<{ listed: ListedRow; warnings: ListingWarning[] }> {
-  const valid = await validateOrThrow(ctx, { document: input.body, mode: "create" });
+  const valid = await validateOrThrow(ctx, { document: input.body, mode: "create", draft: input.draft });
   const externalRef = typeof valid.fields.external_ref === "string" ? valid.fields.external_ref : null;
   // One insert, in no transaction of its own: a code collision is retried with a fresh code, which
   // PostgreSQL would refuse after the failed statement inside a transaction.

@@ -20,6 +20,8 @@ export interface EditListingInput {
   patch: unknown;
   ifMatch: string | null;
   source: "api" | "portal";
+  /** A draft sent to moderation: judged as for publication, then `pending`. Other states ignore it. */
+  submit?: boolean;
 }
 
 export interface EditOutcome {
@@ -33,7 +35,8 @@ export interface EditOutcome {
 /**
  * Edits a listing as a JSON Merge Patch. Unpublished listings change at once (a rejected one goes
  * back to moderation); published ones keep their live version and hold the edit for moderation.
- * An unconfirmed listing edited through the API is confirmed again (`listing.published`).
+ * An unconfirmed listing edited through the API is confirmed again (`listing.published`). A draft
+ * stays one, judged by the draft rules, until submitted.
  */
 export async function editListing({ ctx, input }: { ctx: ServiceContext<AccountActor>; input: EditListingInput }): Promise<EditOutcome> {
   return withTransaction(ctx, async (tx) => {
@@ -44,17 +47,21 @@ export async function editListing({ ctx, input }: { ctx: ServiceContext<AccountA
       throw new AppError("listing_action_refused", { reason: "not_editable", status: row.status });
     }
     const base = row.pendingFields ?? row.fields;
-    const valid = await validateOrThrow(tx, { document: mergePatch(base, input.patch), mode: "patch", previous: row.fields });
+    const submit = row.status === "draft" && input.submit === true;
+    const draft = row.status === "draft" && !submit;
+    const document = mergePatch(base, input.patch);
+    const valid = await validateOrThrow(tx, { document, mode: "patch", previous: row.fields, draft });
     const isPublished = published.has(row.status);
     const confirm = row.status === "unconfirmed" && input.source === "api";
     const unchanged = isDeepStrictEqual(valid.fields, base);
-    if (unchanged && !confirm) return { listed, warnings: valid.warnings, status: 200, unchanged: true };
+    if (unchanged && !confirm && !submit) return { listed, warnings: valid.warnings, status: 200, unchanged: true };
 
     const changes = isPublished
       ? { pendingFields: isDeepStrictEqual(valid.fields, row.fields) ? null : valid.fields }
       : {
           fields: valid.fields,
           ...(row.status === "rejected" ? { status: "pending" as const, rejectionReason: null, rejectionCodes: null } : {}),
+          ...(submit ? { status: "pending" as const } : {}),
         };
     const updated = await updateListing(
       tx,

@@ -5,10 +5,21 @@ import type { AccountActor, ServiceContext } from "@/lib/platform/context";
 import { notFound } from "@/lib/platform/errors";
 import { patterns } from "./validation/field-schemas";
 import { isListingCode } from "./internal/codes";
-import { detailOf, findListed, itemOf, listedOf, listedQuery, publicScope, refCondition } from "./internal/queries";
+import { detailOf, findListed, itemOf, listedOf, listedQuery, publicScope, refCondition, type ListedRow } from "./internal/queries";
 
 /** A listing the acting account may see (its own, and its agency's for owners and admins). */
 export async function getAccountListing({ ctx, input }: { ctx: ServiceContext<AccountActor>; input: { code: string } }) {
+  return detailOf(await getManagedListing({ ctx, input }));
+}
+
+/** The same listing as stored (fields, pending edit, state, version) with its lister: the portal's owner pages. */
+export async function getManagedListing({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext<AccountActor>;
+  input: { code: string };
+}): Promise<ListedRow> {
   if (!isListingCode(input.code)) throw notFound();
   const { accountId, agency } = ctx.actor;
   const manager = agency !== null && agency.role !== "agent";
@@ -17,7 +28,7 @@ export async function getAccountListing({ ctx, input }: { ctx: ServiceContext<Ac
     ? await statements.byCodeForManager.execute({ code: input.code, accountId, agencyId: agency.id })
     : await statements.byCodeForAccount.execute({ code: input.code, accountId });
   if (!found) throw notFound();
-  return detailOf(listedOf(found));
+  return listedOf(found);
 }
 
 /**

@@ -10,6 +10,7 @@ import { membersTexts } from "./pages/members";
 import { catalogTexts } from "./pages/catalog";
 import { shellTexts } from "./pages/shell";
 import { myListingsTexts } from "./pages/my-listings";
+import { listingFormTexts } from "./pages/listing-form";
 import { accessTexts } from "./pages/access";
 import { moderationTexts } from "./pages/moderation";
 /**
@@ -95,4 +96,5 @@ export const pageEn = {
   webhooks: webhooksTexts.en,
   myListings: myListingsTexts.en,
   moderation: moderationTexts.en,
+  listingForm: listingFormTexts.en,
 };

@@ -10,6 +10,7 @@ import { membersTexts } from "./pages/members";
 import { catalogTexts } from "./pages/catalog";
 import { shellTexts } from "./pages/shell";
 import { myListingsTexts } from "./pages/my-listings";
+import { listingFormTexts } from "./pages/listing-form";
 import { accessTexts } from "./pages/access";
 import { moderationTexts } from "./pages/moderation";
 import type { PageMessages } from "./page-messages";
@@ -93,4 +94,5 @@ export const pageRo: PageMessages = {
   webhooks: webhooksTexts.ro,
   myListings: myListingsTexts.ro,
   moderation: moderationTexts.ro,
+  listingForm: listingFormTexts.ro,
 };

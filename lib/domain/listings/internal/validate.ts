@@ -12,7 +12,7 @@ export interface ValidListing {
 /** Runs the one validator with the current reference rates; invalid input becomes a 422. */
 export async function validateOrThrow(
   ctx: ServiceContext,
-  input: { document: unknown; mode: "create" | "patch"; previous?: Record<string, unknown> },
+  input: { document: unknown; mode: "create" | "patch"; previous?: Record<string, unknown>; draft?: boolean },
 ): Promise<ValidListing> {
   if (!input.document || typeof input.document !== "object" || Array.isArray(input.document)) {
     throw new ValidationError([{ pointer: "", code: "object" }]);
@@ -22,6 +22,7 @@ export async function validateOrThrow(
     document: input.document as Record<string, unknown>,
     mode: input.mode,
     previous: input.previous,
+    draft: input.draft,
     rates,
     now: ctx.now,
   });

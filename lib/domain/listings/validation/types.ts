@@ -13,6 +13,11 @@ export interface ValidateListingInput {
   /** Reference rates to EUR. */
   rates: CurrencyRates;
   now: Date;
+  /**
+   * A draft (saved, not submitted): only `type` and `transaction` are required; every value given is
+   * judged as for publication (format, bounds, applicability, cross-field checks).
+   */
+  draft?: boolean;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js";
+import type { FieldError } from "@/lib/platform/errors";
 import { amenities, defaultPricePeriod, successorOf, writeFieldNames, writeFields, type ListingWriteFields } from "@/lib/domain/vocabulary";
 import { checkCrossField } from "./cross-field";
 import { fieldSchemas } from "./field-schemas";
@@ -29,9 +30,16 @@ export function validateListing(input: ValidateListingInput): ValidateListingRes
   keepKnownAmenities(value, report);
   checkRequirements(value, kind, report);
   checkCrossField({ value, kind, rates: input.rates, now: input.now, report });
-  if (!report.ok) return { ok: false, errors: report.errors(), warnings: report.warnings() };
+  const errors = input.draft ? report.errors().filter(isDraftError) : report.errors();
+  if (errors.length) return { ok: false, errors, warnings: report.warnings() };
   return { ok: true, value: normalize(value, kind), warnings: report.warnings() };
 }
+
+/** Codes that say a value is missing; a draft may miss anything but its type and transaction. */
+const missing = new Set(["required", "required_if", "required_unless", "complex_needs_complete_type"]);
+const draftNeeds = new Set(["/type", "/transaction"]);
+
+const isDraftError = (error: FieldError) => !missing.has(error.code) || draftNeeds.has(error.pointer);
 
 function parseFields(fields: Candidate, report: Report): ListingWriteFields {
   const value: Record<string, unknown> = {};

@@ -1,0 +1,107 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requestLocale } from "@/app/locale";
+import { getManagedListing } from "@/lib/domain/listings/get";
+import { listingEtag } from "@/lib/domain/listings/internal/read-shape";
+import { writeFields } from "@/lib/domain/vocabulary";
+import { AppError } from "@/lib/platform/errors";
+import { format } from "@/lib/platform/i18n";
+import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { formSections, kindOf, storedValues } from "@/lib/portal/listing-form";
+import { requireAccount, type PortalSession } from "@/lib/portal/session";
+import { listingFormToken } from "../_form/form-token";
+import { ListingForm } from "../_form/listing-form";
+import { ListingStatus, publishedStates } from "../_form/listing-status";
+
+type Props = { params: Promise<{ code: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** The listing if the signed-in account manages it; any other code is a 404, as in the API. */
+async function managed(ctx: PortalSession["ctx"], code: string) {
+  try {
+    return (await getManagedListing({ ctx, input: { code } })).row;
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    throw error;
+  }
+}
+
+const titleOf = (row: { code: string; fields: Record<string, unknown> }, untitled: string) =>
+  typeof row.fields.title === "string" ? row.fields.title : format(untitled, { code: row.code });
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { ctx } = await requireAccount();
+  const row = await managed(ctx, (await params).code);
+  return { title: titleOf(row, pageMessages(await requestLocale()).listingForm.untitled) };
+}
+
+const savedKinds = ["draft", "submitted", "moderation", "saved", "unchanged"] as const;
+
+/**
+ * The owner's page of a listing: its state in words, what waits on it, and the edit form (the
+ * pending edit when there is one) with the listing's version as If-Match. After a save it says what
+ * the save did (`saved`) and the validator's warnings (`warning`, "pointer code").
+ */
+export default async function OwnListingPage({ params, searchParams }: Props) {
+  const { account, ctx } = await requireAccount();
+  const locale = await requestLocale();
+  const texts = pageMessages(locale);
+  const t = texts.listingForm;
+  const row = await managed(ctx, (await params).code);
+  const given = await searchParams;
+  const saved = savedKinds.find((kind) => kind === given.saved);
+  const warnings = [given.warning ?? []].flat().flatMap((item) => {
+    const [pointer = "", code = ""] = item.split(" ");
+    const field = pointer.split("/")[1] ?? "";
+    const label = field in writeFields ? writeFields[field as keyof typeof writeFields].labels[locale] : field;
+    return code in t.warnings ? [format(t.warnings[code as keyof typeof t.warnings], { field: label })] : [];
+  });
+  const kind = kindOf(row.type, row.transaction);
+  const editable = kind && row.status !== "sold" && row.status !== "hidden";
+  const save = row.status === "rejected" ? t.resubmit : publishedStates.has(row.status) ? t.sendEdit : t.saveChanges;
+  const intents =
+    row.status === "draft"
+      ? [
+          { intent: "draft", label: t.saveDraft },
+          { intent: "submit", label: t.submit },
+        ]
+      : [{ intent: "save", label: save }];
+
+  return (
+    <>
+      <p>
+        <Link href="/account/listings">{t.backToList}</Link>
+      </p>
+      <h1>{titleOf(row, t.untitled)}</h1>
+      {saved ? (
+        <div className="notice success" role="status">
+          <p>{t.saved[saved]}</p>
+          {warnings.length ? (
+            <>
+              <p>{t.warningsTitle}</p>
+              <ul>
+                {warnings.map((warning) => (
+                  <li key={warning}>{warning}</li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+        </div>
+      ) : null}
+      <ListingStatus row={row} locale={locale} texts={texts} />
+      {editable ? (
+        <section className="stack" aria-labelledby="listing-form-title">
+          <h2 id="listing-form-title">{t.formTitle}</h2>
+          <ListingForm
+            sections={formSections(kind, locale)}
+            initial={storedValues(row.pendingFields ?? row.fields)}
+            hidden={{ code: row.code, token: listingFormToken(account, row.code), etag: listingEtag(row) }}
+            intents={intents}
+            hint={row.status === "draft" ? t.draftHint : undefined}
+            texts={t}
+          />
+        </section>
+      ) : null}
+    </>
+  );
+}

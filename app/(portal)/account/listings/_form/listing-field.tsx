@@ -1,0 +1,118 @@
+import { format } from "@/lib/platform/i18n/format";
+import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import type { FormFieldView } from "@/lib/portal/listing-form";
+
+type Texts = PageMessages["listingForm"];
+
+export const fieldId = (name: string) => `f-${name}`;
+
+/** The bounds of a field in words ("From 10 to 2000."), shown as its hint. */
+function boundsHint(field: FormFieldView, texts: Texts): string | undefined {
+  const b = texts.bounds;
+  if (field.control === "number") {
+    const [min, max] = [field.min, field.max];
+    if (min !== undefined && max !== undefined) return format(b.between, { min, max });
+    if (min !== undefined) return format(b.atLeast, { min });
+    if (max !== undefined) return format(b.atMost, { max });
+    return undefined;
+  }
+  if (field.maxLength === undefined) return undefined;
+  return field.minLength
+    ? format(b.lengthBetween, { min: field.minLength, max: field.maxLength })
+    : format(b.length, { max: field.maxLength });
+}
+
+/**
+ * One field of the listing form: its label (with its unit, and whether submitting needs it), the
+ * control the vocabulary gives it, its bounds as attributes and in words, and the API's error for it,
+ * tied to the control by `aria-invalid` and `aria-describedby`.
+ */
+export function ListingField({ field, value, error, texts }: { field: FormFieldView; value: string; error?: string; texts: Texts }) {
+  const id = fieldId(field.name);
+  const hint = boundsHint(field, texts);
+  const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  const unit = field.unit === "price_currency" ? texts.priceCurrency : field.unit;
+  const label = (
+    <>
+      {field.label}
+      {unit ? ` (${unit})` : null}
+      {field.required ? <span className="hint"> {texts.required}</span> : null}
+    </>
+  );
+  const notes = (
+    <>
+      {hint ? (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+  const aria = { "aria-invalid": error ? true : undefined, "aria-describedby": described } as const;
+
+  if (field.control === "checkboxes") {
+    const chosen = new Set(value.split(" "));
+    return (
+      <fieldset id={id} className="field choices" aria-describedby={described}>
+        <legend>{label}</legend>
+        {notes}
+        {field.options?.map((option) => (
+          <label key={option.value} className="choice">
+            <input type="checkbox" name={field.name} value={option.value} defaultChecked={chosen.has(option.value)} /> {option.label}
+          </label>
+        ))}
+      </fieldset>
+    );
+  }
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {field.control === "select" || field.control === "yesno" ? (
+        <select id={id} name={field.name} defaultValue={value} {...aria}>
+          <option value="">{texts.notSaid}</option>
+          {(field.control === "yesno"
+            ? [
+                { value: "yes", label: texts.yes },
+                { value: "no", label: texts.no },
+              ]
+            : (field.options ?? [])
+          ).map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      ) : field.control === "textarea" ? (
+        <textarea
+          id={id}
+          name={field.name}
+          defaultValue={value}
+          rows={6}
+          minLength={field.minLength}
+          maxLength={field.maxLength}
+          {...aria}
+        />
+      ) : (
+        <input
+          id={id}
+          name={field.name}
+          type={field.control}
+          defaultValue={value}
+          min={field.min}
+          max={field.max}
+          step={field.step}
+          minLength={field.minLength}
+          maxLength={field.maxLength}
+          inputMode={field.control === "number" ? (field.step === "1" ? "numeric" : "decimal") : undefined}
+          {...aria}
+        />
+      )}
+      {notes}
+    </div>
+  );
+}
