@@ -72,6 +72,20 @@ async function listingsInSeveralStates(holder: Holder, request: APIRequestContex
   await create("Apartament nou în Bună Ziua, cu parcare");
 }
 
+let ownListingPath = "";
+
+/** An approved listing of the holder's with an edit waiting for moderation: the owner's page with its notices. */
+async function listingWithPendingEdit(holder: Holder, request: APIRequestContext): Promise<void> {
+  const headers = { authorization: `Bearer ${await holderKey(holder.email)}` };
+  const created = await request.post("/api/v1/listings", { headers, data: sampleListing() });
+  expect(created.status(), await created.text()).toBe(201);
+  const { code } = ((await created.json()) as { data: { code: string } }).data;
+  await cli("moderation:approve", code);
+  const edited = await request.patch(`/api/v1/listings/${code}`, { headers, data: { price: 700 } });
+  expect(edited.status()).toBe(202);
+  ownListingPath = `/account/listings/${code}`;
+}
+
 const heading = (name: string) => async (page: Page) => {
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
 };
@@ -265,6 +279,33 @@ const pages: PageCase[] = [
     ready: async (page, locale) => {
       await expect(page.getByRole("heading", { level: 1, name: pageMessages(locale).moderation.reports.title })).toBeVisible();
       await expect(page.getByRole("button", { name: pageMessages(locale).moderation.reports.close }).first()).toBeVisible();
+    },
+  },
+  {
+    name: "listing-form-new",
+    path: () => "/account/listings/new?type=apartment&transaction=rent",
+    status: 200,
+    signedIn: true,
+    ready: async (page, locale) => {
+      const t = pageMessages(locale).listingForm;
+      await heading(t.newTitle)(page);
+      // The refused form is scanned: the summary and the errors next to their fields.
+      await page.getByRole("button", { name: t.submit }).click();
+      await expect(page.getByRole("alert").filter({ hasText: t.errorSummary })).toBeVisible();
+      await expect(page.locator("#f-title")).toHaveAttribute("aria-invalid", "true");
+    },
+  },
+  {
+    name: "listing-owner",
+    path: () => ownListingPath,
+    status: 200,
+    signedIn: true,
+    prepare: listingWithPendingEdit,
+    ready: async (page, locale) => {
+      const t = pageMessages(locale).listingForm;
+      await expect(page.getByRole("heading", { level: 1, name: sampleListing().title })).toBeVisible();
+      await expect(page.getByText(t.editPending)).toBeVisible();
+      await expect(page.locator("#f-price")).toHaveValue("700");
     },
   },
   {
