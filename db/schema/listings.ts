@@ -50,6 +50,11 @@ export const listings = pgTable(
     // A city's listings in catalog order (newest change first), whatever else the search filters on.
     index("listings_catalog_city_idx").on(t.status, t.city, t.modSeq),
     index("listings_confirm_idx").on(t.status, t.confirmedAt),
+    // The moderation queue (new listings and edits waiting), oldest change first: a few rows among
+    // all listings, so a partial index keeps the desk from scanning the table for `pending_fields`.
+    index("listings_moderation_queue_idx")
+      .on(t.modSeq)
+      .where(sql`deleted_at is null and (status = 'pending' or (pending_fields is not null and status <> 'draft'))`),
     uniqueIndex("listings_external_ref_idx")
       .on(t.accountId, t.externalRef)
       .where(sql`deleted_at is null and external_ref is not null`),

@@ -1,0 +1,1 @@
+CREATE INDEX "listings_moderation_queue_idx" ON "listings" USING btree ("mod_seq") WHERE deleted_at is null and (status = 'pending' or (pending_fields is not null and status <> 'draft'));
