@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { rejectionCodes } from "../lib/domain/vocabulary/rejection-codes";
+import { messages } from "../lib/platform/i18n";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
 import { cli, expectNoSeriousAxeViolations, holderKey, newHolder, sampleListing, signedInPage } from "./support";
 
@@ -8,7 +9,8 @@ import { cli, expectNoSeriousAxeViolations, holderKey, newHolder, sampleListing,
  * CLI works through listings a holder created with the API (a new one approved, one rejected with a
  * reason and codes, a published one's edit seen as a diff and then hidden), each decision producing
  * its event; a report sent from the public page is closed on the desk, which lets the owner delete
- * the listing. An account that is not a moderator finds no desk at all.
+ * the listing. An account that is not a moderator finds no desk at all. The issue's whole journey
+ * runs through the holder's form, the desk, the public search and My listings.
  */
 
 const languages = ["ro", "en"] as const;
@@ -201,3 +203,78 @@ test("robots: portal and desk pages are noindex, an active listing's page is ind
   await expect(robots).toHaveAttribute("content", /noindex/);
   await page.context().close();
 });
+
+for (const locale of languages) {
+  test(`the journey: a listing made in the form, approved on the desk, found by an ASCII city, reported, deleted once the report is closed (${locale})`, async ({
+    browser,
+  }) => {
+    const texts = pageMessages(locale);
+    const t = texts.moderation;
+    const form = texts.listingForm;
+    const mine = texts.myListings;
+    const holder = await newHolder({ locale });
+    const owner = await signedInPage(browser, holder, locale);
+    const field = (name: string) => owner.locator(`#f-${name}`);
+    const sample = sampleListing({ title: `Apartament luminos în Brașov, lângă centru ${locale}`, city: "Brașov" });
+
+    // The form: an error next to its field, fixed, submitted for moderation.
+    await owner.goto("/account/listings/new");
+    await owner.locator("#kind-type").selectOption("apartment");
+    await owner.locator("#kind-transaction").selectOption("rent");
+    await owner.getByRole("button", { name: form.showForm }).click();
+    for (const name of ["title", "description", "city", "street", "latitude", "longitude", "rooms", "price"] as const) {
+      await field(name).fill(String(sample[name]));
+    }
+    await field("floor").selectOption(String(sample.floor));
+    await field("price_currency").selectOption("EUR");
+    await field("usable_area_sqm").fill("5");
+    await owner.getByRole("button", { name: form.submit }).click();
+    await expect(field("usable_area_sqm")).toHaveAttribute("aria-invalid", "true");
+    await field("usable_area_sqm").fill("36");
+    await owner.getByRole("button", { name: form.submit }).click();
+    await expect(owner).toHaveURL(/saved=submitted/);
+    const code = /\/account\/listings\/([A-Z0-9]{8})\?/.exec(owner.url())![1];
+
+    // The moderator approves it from the queue.
+    const moderator = await signedInPage(browser, await newHolder({ locale, moderator: true }), locale);
+    await openFromQueue(moderator, sample.title, t.queue.more);
+    await confirmDecision(moderator, t.review.approve, t.review.confirm);
+    await expect(moderator.getByRole("status").filter({ hasText: t.review.done })).toBeVisible();
+
+    // A visitor finds it by typing the city without diacritics, and reports it.
+    const visitor = await (await browser.newContext({ locale: locale === "ro" ? "ro-RO" : "en-US" })).newPage();
+    await visitor.goto("/listings?city=brasov");
+    await visitor.getByRole("link", { name: sample.title }).first().click();
+    await expect(visitor).toHaveURL(new RegExp(`/listings/${code}$`));
+    const report = texts.listing.report;
+    const reason = `Anunțul folosește fotografiile altui apartament (${locale}).`;
+    await visitor.getByText(report.title).click();
+    await visitor.getByLabel(report.reason).fill(reason);
+    await visitor.getByRole("button", { name: report.submit }).click();
+    await expect(visitor.getByRole("status")).toHaveText(report.sent);
+    await visitor.context().close();
+
+    // The report is on the desk; the owner's deletion is refused while it is open.
+    await moderator.goto("/moderation/reports");
+    const reportRow = moderator.getByRole("row").filter({ hasText: reason });
+    await expect(reportRow.getByRole("link", { name: sample.title })).toBeVisible();
+    const listingRow = owner.getByRole("article", { name: sample.title });
+    const remove = async () => {
+      await owner.goto("/account/listings");
+      await listingRow.getByRole("button", { name: mine.actions.delete, exact: true }).click();
+      await listingRow.getByRole("group").getByRole("button", { name: mine.actions.confirm, exact: true }).click();
+    };
+    await remove();
+    await expect(listingRow.getByRole("alert")).toHaveText(messages(locale).problems.listing_action_refused.reasons.open_reports);
+
+    // Closed on the desk, the listing can be deleted.
+    await reportRow.getByRole("button", { name: t.reports.close }).click();
+    await reportRow.getByRole("button", { name: t.review.confirm }).click();
+    await expect(moderator.getByRole("row").filter({ hasText: reason })).toHaveCount(0);
+    await remove();
+    await expect(listingRow).toHaveCount(0);
+    expect((await owner.request.get(`/listings/${code}`)).status()).toBe(404);
+    await moderator.context().close();
+    await owner.context().close();
+  });
+}

@@ -25,6 +25,7 @@ describe("the moderation queue", () => {
     });
 
     const queue = await listModerationQueue({ ctx, input: { perPage: 100 } });
+    await expect(getListingForReview({ ctx, input: { code: draft.listed.row.code } })).rejects.toMatchObject({ code: "not_found" });
     const mine = queue.items.filter((item) => [pending.code, published.code, untouched.code, draft.listed.row.code].includes(item.code));
     expect(mine.map((item) => [item.code, item.kind])).toEqual([
       [pending.code, "new"],

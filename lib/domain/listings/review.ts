@@ -23,7 +23,7 @@ export interface ListingReview {
   own: boolean;
 }
 
-/** Any account's listing that is not deleted, for a moderator's review; a missing one is `not_found`. */
+/** Any account's listing that is neither deleted nor a draft, for a moderator's review; anything else is `not_found`. */
 export async function getListingForReview({
   ctx,
   input,
@@ -34,7 +34,8 @@ export async function getListingForReview({
   const moderator = await actingModerator(ctx);
   if (!isListingCode(input.code)) throw notFound();
   const { row, lister } = await findListed(ctx.db, eq(listings.code, input.code));
-  if (row.deletedAt) throw notFound();
+  // A draft has not been submitted: it is its owner's alone until then.
+  if (row.deletedAt || row.status === "draft") throw notFound();
   const [reports] = await ctx.db
     .select({ n: count() })
     .from(listingReports)
