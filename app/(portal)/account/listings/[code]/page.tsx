@@ -4,7 +4,9 @@ import { notFound } from "next/navigation";
 import { requestLocale } from "@/app/locale";
 import { getManagedListing } from "@/lib/domain/listings/get";
 import { listingEtag } from "@/lib/domain/listings/internal/read-shape";
-import { writeFields } from "@/lib/domain/vocabulary";
+import { listOwnPhotos } from "@/lib/domain/media/list-own-photos";
+import { floorLevels, labelOf, photoRooms, writeFields } from "@/lib/domain/vocabulary";
+import { mediaFailureReasons } from "@/lib/domain/vocabulary/media-failure-reasons";
 import { AppError } from "@/lib/platform/errors";
 import { format } from "@/lib/platform/i18n";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
@@ -13,6 +15,7 @@ import { requireAccount, type PortalSession } from "@/lib/portal/session";
 import { listingFormToken } from "../_form/form-token";
 import { ListingForm } from "../_form/listing-form";
 import { ListingStatus, publishedStates } from "../_form/listing-status";
+import { PhotoEditor } from "../_form/photo-editor";
 
 type Props = { params: Promise<{ code: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -102,6 +105,20 @@ export default async function OwnListingPage({ params, searchParams }: Props) {
           />
         </section>
       ) : null}
+      <PhotoEditor
+        code={row.code}
+        token={listingFormToken(account, row.code)}
+        photos={(await listOwnPhotos({ ctx, input: { code: row.code } })).map((photo) => ({
+          ...photo,
+          failure: photo.failureReason ? labelOf(mediaFailureReasons, photo.failureReason, locale) : null,
+        }))}
+        floors={floorLevels.entries.map((entry) => ({ code: entry.code, label: entry.labels[locale] }))}
+        rooms={photoRooms.entries.map((entry) => ({ code: entry.code, label: entry.labels[locale] }))}
+        texts={t.photos}
+      />
+      <noscript>
+        <p className="notice">{t.photos.needsScript}</p>
+      </noscript>
     </>
   );
 }

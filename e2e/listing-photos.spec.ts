@@ -1,0 +1,108 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import sharp from "sharp";
+import { format } from "../lib/platform/i18n/format";
+import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { holderKey, newHolder, sampleListing, signedInPage } from "./support";
+
+/**
+ * Photos on the owner's listing page, in a real browser against the production build: files
+ * uploaded through the pre-signed URL, a photo by address from a local server (the e2e server
+ * allows loopback addresses), reordered with the keyboard, a level tag, saved, then processed or
+ * failed with the reason in the page's language as the page refreshes itself.
+ */
+
+const jpeg = (background: { r: number; g: number; b: number }) =>
+  sharp({ create: { width: 1200, height: 800, channels: 3, background } })
+    .jpeg()
+    .toBuffer();
+
+async function ownListing(request: APIRequestContext, email: string) {
+  const key = await holderKey(email);
+  const created = await request.post("/api/v1/listings", { headers: { authorization: `Bearer ${key}` }, data: sampleListing() });
+  expect(created.status(), await created.text()).toBe(201);
+  return { key, code: ((await created.json()) as { data: { code: string } }).data.code };
+}
+
+const items = (page: Page) =>
+  page
+    .getByRole("list")
+    .filter({ has: page.locator(".photo-item") })
+    .getByRole("listitem");
+
+test("a holder uploads files, adds a photo by address, reorders by keyboard, tags and saves; each is processed or fails with its reason (en)", async ({
+  browser,
+  request,
+}) => {
+  const t = pageMessages("en").listingForm.photos;
+  const served = await jpeg({ r: 40, g: 160, b: 60 });
+  const server = http.createServer((_request, res) => {
+    res.writeHead(200, { "content-type": "image/jpeg", "content-length": String(served.length) }).end(served);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const photoUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/garden.jpg`;
+  try {
+    const holder = await newHolder({ locale: "en" });
+    const { key, code } = await ownListing(request, holder.email);
+    const page = await signedInPage(browser, holder, "en");
+    await page.goto(`/account/listings/${code}`);
+    await expect(page.getByRole("heading", { level: 2, name: t.title })).toBeVisible();
+    await expect(page.getByText(t.empty)).toBeVisible();
+
+    await page.getByLabel(t.pick).setInputFiles([
+      { name: "living.jpg", mimeType: "image/jpeg", buffer: await jpeg({ r: 190, g: 40, b: 40 }) },
+      { name: "broken.jpg", mimeType: "image/jpeg", buffer: Buffer.from("<html>this is no photo</html>") },
+    ]);
+    await expect(page.getByText(format(t.uploaded, { name: "broken.jpg" }))).toBeVisible();
+    await page.getByLabel(t.url).fill(photoUrl);
+    await page.getByRole("button", { name: t.add }).click();
+    await expect(items(page)).toHaveCount(3);
+
+    // The photo by address goes first, by keyboard only, each move said in the live region.
+    const label = (n: number) => format(t.photo, { n, count: 3 });
+    await page.getByRole("button", { name: `${t.moveUp}: ${label(3)}` }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByText(format(t.moved, { from: 3, to: 2, count: 3 }))).toBeVisible();
+    await page.getByRole("button", { name: `${t.moveUp}: ${label(2)}` }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByText(format(t.moved, { from: 2, to: 1, count: 3 }))).toBeVisible();
+    await expect(items(page).first()).toContainText(photoUrl);
+    await items(page).first().getByLabel(t.floor).selectOption("ground");
+    await expect(page.getByText(t.unsaved)).toBeVisible();
+
+    await page.getByRole("button", { name: t.save }).click();
+    await expect(page.getByText(t.saved)).toBeVisible();
+    // Processed as the page refreshes itself: the address and the file done, the broken file failed with its reason.
+    await expect(items(page).nth(0)).toContainText(t.states.done, { timeout: 60_000 });
+    await expect(items(page).nth(1)).toContainText(t.states.done, { timeout: 60_000 });
+    await expect(items(page).nth(2)).toContainText(
+      format(t.states.failed, { reason: "Unprocessable file (not a valid JPEG, PNG or WebP)" }),
+      { timeout: 60_000 },
+    );
+    await expect(items(page).nth(0).getByLabel(t.floor)).toHaveValue("ground");
+    await expect(items(page).nth(0).getByRole("img")).toBeVisible();
+
+    const read = await request.get(`/api/v1/account/listings/${code}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(((await read.json()) as { data: { images: string[] } }).data.images).toHaveLength(2);
+  } finally {
+    server.close();
+  }
+});
+
+test("the photo list in Romanian: an uploaded file processed, its state in the page's language (ro)", async ({ browser, request }) => {
+  const t = pageMessages("ro").listingForm.photos;
+  const holder = await newHolder({ locale: "ro" });
+  const { code } = await ownListing(request, holder.email);
+  const page = await signedInPage(browser, holder, "ro");
+  await page.goto(`/account/listings/${code}`);
+  await page
+    .getByLabel(t.pick)
+    .setInputFiles([{ name: "fatada.jpg", mimeType: "image/jpeg", buffer: await jpeg({ r: 40, g: 60, b: 190 }) }]);
+  await expect(page.getByText(format(t.uploaded, { name: "fatada.jpg" }))).toBeVisible();
+  await items(page).first().getByRole("checkbox", { name: "Fațadă" }).check();
+  await page.getByRole("button", { name: t.save }).click();
+  await expect(page.getByText(t.saved)).toBeVisible();
+  await expect(items(page).first()).toContainText(t.states.done, { timeout: 60_000 });
+  await expect(items(page).first().getByRole("checkbox", { name: "Fațadă" })).toBeChecked();
+});
