@@ -56,7 +56,7 @@ test("a holder uploads files, adds a photo by address, reorders by keyboard, tag
     ]);
     await expect(page.getByText(format(t.uploaded, { name: "broken.jpg" }))).toBeVisible();
     await page.getByLabel(t.url).fill(photoUrl);
-    await page.getByRole("button", { name: t.add }).click();
+    await page.getByRole("button", { name: t.add, exact: true }).click();
     await expect(items(page)).toHaveCount(3);
 
     // The photo by address goes first, by keyboard only, each move said in the live region.
