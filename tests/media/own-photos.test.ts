@@ -25,7 +25,15 @@ describe("listOwnPhotos", () => {
     const broken = await uploaded(key, Buffer.from("<html>not a photo</html>"));
     await setListingPhotos({
       ctx: owner,
-      input: { code, body: { photos: [{ key: broken, rooms: ["kitchen"] }, { key: first, floor: "ground", rooms: ["living_room"] }] } },
+      input: {
+        code,
+        body: {
+          photos: [
+            { key: broken, rooms: ["kitchen"] },
+            { key: first, floor: "ground", rooms: ["living_room"] },
+          ],
+        },
+      },
     });
     expect(await listOwnPhotos({ ctx: owner, input: { code } })).toEqual([
       { url: null, key: broken, floor: null, rooms: ["kitchen"], state: "pending", failureReason: null, thumbnail: null },
