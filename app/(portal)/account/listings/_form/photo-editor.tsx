@@ -142,7 +142,8 @@ export function PhotoEditor({
     <section aria-labelledby={`${ids}-title`} className="photo-editor">
       <h2 id={`${ids}-title`}>{texts.title}</h2>
       <p>{texts.intro}</p>
-      <p role="status">{announcement}</p>
+      {/* A live region without the status role: the page's own status message stays the one status. */}
+      <p aria-live="polite">{announcement}</p>
       {busy ? <p className="notice">{texts.processing}</p> : null}
       {list.length === 0 ? <p className="empty">{texts.empty}</p> : null}
       <ol className="photo-list">
