@@ -80,7 +80,8 @@ export default async function ReviewPage({ params, searchParams }: Props) {
         )}
       </p>
       <p className="muted">
-        {format(t.lister, { lister: review.lister })} · {format(t.changed, { date: portalDateTime(locale).format(review.updatedAt) })}
+        <Link href="/moderation">{t.back}</Link> · {format(t.lister, { lister: review.lister })} ·{" "}
+        {format(t.changed, { date: portalDateTime(locale).format(review.updatedAt) })}
         {review.status === "active" ? (
           <>
             {" · "}
