@@ -132,3 +132,23 @@ test("a stale form is refused with a clear message, and another holder's listing
   await stranger.context().close();
   await page.context().close();
 });
+
+test("the form works without JavaScript: the kind chosen by a GET form, a refusal shown, a draft saved", async ({ browser }) => {
+  const t = pageMessages("en").listingForm;
+  const holder = await newHolder({ locale: "en" });
+  const signed = await signedInPage(browser, holder, "en");
+  const context = await browser.newContext({ javaScriptEnabled: false, storageState: await signed.context().storageState() });
+  const page = await context.newPage();
+  await chooseKind(page, "en", "house", "sale");
+  await field(page, "land_area_sqm").fill("10");
+  await page.getByRole("button", { name: t.submit }).click();
+  await expect(page.getByRole("alert").filter({ hasText: t.errorSummary })).toBeVisible();
+  await expect(field(page, "land_area_sqm")).toHaveAttribute("aria-invalid", "true");
+  await expect(field(page, "land_area_sqm")).toHaveValue("10");
+  await field(page, "land_area_sqm").fill("600");
+  await page.getByRole("button", { name: t.saveDraft }).click();
+  await expect(page).toHaveURL(/saved=draft/);
+  await expect(field(page, "land_area_sqm")).toHaveValue("600");
+  await context.close();
+  await signed.context().close();
+});
