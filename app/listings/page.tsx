@@ -16,9 +16,10 @@ import { pageMessages } from "@/lib/platform/i18n/page-messages";
 import { parseOrThrow } from "@/lib/platform/validation/zod";
 import { refusalState, type FormState } from "@/lib/portal/form-state";
 import { requestLocale } from "@/app/locale";
+import { givenValues, type SearchParams } from "@/lib/portal/search-params";
 import { notIndexedButFollowed, publicPageMetadata } from "@/lib/portal/page-metadata";
 
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = { searchParams: Promise<SearchParams> };
 
 /** The catalog's filters the page offers; its links also keep `per_page` (the API's, not offered as a field). */
 const filterNames = ["type", "transaction", "city", "price_min", "price_max", "rooms_min", "per_page"] as const;
@@ -67,13 +68,7 @@ export default async function CatalogPage({ searchParams }: Props) {
   const locale = await requestLocale();
   const t = pageMessages(locale).catalog;
   const given = await searchParams;
-  const values = Object.fromEntries(
-    [...filterNames, "cursor"].flatMap((name) => {
-      const value = given[name];
-      const first = Array.isArray(value) ? value[0] : value;
-      return first ? [[name, first]] : [];
-    }),
-  ) as Record<string, string>;
+  const values = givenValues(given, [...filterNames, "cursor"]);
   const ctx = await pageContext();
 
   const { state, found, staleCursor } = await search(ctx, values, locale);

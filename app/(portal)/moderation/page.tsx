@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requestLocale } from "@/app/locale";
+import { firstValue, type SearchParams } from "@/lib/portal/search-params";
 import { listModerationQueue } from "@/lib/domain/listings/moderation-queue";
 import { countOpenReports } from "@/lib/domain/listings/reports";
 import { labelOf } from "@/lib/domain/vocabulary/labels";
@@ -11,13 +12,11 @@ import { portalDateTime } from "@/lib/portal/dates";
 import { reviewPath } from "@/lib/portal/moderation-pages";
 import { requireModerator } from "@/lib/portal/session";
 
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = { searchParams: Promise<SearchParams> };
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: pageMessages(await requestLocale()).moderation.queue.title };
 }
-
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /**
  * The moderation queue for moderators (anyone else: not found): new listings and edits of published
@@ -26,7 +25,7 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 export default async function ModerationQueuePage({ searchParams }: Props) {
   const { ctx } = await requireModerator();
   const given = await searchParams;
-  const cursor = first(given.cursor);
+  const cursor = firstValue(given.cursor);
   const locale = await requestLocale();
   const t = pageMessages(locale).moderation;
   const [queue, reports] = await Promise.all([listModerationQueue({ ctx, input: { cursor } }), countOpenReports({ ctx })]);
@@ -35,7 +34,7 @@ export default async function ModerationQueuePage({ searchParams }: Props) {
     <>
       <h1>{t.queue.title}</h1>
       <p>{t.queue.intro}</p>
-      {first(given.decided) ? (
+      {firstValue(given.decided) ? (
         <p className="notice success" role="status">
           {t.review.done}
         </p>

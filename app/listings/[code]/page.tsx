@@ -12,6 +12,7 @@ import { format } from "@/lib/platform/i18n";
 import { labelOf, type Enumeration } from "@/lib/domain/vocabulary/labels";
 import { amenities } from "@/lib/domain/vocabulary/amenities";
 import { describeFacts } from "@/lib/domain/vocabulary/describe-facts";
+import { FactList } from "@/components/fact-list";
 import { pricePeriods } from "@/lib/domain/vocabulary/price-periods";
 import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
@@ -75,14 +76,7 @@ export default async function ListingPage({ params }: Props) {
       <ListingPhotos photos={listing.photos} texts={{ heading: t.photos, alt: t.photoAlt }} />
       <p className="pre-wrap">{listing.description}</p>
       <h2 lang={locale}>{t.facts}</h2>
-      <dl className="facts">
-        {facts.map((fact) => (
-          <div key={fact.name} className="contents">
-            <dt>{fact.label}</dt>
-            <dd>{fact.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList facts={facts} />
       {listing.features.length > 0 && (
         <>
           <h2 lang={locale}>{t.features}</h2>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requestLocale } from "@/app/locale";
+import { givenValues, type SearchParams } from "@/lib/portal/search-params";
 import { Field } from "@/components/forms/form-kit";
 import { countAccountListings } from "@/lib/domain/listings/count-by-status";
 import { encodeCursor } from "@/lib/domain/listings/internal/pagination";
@@ -15,7 +16,7 @@ import { requireAccount, type PortalSession } from "@/lib/portal/session";
 import { ListingRow } from "./listing-row";
 import { rowToken } from "./row-token";
 
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = { searchParams: Promise<SearchParams> };
 
 /** What the page's links keep; `per_page` is the API's (not offered as a field), 20 unless given. */
 const filterNames = ["status", "q", "per_page"] as const;
@@ -35,13 +36,7 @@ export default async function MyListingsPage({ searchParams }: Props) {
   const locale = await requestLocale();
   const t = pageMessages(locale).myListings;
   const given = await searchParams;
-  const values = Object.fromEntries(
-    [...filterNames, "cursor"].flatMap((name) => {
-      const value = given[name];
-      const first = Array.isArray(value) ? value[0] : value;
-      return first ? [[name, first]] : [];
-    }),
-  ) as Record<string, string>;
+  const values = givenValues(given, [...filterNames, "cursor"]);
 
   const [counts, { state, found, staleCursor }] = await Promise.all([countAccountListings({ ctx }), search(ctx, values, locale)]);
   const total = Object.values(counts.byStatus).reduce((sum, n) => sum + n, 0);

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requestLocale } from "@/app/locale";
+import { firstValue, type SearchParams } from "@/lib/portal/search-params";
 import { pageMessages } from "@/lib/platform/i18n/page-messages";
 import { formSections, kindOf } from "@/lib/portal/listing-form";
 import { requireAccount } from "@/lib/portal/session";
@@ -8,13 +9,11 @@ import { listingFormToken } from "../_form/form-token";
 import { KindChooser } from "../_form/kind-chooser";
 import { ListingForm } from "../_form/listing-form";
 
-type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = { searchParams: Promise<SearchParams> };
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: pageMessages(await requestLocale()).listingForm.newTitle };
 }
-
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? "";
 
 /** A new listing: its type and transaction first, then the form the vocabulary gives for them. */
 export default async function NewListingPage({ searchParams }: Props) {
@@ -22,7 +21,7 @@ export default async function NewListingPage({ searchParams }: Props) {
   const locale = await requestLocale();
   const t = pageMessages(locale).listingForm;
   const given = await searchParams;
-  const [type, transaction] = [first(given.type), first(given.transaction)];
+  const [type, transaction] = [firstValue(given.type) ?? "", firstValue(given.transaction) ?? ""];
   const kind = kindOf(type, transaction);
   return (
     <>

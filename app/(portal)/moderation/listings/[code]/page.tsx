@@ -9,6 +9,7 @@ import { listReviewPhotos } from "@/lib/domain/media/list-public-photos";
 import { amenities } from "@/lib/domain/vocabulary/amenities";
 import { describeEdit } from "@/lib/domain/vocabulary/describe-edit";
 import { describeFacts } from "@/lib/domain/vocabulary/describe-facts";
+import { FactList } from "@/components/fact-list";
 import { labelOf } from "@/lib/domain/vocabulary/labels";
 import { rejectionCodes } from "@/lib/domain/vocabulary/rejection-codes";
 import { AppError } from "@/lib/platform/errors";
@@ -180,14 +181,7 @@ export default async function ReviewPage({ params, searchParams }: Props) {
           <p className="pre-wrap">{String(shown.description)}</p>
         </article>
         <h3>{t.facts}</h3>
-        <dl className="facts">
-          {facts.map((fact) => (
-            <div key={fact.name} className="contents">
-              <dt>{fact.label}</dt>
-              <dd>{fact.value}</dd>
-            </div>
-          ))}
-        </dl>
+        <FactList facts={facts} />
         {features.length > 0 ? (
           <>
             <h3>{texts.listing.features}</h3>
