@@ -153,7 +153,12 @@ export function PhotoEditor({
             <li
               key={identity(photo)}
               draggable
-              onDragStart={() => setDragged(index)}
+              onDragStart={(event) => {
+                // Firefox starts a drag only with data set; the index itself stays in state.
+                event.dataTransfer.setData("text/plain", String(index));
+                event.dataTransfer.effectAllowed = "move";
+                setDragged(index);
+              }}
               onDragOver={(event) => event.preventDefault()}
               onDrop={(event) => {
                 event.preventDefault();
