@@ -67,7 +67,8 @@ export function PhotoEditor({
   const [dirty, setDirty] = useState(false);
   const [shown, setShown] = useState(photos);
   const [announcement, setAnnouncement] = useState("");
-  const [dragged, setDragged] = useState<number | null>(null);
+  // The dragged photo's index: kept in a ref, since nothing shown depends on it (no render mid-drag).
+  const dragged = useRef<number | null>(null);
   const urlRef = useRef<HTMLInputElement>(null);
   const ids = useId();
   const [answered, setAnswered] = useState(state);
@@ -157,13 +158,13 @@ export function PhotoEditor({
                 // Firefox starts a drag only with data set; the index itself stays in state.
                 event.dataTransfer.setData("text/plain", String(index));
                 event.dataTransfer.effectAllowed = "move";
-                setDragged(index);
+                dragged.current = index;
               }}
               onDragOver={(event) => event.preventDefault()}
               onDrop={(event) => {
                 event.preventDefault();
-                if (dragged !== null) move(dragged, index);
-                setDragged(null);
+                if (dragged.current !== null) move(dragged.current, index);
+                dragged.current = null;
               }}
               aria-label={label}
               className="photo-item"
