@@ -78,7 +78,8 @@ export default defineConfig({
     // Answers 401 without a key once the app, its database and its pipeline are up.
     url: `${baseURL}/api/v1/ping`,
     // Local receivers (127.0.0.1) are allowed for the webhook journey; private addresses stay refused.
-    env: { PGLITE_DIR: `.data/e2e-${port}`, APP_URL: baseURL, UNSAFE_ALLOW_LOCAL_URLS: "1" },
+    // TRUSTED_PROXY_HOPS=2: a browser's own X-Forwarded-For entry is its address (see signIn); requests without one stay 127.0.0.1.
+    env: { PGLITE_DIR: `.data/e2e-${port}`, APP_URL: baseURL, UNSAFE_ALLOW_LOCAL_URLS: "1", TRUSTED_PROXY_HOPS: "2" },
     reuseExistingServer: false,
     timeout: 180_000,
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
