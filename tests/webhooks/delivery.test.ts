@@ -8,6 +8,8 @@ import { registerClient } from "@/lib/domain/oauth/register-client";
 import {
   attemptClaimed,
   claimDueDeliveries,
+  deliveryLeaseSeconds,
+  maxClaimedPerWebhook,
   maxInFlightPerWebhook,
   recordSuccessesAndHandOff,
   retryDelaysSeconds,
@@ -317,29 +319,74 @@ describe("the embedded runner's delivery lane", () => {
 
   // Every test file shares the PostgreSQL test database: a lane running this long would claim other files' due deliveries.
   it.skipIf(onPostgresRun)(
-    `drains a backlog with at most ${maxInFlightPerWebhook} in flight per webhook, each delivery sent once${onPostgresRun ? " (skipped: npm test runs it on PGlite; the PostgreSQL run shares its database with every file)" : ""}`,
+    `drains a backlog with at most ${maxInFlightPerWebhook} requests in flight and ${maxClaimedPerWebhook} claimed per webhook, each delivery sent once, and gives back what it claimed ahead when stopped${onPostgresRun ? " (skipped: npm test runs it on PGlite; the PostgreSQL run shares its database with every file)" : ""}`,
     async () => {
       const server = await localReceiver(() => "hold");
       const { account, webhook } = await hookedAccount(server);
-      const total = maxInFlightPerWebhook + 3;
+      const total = maxClaimedPerWebhook + 2;
       for (let i = 0; i < total; i++) await record(account.id);
       const statuses = async () => (await deliveriesOf([webhook.id])).map((row) => row.status).sort();
+      const counted = async () => (await deliveriesOf([webhook.id])).map((row) => row.attempts).sort();
+      await startDeliveryLane({ database: await database(), sweepMs: 3_600_000 });
+      try {
+        // One claim took them all (its requests start after its commit).
+        await vi.waitFor(() => expect(server.received).toHaveLength(maxInFlightPerWebhook), { timeout: 10_000 });
+        // Claimed ahead: twice the requests; the receiver still has only as many as the cap.
+        expect(await statuses()).toEqual([...Array(maxClaimedPerWebhook).fill("delivering"), "pending", "pending"]);
+        expect(server.received).toHaveLength(maxInFlightPerWebhook);
+
+        // The answers free the slots: the deliveries claimed ahead go at once, the last two are claimed after.
+        releaseHeld();
+        await vi.waitFor(() => expect(server.received).toHaveLength(2 * maxInFlightPerWebhook), { timeout: 10_000 });
+        await vi.waitFor(async () =>
+          expect(await statuses()).toEqual([
+            ...Array(maxInFlightPerWebhook + 2).fill("delivering"),
+            ...Array(maxInFlightPerWebhook).fill("succeeded"),
+          ]),
+        );
+        expect(server.received).toHaveLength(2 * maxInFlightPerWebhook);
+      } finally {
+        // Stopped with requests held: it waits for them, then gives back the two claimed ahead.
+        const stopped = stopDeliveryLane();
+        releaseHeld();
+        await stopped;
+      }
+      expect(await statuses()).toEqual(["pending", "pending", ...Array(2 * maxInFlightPerWebhook).fill("succeeded")]);
+      expect(await counted()).toEqual([0, 0, ...Array(2 * maxInFlightPerWebhook).fill(1)]);
+      expect(new Set(server.received.map((request) => request.headers["webhook-id"])).size).toBe(2 * maxInFlightPerWebhook);
+    },
+  );
+
+  it.skipIf(onPostgresRun)(
+    `does not start a delivery claimed ahead once half its lease has gone: gives it back and claims it again${onPostgresRun ? " (skipped: npm test runs it on PGlite; the PostgreSQL run shares its database with every file)" : ""}`,
+    async () => {
+      const server = await localReceiver(() => "hold");
+      const { account, webhook } = await hookedAccount(server);
+      for (let i = 0; i < maxClaimedPerWebhook; i++) await record(account.id);
+      const rows = async () => (await deliveriesOf([webhook.id])).filter((row) => row.status === "delivering");
+      const claimedAt = Date.now();
+      // Only Date is faked, standing still where the test puts it; timers and I/O run as ever.
+      vi.useFakeTimers({ toFake: ["Date"], now: claimedAt });
       await startDeliveryLane({ database: await database(), sweepMs: 3_600_000 });
       try {
         await vi.waitFor(() => expect(server.received).toHaveLength(maxInFlightPerWebhook), { timeout: 10_000 });
-        expect(await statuses()).toEqual([...Array(maxInFlightPerWebhook).fill("delivering"), "pending", "pending", "pending"]);
+        const firstLease = new Date(claimedAt + deliveryLeaseSeconds * 1000);
+        expect((await rows()).map((row) => row.nextAttemptAt)).toEqual(Array(maxClaimedPerWebhook).fill(firstLease));
 
+        const later = claimedAt + (deliveryLeaseSeconds / 2) * 1000 + 1000;
+        vi.setSystemTime(later);
         releaseHeld();
-        await vi.waitFor(() => expect(server.received).toHaveLength(total), { timeout: 10_000 });
-        await vi.waitFor(async () =>
-          expect(await statuses()).toEqual(["delivering", "delivering", "delivering", ...Array(maxInFlightPerWebhook).fill("succeeded")]),
-        );
-
-        releaseHeld();
-        await vi.waitFor(async () => expect(await statuses()).toEqual(Array(total).fill("succeeded")), { timeout: 10_000 });
-        expect(new Set(server.received.map((request) => request.headers["webhook-id"])).size).toBe(total);
+        await vi.waitFor(() => expect(server.received).toHaveLength(maxClaimedPerWebhook), { timeout: 10_000 });
+        // The four sent now were given back and claimed again: a lease from now, the attempt counted once.
+        await vi.waitFor(async () => expect(await rows()).toHaveLength(maxInFlightPerWebhook));
+        const sentLate = await rows();
+        for (const row of sentLate) expect(row.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(later + deliveryLeaseSeconds * 1000);
+        expect(sentLate.map((row) => row.attempts)).toEqual(Array(maxInFlightPerWebhook).fill(1));
       } finally {
-        await stopDeliveryLane();
+        const stopped = stopDeliveryLane();
+        releaseHeld();
+        await stopped;
+        vi.useRealTimers();
       }
     },
   );

@@ -22,7 +22,13 @@ export { deliveriesChannel } from "./fan-out-event";
  * during the attempt: it is due again (at-least-once), and that lost attempt counts.
  */
 
-export { deliveryLeaseSeconds, maxDeliveryAttempts, maxInFlightPerWebhook, retryDelaysSeconds } from "./internal/schedule";
+export {
+  deliveryLeaseSeconds,
+  maxClaimedPerWebhook,
+  maxDeliveryAttempts,
+  maxInFlightPerWebhook,
+  retryDelaysSeconds,
+} from "./internal/schedule";
 export { recordDeliveryOutcome, recordDeliveryOutcomes, type ClaimedDelivery, type DeliveryOutcome } from "./outcomes";
 
 // Two-integer advisory lock naming "claiming webhook deliveries": claims are short and serialized, so
@@ -52,8 +58,8 @@ export function deliveryBody(eventRow: typeof events.$inferSelect, connectionId:
 }
 
 /**
- * Claims up to `limit` due deliveries of active webhooks, at most `maxInFlightPerWebhook` in flight
- * per webhook counting those other runs hold. Deliveries of a stopped webhook are left pending: they
+ * Claims up to `limit` due deliveries of active webhooks, at most `perWebhook` (by default
+ * `maxInFlightPerWebhook`) claimed per webhook counting those other runs hold. Deliveries of a stopped webhook are left pending: they
  * go out when it is started again (or are purged with the log after 30 days). `ids` narrows the claim
  * to those deliveries (the Inngest path claims its own).
  *
@@ -62,8 +68,11 @@ export function deliveryBody(eventRow: typeof events.$inferSelect, connectionId:
  * for an eighth), ranks the due ones per webhook after those in flight, claims the first within the
  * cap, and returns each with its webhook and event.
  */
-export async function claimDueDeliveries(db: Handle, input: { now: Date; limit: number; ids?: string[] }): Promise<ClaimedDelivery[]> {
-  const { now, limit } = input;
+export async function claimDueDeliveries(
+  db: Handle,
+  input: { now: Date; limit: number; ids?: string[]; perWebhook?: number },
+): Promise<ClaimedDelivery[]> {
+  const { now, limit, perWebhook = maxInFlightPerWebhook } = input;
   if (limit < 1 || input.ids?.length === 0) return [];
   const rows = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${claimLock[0]}, ${claimLock[1]})`);
@@ -88,7 +97,7 @@ export async function claimDueDeliveries(db: Handle, input: { now: Date; limit: 
         .innerJoin(w, eq(w.id, d.webhookId))
         .where(and(dueAt(now), lt(d.attempts, maxDeliveryAttempts), eq(w.active, true), input.ids ? inArray(d.id, input.ids) : undefined))
         .orderBy(asc(d.nextAttemptAt))
-        .limit(limit * maxInFlightPerWebhook),
+        .limit(limit * perWebhook),
     );
     const ranked = tx.$with("ranked").as(
       tx
@@ -110,7 +119,7 @@ export async function claimDueDeliveries(db: Handle, input: { now: Date; limit: 
         tx
           .select({ id: ranked.id, webhookId: ranked.webhookId, eventSeq: ranked.eventSeq })
           .from(ranked)
-          .where(lte(ranked.slot, maxInFlightPerWebhook))
+          .where(lte(ranked.slot, perWebhook))
           .orderBy(asc(ranked.dueAt))
           .limit(limit),
       );
@@ -209,6 +218,31 @@ export async function recordSuccessesAndHandOff(db: Handle, input: { ended: Atte
     ) as next`);
   const rows = await claimChosen(db.with(written, healed, handedOff), handedOff, now);
   return rows.map(claimedDelivery);
+}
+
+/**
+ * Gives back deliveries claimed but never attempted (the embedded lane's claims ahead when it stops):
+ * due again at once, their attempt no longer counted, each only while the claim is still this one.
+ */
+export async function releaseClaims(db: Handle, input: { claimed: ClaimedDelivery[]; now: Date }): Promise<void> {
+  const { claimed, now } = input;
+  if (claimed.length === 0) return;
+  const rows = claimed.map((one) => ({ id: one.id, attempt: one.attempt }));
+  await db
+    .update(d)
+    .set({ status: "pending", attempts: sql`${d.attempts} - 1`, nextAttemptAt: now, updatedAt: now })
+    .from(sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, attempt int)`)
+    .where(
+      and(
+        inArray(
+          d.id,
+          rows.map((row) => row.id),
+        ),
+        sql`${d.id} = v.id`,
+        inFlightNow,
+        sql`${d.attempts} = v.attempt`,
+      ),
+    );
 }
 
 /** A claimed delivery's POST, outside any transaction; never throws for what the receiver or the network does. */

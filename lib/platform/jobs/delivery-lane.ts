@@ -3,9 +3,13 @@ import {
   attemptClaimed,
   claimDueDeliveries,
   deliveriesChannel,
+  deliveryLeaseSeconds,
+  maxClaimedPerWebhook,
+  maxInFlightPerWebhook,
   nextDeliveryDueAt,
   recordDeliveryOutcomes,
   recordSuccessesAndHandOff,
+  releaseClaims,
   type ClaimedDelivery,
 } from "@/lib/domain/webhooks/deliver";
 import type { AttemptEnded } from "@/lib/domain/webhooks/outcomes";
@@ -14,12 +18,19 @@ import { logger } from "@/lib/platform/logger";
 /**
  * The embedded runner's webhook deliveries. They do not go through the jobs table: a delivery row
  * is its own job (`lib/domain/webhooks/deliver.ts`). The lane claims due deliveries and runs their
- * attempts without waiting for one another, up to `maxInFlight` at once in this process (and the
- * per-webhook cap of the claim), so one slow receiver never holds up the others. A pass starts:
+ * attempts without waiting for one another, up to `maxInFlight` requests at once in this process
+ * and `maxInFlightPerWebhook` per webhook, so one slow receiver never holds up the others.
+ *
+ * It claims ahead: up to `maxClaimedPerWebhook` deliveries per webhook (twice the requests), those
+ * beyond the free slots waiting in the lane. When a receiver answers, its slot goes on at once to
+ * its webhook's next claimed delivery while the answer's outcome is written; the write hands a
+ * newly claimed delivery on to the lane in the ended one's place. A slot thus never waits for the
+ * database between two requests. Claims the lane could not start are given back when it stops.
+ *
+ * A pass (a claim) starts:
  * - when woken: the NOTIFY that the event's transaction sends reaches every listening instance at
  *   its commit (this process and the others through LISTEN on PostgreSQL; in process on PGlite);
- * - when an attempt ends (room freed, the webhook's cap too), unless the outcome's write handed its
- *   slot on: a batch of successes claims each webhook's next due deliveries in the same statement;
+ * - when an attempt ends, unless the outcome's write handed a delivery on in its place;
  * - when the next retry or lease end falls due, and at least every `sweepMs` as a safety net.
  */
 
@@ -41,16 +52,32 @@ export interface DeliveryLaneOptions {
 const refillDelayMs = 5;
 
 /**
- * Outcome writes at once. Each waits for its commit to reach the disk: with two, attempts ending
- * during one write go in the other instead of waiting for it, and PostgreSQL flushes both together.
- * Two writes never wait for each other: their outcomes are different rows, and each hands off only
- * rows it could lock.
+ * One outcome write at a time: attempts ending while it runs wait and go together in the next
+ * statement (two at once made smaller batches and more statements, and drained slower).
  */
-const outcomeWriters = 1;
+
+/**
+ * A delivery claimed ahead is not started once this much of its lease has gone: its request and the
+ * outcome's write might outlast the lease, and another instance may claim it then. It is given back.
+ */
+const startWithinMs = (deliveryLeaseSeconds * 1000) / 2;
+
+interface Held {
+  claimed: ClaimedDelivery;
+  /** When it was claimed: its lease runs from then. */
+  claimedAt: number;
+}
 
 interface LaneState {
   options: Required<Omit<DeliveryLaneOptions, "timeoutMs">> & { timeoutMs?: number };
-  inFlight: Set<Promise<void>>;
+  /** Attempts whose outcome is not written yet (the request in flight, or its outcome being written). */
+  attempts: Set<Promise<void>>;
+  /** Requests in flight, in all and per webhook. */
+  requests: number;
+  requestsPerWebhook: Map<string, number>;
+  /** Claimed ahead, per webhook, waiting for a free slot (oldest first; webhooks take turns). */
+  waiting: Map<string, Held[]>;
+  waitingCount: number;
   timer?: NodeJS.Timeout;
   refill?: NodeJS.Timeout;
   passing?: Promise<void>;
@@ -59,31 +86,34 @@ interface LaneState {
   unlisten?: () => Promise<void>;
   /** Ended attempts waiting for the outcome write in progress; written together by the next one. */
   outcomes: PendingOutcome[];
-  /** Outcome writes running (at most `outcomeWriters`). */
-  writers: number;
+  writing: boolean;
 }
 
 interface PendingOutcome {
   ended: AttemptEnded;
-  /** Resolves once written: `true` when the write handed the attempt's slot to another delivery. */
+  /** Resolves once written: `true` when the write handed a delivery on in the attempt's place. */
   written: (handedOn: boolean) => void;
   failed: (error: unknown) => void;
 }
 
 const holder = globalThis as typeof globalThis & { __listingsDeliveryLane?: LaneState };
 
-/** Attempts in flight at once in one process unless `maxInFlight` says otherwise. */
+/** Requests in flight at once in one process unless `maxInFlight` says otherwise. */
 export const defaultMaxInFlight = 32;
 
 export async function startDeliveryLane(options: DeliveryLaneOptions): Promise<void> {
   if (holder.__listingsDeliveryLane && !holder.__listingsDeliveryLane.stopped) return;
   const state: LaneState = {
     options: { maxInFlight: defaultMaxInFlight, sweepMs: 60_000, ...options },
-    inFlight: new Set(),
+    attempts: new Set(),
+    requests: 0,
+    requestsPerWebhook: new Map(),
+    waiting: new Map(),
+    waitingCount: 0,
     again: false,
     stopped: false,
     outcomes: [],
-    writers: 0,
+    writing: false,
   };
   holder.__listingsDeliveryLane = state;
   try {
@@ -94,7 +124,10 @@ export async function startDeliveryLane(options: DeliveryLaneOptions): Promise<v
   wake(state);
 }
 
-/** Stops claiming, and waits for the attempts in flight so that the database can be closed after them. */
+/**
+ * Stops claiming and starting, waits for the attempts in flight, and gives back the deliveries
+ * claimed ahead, so that the database can be closed after them.
+ */
 export async function stopDeliveryLane(): Promise<void> {
   const state = holder.__listingsDeliveryLane;
   if (!state) return;
@@ -103,7 +136,11 @@ export async function stopDeliveryLane(): Promise<void> {
   clearTimeout(state.refill);
   await state.unlisten?.().catch(() => undefined);
   await state.passing;
-  await Promise.all([...state.inFlight]);
+  while (state.attempts.size > 0) await Promise.all([...state.attempts]);
+  const unstarted = [...state.waiting.values()].flat().map((held) => held.claimed);
+  state.waiting.clear();
+  state.waitingCount = 0;
+  await giveBack(state, unstarted);
   holder.__listingsDeliveryLane = undefined;
 }
 
@@ -122,17 +159,17 @@ function wake(state: LaneState): void {
 }
 
 async function pass(state: LaneState): Promise<void> {
-  const { database, maxInFlight, sweepMs } = state.options;
+  const { database, sweepMs } = state.options;
   const db = database.connection;
   let nextInMs = sweepMs;
   try {
     do {
       state.again = false;
-      const room = maxInFlight - state.inFlight.size;
+      const room = claimLimit(state) - state.attempts.size - state.waitingCount;
       if (room <= 0) break;
       const now = new Date();
-      const claimed = await claimDueDeliveries(db, { now, limit: room });
-      for (const one of claimed) startAttempt(state, one, now);
+      const claimed = await claimDueDeliveries(db, { now, limit: room, perWebhook: maxClaimedPerWebhook });
+      for (const one of claimed) hold(state, one, now);
       // A full batch may have left due deliveries behind.
       if (claimed.length === room) state.again = true;
     } while (state.again && !state.stopped);
@@ -140,7 +177,7 @@ async function pass(state: LaneState): Promise<void> {
     // While attempts run, the end of each wakes the lane: the next due time matters only when none does.
     // A due delivery left unclaimed is held elsewhere or at its webhook's cap: a second later the lane
     // looks again (another instance may hold it).
-    const next = state.inFlight.size === 0 ? await nextDeliveryDueAt(db) : null;
+    const next = state.attempts.size === 0 ? await nextDeliveryDueAt(db) : null;
     if (next) nextInMs = Math.min(sweepMs, Math.max(1000, next.getTime() - Date.now()));
   } catch (error) {
     logger.error("webhook delivery pass failed; the sweep tries again", { error });
@@ -151,34 +188,81 @@ async function pass(state: LaneState): Promise<void> {
   }
 }
 
-function startAttempt(state: LaneState, claimed: ClaimedDelivery, now: Date): void {
+/** Claims held at once: one ahead for each request the process may have in flight. */
+const claimLimit = (state: LaneState) => 2 * state.options.maxInFlight;
+
+/** A claimed delivery joins its webhook's turn, and starts at once when a slot is free. */
+function hold(state: LaneState, claimed: ClaimedDelivery, claimedAt: Date): void {
+  const queue = state.waiting.get(claimed.webhookId) ?? [];
+  queue.push({ claimed, claimedAt: claimedAt.getTime() });
+  state.waiting.set(claimed.webhookId, queue);
+  state.waitingCount += 1;
+  startWaiting(state);
+}
+
+/** Fills the free slots with the deliveries claimed ahead, webhooks taking turns. */
+function startWaiting(state: LaneState): void {
+  const expired: ClaimedDelivery[] = [];
+  for (const webhookId of [...state.waiting.keys()]) {
+    if (state.stopped || state.requests >= state.options.maxInFlight) break;
+    const queue = state.waiting.get(webhookId)!;
+    while (queue.length > 0 && (state.requestsPerWebhook.get(webhookId) ?? 0) < maxInFlightPerWebhook) {
+      const held = queue.shift()!;
+      state.waitingCount -= 1;
+      if (Date.now() - held.claimedAt > startWithinMs) expired.push(held.claimed);
+      else startAttempt(state, held.claimed);
+      if (state.requests >= state.options.maxInFlight) break;
+    }
+    // Last in the turn once served; gone once empty.
+    state.waiting.delete(webhookId);
+    if (queue.length > 0) state.waiting.set(webhookId, queue);
+  }
+  if (expired.length > 0) void giveBack(state, expired).then(() => refillSoon(state));
+}
+
+function startAttempt(state: LaneState, claimed: ClaimedDelivery): void {
+  const now = new Date();
+  const { webhookId } = claimed;
+  state.requests += 1;
+  state.requestsPerWebhook.set(webhookId, (state.requestsPerWebhook.get(webhookId) ?? 0) + 1);
   const attempt: Promise<void> = attemptClaimed({ claimed, now, timeoutMs: state.options.timeoutMs })
+    // The slot is free once the receiver has answered: the next delivery claimed ahead goes now,
+    // while this outcome is written.
+    .finally(() => freeSlot(state, webhookId))
     .then((result) => writeOutcome(state, { claimed, result, now }))
     .catch((error: unknown) => {
       logger.error("webhook delivery attempt not recorded; its lease will end and it is retried", { error });
       return false;
     })
     .then((handedOn) => {
-      state.inFlight.delete(attempt);
+      state.attempts.delete(attempt);
       if (!handedOn) refillSoon(state);
     });
-  state.inFlight.add(attempt);
+  state.attempts.add(attempt);
+}
+
+function freeSlot(state: LaneState, webhookId: string): void {
+  state.requests -= 1;
+  const left = (state.requestsPerWebhook.get(webhookId) ?? 1) - 1;
+  if (left > 0) state.requestsPerWebhook.set(webhookId, left);
+  else state.requestsPerWebhook.delete(webhookId);
+  startWaiting(state);
 }
 
 /**
- * Group commit of outcomes: an attempt ending while fewer than `outcomeWriters` writes run is written at once; those ending
+ * Group commit of outcomes: an attempt ending while no write runs is written at once; those ending
  * meanwhile wait for it and go together in the next statement. An idle lane adds no delay, and a
  * busy one writes one statement for many attempts.
  */
 function writeOutcome(state: LaneState, ended: AttemptEnded): Promise<boolean> {
   return new Promise<boolean>((written, failed) => {
     state.outcomes.push({ ended, written, failed });
-    if (state.writers < outcomeWriters) void writeOutcomes(state);
+    if (!state.writing) void writeOutcomes(state);
   });
 }
 
 async function writeOutcomes(state: LaneState): Promise<void> {
-  state.writers += 1;
+  state.writing = true;
   while (state.outcomes.length > 0) {
     const batch = state.outcomes.splice(0);
     try {
@@ -196,8 +280,8 @@ async function writeOutcomes(state: LaneState): Promise<void> {
           await recordDeliveryOutcomes(db, ended);
           return [];
         });
-        for (const one of next) startAttempt(state, one, now);
-        // Each delivery handed on takes the slot of one attempt of its webhook that ended.
+        for (const one of next) hold(state, one, now);
+        // Each delivery handed on takes the place of one ended attempt of its webhook.
         const handedOn = new Map<string, number>();
         for (const one of next) handedOn.set(one.webhookId, (handedOn.get(one.webhookId) ?? 0) + 1);
         for (const one of batch) {
@@ -210,7 +294,14 @@ async function writeOutcomes(state: LaneState): Promise<void> {
       batch.forEach((one) => one.failed(error));
     }
   }
-  state.writers -= 1;
+  state.writing = false;
+}
+
+/** Claims the lane will not start (it stops, or they waited too long): due again at once, for any instance. */
+async function giveBack(state: LaneState, claimed: ClaimedDelivery[]): Promise<void> {
+  await releaseClaims(state.options.database.connection, { claimed, now: new Date() }).catch((error: unknown) =>
+    logger.error("webhook deliveries claimed ahead not given back; their lease will end and they are retried", { error }),
+  );
 }
 
 const isDeadlock = (error: unknown): boolean => {

@@ -4,8 +4,18 @@
 export const retryDelaysSeconds = [30, 120, 600, 1800, 7200, 21600] as const;
 export const maxDeliveryAttempts = retryDelaysSeconds.length + 1;
 
-/** How long a claim holds a delivery: the receiver's 10 seconds and ample margin for writing the outcome. */
+/**
+ * How long a claim holds a delivery: a wait for a free slot when it was claimed ahead (at most one
+ * receiver's 10 seconds), the receiver's 10 seconds, and ample margin for writing the outcome.
+ */
 export const deliveryLeaseSeconds = 60;
 
-/** Attempts in flight at once per webhook, so that one slow receiver never holds up the others. */
+/** Requests in flight at once per webhook and process, so that one slow receiver never holds up the others. */
 export const maxInFlightPerWebhook = 4;
+
+/**
+ * Deliveries claimed at once per webhook by the embedded runner: one claimed ahead for each request
+ * in flight, so a slot goes on to its next request the moment a receiver answers, while the answer's
+ * outcome is being written. Across instances it also bounds the requests in flight per webhook.
+ */
+export const maxClaimedPerWebhook = 2 * maxInFlightPerWebhook;
