@@ -20,6 +20,21 @@ const badgeClass: Partial<Record<ListedRow["row"]["status"], string>> = {
 };
 
 /**
+ * The owner's actions asked first, in the order shown: each one's texts (`pause` and
+ * `pauseQuestion`, …) and the states it is offered in.
+ */
+const rowActions: {
+  texts: "pause" | "resume" | "sold" | "delete";
+  action: typeof pauseListingAction;
+  shownFor: ListedRow["row"]["status"][] | "every state";
+}[] = [
+  { texts: "pause", action: pauseListingAction, shownFor: ["active"] },
+  { texts: "resume", action: resumeListingAction, shownFor: ["paused"] },
+  { texts: "sold", action: markListingSoldAction, shownFor: ["active", "paused"] },
+  { texts: "delete", action: deleteListingAction, shownFor: "every state" },
+];
+
+/**
  * One of My listings: cover, title (to the edit page), state in the page's language, what waits on
  * it (an edit under moderation, the rejection's reason, confirming availability), and the owner's
  * actions the state allows, each asked first but "Still available".
@@ -103,48 +118,20 @@ export function ListingRow({
               {texts.publicPage}
             </Link>
           ) : null}
-          {row.status === "active" ? (
-            <ConfirmAction
-              action={pauseListingAction}
-              fields={fields}
-              label={a.pause}
-              question={ask(a.pauseQuestion)}
-              confirm={a.confirm}
-              cancel={a.cancel}
-              pending={a.working}
-            />
-          ) : null}
-          {row.status === "paused" ? (
-            <ConfirmAction
-              action={resumeListingAction}
-              fields={fields}
-              label={a.resume}
-              question={ask(a.resumeQuestion)}
-              confirm={a.confirm}
-              cancel={a.cancel}
-              pending={a.working}
-            />
-          ) : null}
-          {row.status === "active" || row.status === "paused" ? (
-            <ConfirmAction
-              action={markListingSoldAction}
-              fields={fields}
-              label={a.sold}
-              question={ask(a.soldQuestion)}
-              confirm={a.confirm}
-              cancel={a.cancel}
-              pending={a.working}
-            />
-          ) : null}
-          <ConfirmAction
-            action={deleteListingAction}
-            fields={fields}
-            label={a.delete}
-            question={ask(a.deleteQuestion)}
-            confirm={a.confirm}
-            cancel={a.cancel}
-            pending={a.working}
-          />
+          {rowActions
+            .filter((entry) => entry.shownFor === "every state" || entry.shownFor.includes(row.status))
+            .map((entry) => (
+              <ConfirmAction
+                key={entry.texts}
+                action={entry.action}
+                fields={fields}
+                label={a[entry.texts]}
+                question={ask(a[`${entry.texts}Question`])}
+                confirm={a.confirm}
+                cancel={a.cancel}
+                pending={a.working}
+              />
+            ))}
         </div>
       </div>
     </article>

@@ -43,8 +43,11 @@ export async function createKeyAction(_previous: KeyFormState, form: FormData): 
   }
 }
 
-/** Revokes one of the account's own keys, then shows the list again with a notice naming it. */
-export async function revokeKeyAction(form: FormData): Promise<void> {
+/**
+ * Revokes one of the account's own keys, then shows the list again with a notice naming it: it
+ * always redirects, so it never answers with a state of its own.
+ */
+export async function revokeKeyAction(_previous: FormState, form: FormData): Promise<FormState> {
   const { ctx } = await requireAccount();
   const id = formText(form, "id", 100);
   try {
