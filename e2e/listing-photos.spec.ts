@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { format } from "../lib/platform/i18n/format";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
@@ -9,8 +9,9 @@ import { holderKey, newHolder, sampleListing, signedInPage } from "./support";
 /**
  * Photos on the owner's listing page, in a real browser against the production build: files
  * uploaded through the pre-signed URL, a photo by address from a local server (the e2e server
- * allows loopback addresses), reordered with the keyboard, a level tag, saved, then processed or
- * failed with the reason in the page's language as the page refreshes itself.
+ * allows loopback addresses), reordered with the keyboard and with the mouse (the order saved and
+ * found again after a reload), a level tag, saved, then processed or failed with the reason in the
+ * page's language as the page refreshes itself.
  */
 
 const jpeg = (background: { r: number; g: number; b: number }) =>
@@ -31,17 +32,26 @@ const items = (page: Page) =>
     .filter({ has: page.locator(".photo-item") })
     .getByRole("listitem");
 
-test("a holder uploads files, adds a photo by address, reorders by keyboard, tags and saves; each is processed or fails with its reason (en)", async ({
-  browser,
-  request,
-}) => {
-  const t = pageMessages("en").listingForm.photos;
+/** A photo's folded level and rooms, by its summary while none is chosen. */
+const tagsOf = (item: Locator, none: string) => item.locator("summary").filter({ hasText: none });
+
+/** A local server answering every path with one JPEG: photos by address the e2e server may download (loopback is allowed there). */
+async function photoServer() {
   const served = await jpeg({ r: 40, g: 160, b: 60 });
   const server = http.createServer((_request, res) => {
     res.writeHead(200, { "content-type": "image/jpeg", "content-length": String(served.length) }).end(served);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const photoUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/garden.jpg`;
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+test("a holder uploads files, adds a photo by address, reorders by keyboard, tags and saves; each is processed or fails with its reason (en)", async ({
+  browser,
+  request,
+}) => {
+  const t = pageMessages("en").listingForm.photos;
+  const server = await photoServer();
+  const photoUrl = `${server.origin}/garden.jpg`;
   try {
     const holder = await newHolder({ locale: "en" });
     const { key, code } = await ownListing(request, holder.email);
@@ -68,6 +78,7 @@ test("a holder uploads files, adds a photo by address, reorders by keyboard, tag
     await page.keyboard.press("Enter");
     await expect(page.getByText(format(t.moved, { from: 2, to: 1, count: 3 }))).toBeVisible();
     await expect(items(page).first()).toContainText(photoUrl);
+    await tagsOf(items(page).first(), t.noTags).click();
     await items(page).first().getByLabel(t.floor).selectOption("ground");
     await expect(page.getByText(t.unsaved)).toBeVisible();
 
@@ -100,9 +111,52 @@ test("the photo list in Romanian: an uploaded file processed, its state in the p
     .getByLabel(t.pick)
     .setInputFiles([{ name: "fatada.jpg", mimeType: "image/jpeg", buffer: await jpeg({ r: 40, g: 60, b: 190 }) }]);
   await expect(page.getByText(format(t.uploaded, { name: "fatada.jpg" }))).toBeVisible();
+  await tagsOf(items(page).first(), t.noTags).click();
   await items(page).first().getByRole("checkbox", { name: "Fațadă" }).check();
   await page.getByRole("button", { name: t.save }).click();
   await expect(page.getByText(t.saved)).toBeVisible();
   await expect(items(page).first()).toContainText(t.states.done, { timeout: 60_000 });
   await expect(items(page).first().getByRole("checkbox", { name: "Fațadă" })).toBeChecked();
+});
+
+test("a holder drags a photo onto the first place with the mouse, saves, and finds that order after a reload (en)", async ({
+  browser,
+  request,
+}) => {
+  const t = pageMessages("en").listingForm.photos;
+  const server = await photoServer();
+  try {
+    const holder = await newHolder({ locale: "en" });
+    const { code } = await ownListing(request, holder.email);
+    const page = await signedInPage(browser, holder, "en");
+    await page.goto(`/account/listings/${code}`);
+    const [front, kitchen, garden] = ["front", "kitchen", "garden"].map((name) => `${server.origin}/${name}.jpg`);
+    for (const url of [front, kitchen, garden]) {
+      await page.getByLabel(t.url).fill(url);
+      await page.getByRole("button", { name: t.add, exact: true }).click();
+    }
+    const sources = () => items(page).locator(".photo-source");
+    await expect(sources()).toHaveText([front, kitchen, garden]);
+
+    // A person's drag: pressed on the third photo's thumbnail, moved in steps onto the first one's, released.
+    await items(page).nth(2).scrollIntoViewIfNeeded();
+    const from = (await items(page).nth(2).locator(".photo-thumb").boundingBox())!;
+    const to = (await items(page).nth(0).locator(".photo-thumb").boundingBox())!;
+    expect(to.y, "both photos in sight, as for a person dragging").toBeGreaterThanOrEqual(0);
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 12 });
+    await page.mouse.up();
+    await expect(page.getByText(format(t.moved, { from: 3, to: 1, count: 3 }))).toBeVisible();
+    await expect(sources()).toHaveText([garden, front, kitchen]);
+
+    await page.getByRole("button", { name: t.save }).click();
+    await expect(page.getByText(t.saved)).toBeVisible();
+    await page.reload();
+    await expect(sources()).toHaveText([garden, front, kitchen]);
+    await expect(items(page).first()).toContainText(t.states.done, { timeout: 60_000 });
+    await expect(sources()).toHaveText([garden, front, kitchen]);
+  } finally {
+    server.close();
+  }
 });

@@ -6,6 +6,7 @@ import { FormMessage, SubmitButton } from "@/components/forms/form-kit";
 import { format } from "@/lib/platform/i18n/format";
 import type { PageMessages } from "@/lib/platform/i18n/page-messages";
 import { createPhotoUploadAction, savePhotosAction } from "./photo-actions";
+import { PhotoTags, type TagOption } from "./photo-tags";
 
 type Texts = PageMessages["listingForm"]["photos"];
 
@@ -23,13 +24,6 @@ export interface EditorPhoto {
   name?: string;
 }
 
-/** A vocabulary code with its label in the page's language. */
-interface Option {
-  code: string;
-  label: string;
-}
-
-const maxRooms = 3;
 const pollMs = 2000;
 const identity = (photo: EditorPhoto) => photo.url ?? photo.key ?? "";
 const listBody = (photos: EditorPhoto[]) =>
@@ -57,8 +51,8 @@ export function PhotoEditor({
   code: string;
   token: string;
   photos: EditorPhoto[];
-  floors: Option[];
-  rooms: Option[];
+  floors: TagOption[];
+  rooms: TagOption[];
   texts: Texts;
 }) {
   const router = useRouter();
@@ -155,15 +149,20 @@ export function PhotoEditor({
               key={identity(photo)}
               draggable
               onDragStart={(event) => {
-                // Firefox starts a drag only with data set; the index itself stays in state.
+                // Firefox starts a drag only with data set; the index itself stays in a ref.
                 event.dataTransfer.setData("text/plain", String(index));
                 event.dataTransfer.effectAllowed = "move";
                 dragged.current = index;
               }}
+              // Cancelled, both make the photo a drop target (dragenter is the one the HTML spec names).
+              onDragEnter={(event) => event.preventDefault()}
               onDragOver={(event) => event.preventDefault()}
               onDrop={(event) => {
                 event.preventDefault();
                 if (dragged.current !== null) move(dragged.current, index);
+                dragged.current = null;
+              }}
+              onDragEnd={() => {
                 dragged.current = null;
               }}
               aria-label={label}
@@ -181,40 +180,15 @@ export function PhotoEditor({
                     {photo.state === "failed" ? format(texts.states.failed, { reason: photo.failure ?? "" }) : texts.states[photo.state]}
                   </p>
                 ) : null}
-                <div className="field">
-                  <label htmlFor={`${ids}-floor-${index}`}>{texts.floor}</label>
-                  <select
-                    id={`${ids}-floor-${index}`}
-                    value={photo.floor ?? ""}
-                    onChange={(event) => update(index, { floor: event.target.value || null })}
-                  >
-                    <option value="">—</option>
-                    {floors.map((floor) => (
-                      <option key={floor.code} value={floor.code}>
-                        {floor.label}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-                <fieldset>
-                  <legend>{texts.rooms}</legend>
-                  {rooms.map((room) => {
-                    const checked = photo.rooms.includes(room.code);
-                    return (
-                      <label key={room.code} className="choice">
-                        <input
-                          type="checkbox"
-                          checked={checked}
-                          disabled={!checked && photo.rooms.length >= maxRooms}
-                          onChange={() =>
-                            update(index, { rooms: checked ? photo.rooms.filter((r) => r !== room.code) : [...photo.rooms, room.code] })
-                          }
-                        />{" "}
-                        {room.label}
-                      </label>
-                    );
-                  })}
-                </fieldset>
+                <PhotoTags
+                  id={`${ids}-${index}`}
+                  floor={photo.floor}
+                  chosenRooms={photo.rooms}
+                  floors={floors}
+                  rooms={rooms}
+                  texts={texts}
+                  onChange={(tags) => update(index, tags)}
+                />
                 <div className="actions">
                   <button
                     type="button"
