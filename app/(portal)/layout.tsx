@@ -56,7 +56,7 @@ export default async function PortalLayout({ children }: { children: ReactNode }
   ];
   return (
     <div className="portal">
-      <PortalNav label={shell.portalNavigation} sections={sections} />
+      <PortalNav label={shell.portalNavigation} sections={sections} loading={shell.loading} />
       <div className="portal-content">
         {stoppedBySystem.map((webhook) => (
           <p key={webhook.id} className="notice warning" role="status">
