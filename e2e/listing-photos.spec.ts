@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { format } from "../lib/platform/i18n/format";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
@@ -19,11 +19,16 @@ const jpeg = (background: { r: number; g: number; b: number }) =>
     .jpeg()
     .toBuffer();
 
-async function ownListing(request: APIRequestContext, email: string) {
-  const key = await holderKey(email);
+/** A new holder's own listing (made with the API), open on its owner's page in a browser signed in as that holder. */
+async function ownListingPage(browser: Browser, request: APIRequestContext, locale: "ro" | "en") {
+  const holder = await newHolder({ locale });
+  const key = await holderKey(holder.email);
   const created = await request.post("/api/v1/listings", { headers: { authorization: `Bearer ${key}` }, data: sampleListing() });
   expect(created.status(), await created.text()).toBe(201);
-  return { key, code: ((await created.json()) as { data: { code: string } }).data.code };
+  const code = ((await created.json()) as { data: { code: string } }).data.code;
+  const page = await signedInPage(browser, holder, locale);
+  await page.goto(`/account/listings/${code}`);
+  return { key, code, page };
 }
 
 const items = (page: Page) =>
@@ -53,10 +58,7 @@ test("a holder uploads files, adds a photo by address, reorders by keyboard, tag
   const server = await photoServer();
   const photoUrl = `${server.origin}/garden.jpg`;
   try {
-    const holder = await newHolder({ locale: "en" });
-    const { key, code } = await ownListing(request, holder.email);
-    const page = await signedInPage(browser, holder, "en");
-    await page.goto(`/account/listings/${code}`);
+    const { key, code, page } = await ownListingPage(browser, request, "en");
     await expect(page.getByRole("heading", { level: 2, name: t.title })).toBeVisible();
     await expect(page.getByText(t.empty)).toBeVisible();
 
@@ -103,10 +105,7 @@ test("a holder uploads files, adds a photo by address, reorders by keyboard, tag
 
 test("the photo list in Romanian: an uploaded file processed, its state in the page's language (ro)", async ({ browser, request }) => {
   const t = pageMessages("ro").listingForm.photos;
-  const holder = await newHolder({ locale: "ro" });
-  const { code } = await ownListing(request, holder.email);
-  const page = await signedInPage(browser, holder, "ro");
-  await page.goto(`/account/listings/${code}`);
+  const { page } = await ownListingPage(browser, request, "ro");
   await page
     .getByLabel(t.pick)
     .setInputFiles([{ name: "fatada.jpg", mimeType: "image/jpeg", buffer: await jpeg({ r: 40, g: 60, b: 190 }) }]);
@@ -126,10 +125,7 @@ test("a holder drags a photo onto the first place with the mouse, saves, and fin
   const t = pageMessages("en").listingForm.photos;
   const server = await photoServer();
   try {
-    const holder = await newHolder({ locale: "en" });
-    const { code } = await ownListing(request, holder.email);
-    const page = await signedInPage(browser, holder, "en");
-    await page.goto(`/account/listings/${code}`);
+    const { page } = await ownListingPage(browser, request, "en");
     const [front, kitchen, garden] = ["front", "kitchen", "garden"].map((name) => `${server.origin}/${name}.jpg`);
     for (const url of [front, kitchen, garden]) {
       await page.getByLabel(t.url).fill(url);
