@@ -45,7 +45,7 @@ test("without JavaScript every listing page of the portal shows its content in t
     await expect(page.getByText(t.shell.loading), path).toHaveCount(0);
   }
   await page.goto("/account/listings");
-  await expect(page.getByRole("link", { name: listingTitle })).toBeVisible();
+  await expect(page.getByRole("link", { name: listingTitle, exact: true })).toBeVisible();
   await page.goto("/settings/api/keys");
   await expect(page.getByRole("rowheader", { name: "CRM", exact: true })).toBeVisible();
 
