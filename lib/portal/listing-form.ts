@@ -35,18 +35,7 @@ export interface FormFieldView {
   /** The field's name, or a unit type member's (`area_sqm_to`, `floors`). */
   name: string;
   control:
-    | "text"
-    | "textarea"
-    | "number"
-    | "date"
-    | "url"
-    | "tel"
-    | "select"
-    | "yesno"
-    | "checkboxes"
-    | "parcel"
-    | "unit_types"
-    | "level_range";
+    "text" | "textarea" | "number" | "date" | "url" | "tel" | "select" | "yesno" | "checkboxes" | "parcel" | "unit_types" | "level_range";
   label: string;
   /** The measure's unit ("m²"), or the special `price_currency`. */
   unit?: string;

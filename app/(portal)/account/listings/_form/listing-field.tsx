@@ -90,15 +90,7 @@ export function ListingField({
           ))}
         </select>
       ) : field.control === "textarea" ? (
-        <textarea
-          id={id}
-          name={name}
-          defaultValue={value}
-          rows={6}
-          minLength={field.minLength}
-          maxLength={field.maxLength}
-          {...aria}
-        />
+        <textarea id={id} name={name} defaultValue={value} rows={6} minLength={field.minLength} maxLength={field.maxLength} {...aria} />
       ) : (
         <input
           id={id}

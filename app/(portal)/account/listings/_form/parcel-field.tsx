@@ -42,7 +42,13 @@ export function ParcelField({
       <FieldNotes id={id} hint={hint} error={error} />
       {corners ? (
         <figure className="parcel-preview">
-          <svg viewBox={`0 0 ${previewSize} ${previewSize}`} width={previewSize} height={previewSize} role="img" aria-labelledby={`${id}-preview`}>
+          <svg
+            viewBox={`0 0 ${previewSize} ${previewSize}`}
+            width={previewSize}
+            height={previewSize}
+            role="img"
+            aria-labelledby={`${id}-preview`}
+          >
             <polygon points={outlinePoints(corners, previewSize)} />
           </svg>
           <figcaption id={`${id}-preview`}>{texts.parcel.preview}</figcaption>
