@@ -40,7 +40,7 @@ export const listingFormTexts = pageArea({
       full: "A development has at most {max} unit types.",
     },
     parcel: {
-      hint: "One corner a line, longitude first, then latitude (the GeoJSON order), for example 26.1025, 44.4268. From {min} to {max} corners. You may paste a GeoJSON Polygon or its coordinates instead.",
+      hint: "One corner per line, longitude first, then latitude (the GeoJSON order), for example 26.1025, 44.4268. From {min} to {max} corners. You may paste a GeoJSON Polygon or its coordinates instead.",
       preview: "Preview of the outline, north up",
     },
     draftHint:
