@@ -89,6 +89,7 @@ for (const locale of ["ro", "en"] as const) {
     // A row added in place takes the focus and is announced; removed, the focus goes to its neighbour.
     const rowsBefore = await page.locator(".unit-type").count();
     await page.getByRole("button", { name: t.unitTypes.add }).click();
+    await expect(page.getByText(t.unitTypes.noScript)).toHaveCount(0);
     await expect(page.locator(".unit-type")).toHaveCount(rowsBefore + 1);
     await expect(unitTypes.getByText(format(t.unitTypes.added, { n: rowsBefore + 1 }))).toBeVisible();
     const added = page.locator(".unit-type").last();
@@ -131,7 +132,7 @@ for (const locale of ["ro", "en"] as const) {
     await expect(control(page, "parcel")).toHaveValue(parcel);
     await expect(page.getByRole("img", { name: t.parcel.preview })).toBeVisible();
 
-    const read = await request.get(`/api/v1/listings/${code}`, { headers: { authorization: `Bearer ${key}` } });
+    const read = await request.get(`/api/v1/account/listings/${code}`, { headers: { authorization: `Bearer ${key}` } });
     expect(read.status()).toBe(200);
     const { data } = (await read.json()) as { data: { status: string; unit_types: unknown; parcel: unknown } };
     expect(data.status).toBe("pending");

@@ -94,9 +94,8 @@ export function UnitTypesEditor({
     <fieldset id={id} className="stack unit-types" aria-describedby={describedBy(id, texts.unitTypes.hint, error)}>
       <legend>{field.label}</legend>
       <FieldNotes id={id} hint={texts.unitTypes.hint} error={error} />
-      <noscript>
-        <p className="hint">{texts.unitTypes.noScript}</p>
-      </noscript>
+      {/* Said until the buttons work; a <noscript> here came out empty in the served page. */}
+      {scripted ? null : <p className="hint">{texts.unitTypes.noScript}</p>}
       {rows.map((row, position) => (
         <fieldset key={row.key} className="unit-type">
           <legend>{format(texts.unitTypes.row, { n: position + 1 })}</legend>
