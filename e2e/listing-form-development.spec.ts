@@ -134,13 +134,13 @@ for (const locale of ["ro", "en"] as const) {
 
     const read = await request.get(`/api/v1/account/listings/${code}`, { headers: { authorization: `Bearer ${key}` } });
     expect(read.status()).toBe(200);
-    const { data } = (await read.json()) as { data: { status: string; unit_types: unknown; parcel: unknown } };
+    const { data } = (await read.json()) as { data: { status: string; facts: { unit_types: unknown; parcel: unknown } } };
     expect(data.status).toBe("pending");
-    expect(data.unit_types).toEqual([
+    expect(data.facts.unit_types).toEqual([
       { label: "2 camere", rooms: 2, area_sqm_from: 55, area_sqm_to: 65.5, floors: { from: "1", to: "8" }, units_count: 80, price: 95000 },
       { label: "3 camere", rooms: 3, area_sqm_from: 78, area_sqm_to: 90, units_count: 40, price: 140000 },
     ]);
-    expect(data.parcel).toEqual(parcelPoints);
+    expect(data.facts.parcel).toEqual(parcelPoints);
     await page.context().close();
   });
 }
