@@ -296,6 +296,27 @@ const pages: PageCase[] = [
     },
   },
   {
+    name: "listing-form-development",
+    path: () => "/account/listings/new?type=development&transaction=sale",
+    status: 200,
+    signedIn: true,
+    ready: async (page, locale) => {
+      const t = pageMessages(locale).listingForm;
+      await heading(t.newTitle)(page);
+      // The unit types and the parcel refused: a row's error, the group's, and a crossed outline drawn with its error.
+      await page.locator("#f-unit_types-0-label").fill("2 camere");
+      await page.locator("#f-unit_types-0-area_sqm_from").fill("78");
+      await page.locator("#f-unit_types-0-area_sqm_to").fill("60");
+      await page.locator("#f-parcel").fill("26.1, 44.4\n26.2, 44.5\n26.2, 44.4\n26.1, 44.5");
+      await page.getByRole("button", { name: t.submit }).click();
+      await expect(page.getByRole("alert").filter({ hasText: t.errorSummary })).toBeVisible();
+      await expect(page.locator("#f-unit_types-0-area_sqm_to")).toHaveAttribute("aria-invalid", "true");
+      await expect(page.locator("#f-unit_types-error")).toBeVisible();
+      await expect(page.locator("#f-parcel")).toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByRole("img", { name: t.parcel.preview })).toBeVisible();
+    },
+  },
+  {
     name: "listing-owner",
     path: () => ownListingPath,
     status: 200,

@@ -4,6 +4,28 @@ import { useFormStatus } from "react-dom";
 import type { ReactNode } from "react";
 import type { FormState } from "@/lib/portal/form-state";
 
+/** The ids a control's `aria-describedby` names: its hint's and its error's, those it has. */
+export const describedBy = (id: string, hint?: string, error?: string): string | undefined =>
+  [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+
+/** A control's hint and error, below it, with the ids `describedBy` names (`<id>-hint`, `<id>-error`). */
+export function FieldNotes({ id, hint, error }: { id: string; hint?: string; error?: string }) {
+  return (
+    <>
+      {hint ? (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 /**
  * A labelled input whose error (from the action's `FormState`) is announced with it: `aria-invalid`
  * and `aria-describedby` point at the error and the hint, so a screen reader reads both with the field.
@@ -27,7 +49,7 @@ export function Field({
   type?: string;
 } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name" | "type">) {
   const error = state?.fieldErrors?.[name];
-  const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  const described = describedBy(id, hint, error);
   const kept = type === "password" ? undefined : state?.values?.[name];
   return (
     <div className="field">
@@ -43,16 +65,7 @@ export function Field({
         defaultValue={kept ?? defaultValue}
         {...input}
       />
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

@@ -16,18 +16,27 @@ export interface FormState {
   values?: Record<string, string>;
 }
 
+/** The field a pointer is about in most forms: its first segment (`/new_password` → `new_password`). */
+const firstSegment = (pointer: string) => pointer.split("/")[1] ?? "";
+
 /**
- * A refusal of the one error hierarchy as form state: field errors by their pointer's first segment
- * (`/new_password` → `new_password`), any other refusal as the form's message. Anything else is a
- * fault and is thrown on (the page's error boundary shows it; redirects pass through).
+ * A refusal of the one error hierarchy as form state: field errors by the control each pointer is
+ * about (`controlOf`, by default the pointer's first segment), several for one control joined; any
+ * other refusal as the form's message. Anything else is a fault and is thrown on (the page's error
+ * boundary shows it; redirects pass through).
  */
-export function refusalState(error: unknown, locale: Locale, values: Record<string, string> = {}): FormState {
+export function refusalState(
+  error: unknown,
+  locale: Locale,
+  values: Record<string, string> = {},
+  controlOf: (pointer: string) => string = firstSegment,
+): FormState {
   if (!(error instanceof AppError)) throw error;
   const problem = renderProblem(error, locale, "");
   if (!problem.errors?.length) return { message: problem.detail, values };
   const fieldErrors: Record<string, string> = {};
   for (const item of problem.errors) {
-    const field = item.pointer.split("/")[1] ?? "";
+    const field = controlOf(item.pointer);
     fieldErrors[field] = fieldErrors[field] ? `${fieldErrors[field]} ${item.detail}` : item.detail;
   }
   return { message: problem.title, fieldErrors, values };

@@ -8,10 +8,12 @@ import { getCatalogListing, getManagedListing } from "@/lib/domain/listings/get"
 import { listingEtag } from "@/lib/domain/listings/internal/read-shape";
 import { ValidationError } from "@/lib/platform/errors";
 import { refusalState } from "@/lib/portal/form-state";
-import { documentOf, formSections, storedValues } from "@/lib/portal/listing-form";
+import { documentOf, formSections, postedValues, storedValues } from "@/lib/portal/listing-form";
+import { controlOfPointer } from "@/lib/portal/unit-type-rows";
 import { appErrorCode, freshAccount, signedIn } from "../portal-services/support";
 import { accountWithKey } from "../support/fixtures";
 import { moderate, validApartment } from "../support/listings";
+import { valid } from "../validation/fixtures";
 
 const portalEvents = async (accountId: string) => {
   const { connection: db } = await database();
@@ -176,5 +178,62 @@ describe("the portal's listing form: fields from the vocabulary", () => {
     }).catch((e: unknown) => e);
     expect(refusalState(error, "en").fieldErrors?.usable_area_sqm).toMatch(/10/);
     expect(refusalState(error, "ro").fieldErrors?.usable_area_sqm).toMatch(/10/);
+  });
+});
+
+describe("the portal's listing form: a development's unit types and parcel", () => {
+  const kind = { type: "development", transaction: "sale" } as const;
+  const sections = formSections(kind, "en");
+  const parcel = "26.0975, 44.4608\n26.0991, 44.4608\n26.0991, 44.4618\n26.0975, 44.4618";
+  /** The form as a holder fills it in: the fixture's values, a blank row between the two unit types, `changes` on top. */
+  const posted = (changes: Record<string, string>) => {
+    const form = new FormData();
+    const values = storedValues(valid.development);
+    const renumbered = Object.entries(values).map(([name, value]) => [name.replace(/^unit_types\.1\./, "unit_types.2."), value]);
+    for (const [name, value] of [...renumbered, ["parcel", parcel], ...Object.entries(changes)]) form.set(name, value);
+    return form;
+  };
+  const refusedWith = async (ctx: Awaited<ReturnType<typeof signedIn>>, form: FormData) => {
+    const error = await createListing({ ctx, input: { body: { ...documentOf(form, sections), ...kind }, source: "portal" } }).catch(
+      (e: unknown) => e,
+    );
+    return refusalState(error, "en", postedValues(form, sections), controlOfPointer);
+  };
+
+  it("puts the API's errors next to the row's control and the parcel's textarea, then saves both and shows them back", async () => {
+    const ctx = await signedIn(await freshAccount());
+    const badCorner = await refusedWith(ctx, posted({ parcel: `${parcel}\nnorth, 44.46` }));
+    expect(badCorner.fieldErrors).toEqual({ parcel: expect.any(String) });
+    expect(badCorner.values?.parcel).toBe(`${parcel}\nnorth, 44.46`);
+
+    const areaBelow = await refusedWith(ctx, posted({ "unit_types.2.area_sqm_to": "60" }));
+    // The blank row was dropped: the third row of the form is the document's second, and the values say so.
+    expect(areaBelow.fieldErrors).toEqual({ "unit_types.1.area_sqm_to": expect.stringContaining("78") });
+    expect(areaBelow.values).toMatchObject({ "unit_types.1.label": "3 camere", "unit_types.1.area_sqm_to": "60" });
+
+    const oneFloor = await refusedWith(ctx, posted({ "unit_types.2.floors_to": "3" }));
+    expect(oneFloor.fieldErrors).toEqual({ "unit_types.1.floors": expect.any(String) });
+    const noLabel = await refusedWith(ctx, posted({ "unit_types.0.label": "" }));
+    expect(Object.keys(noLabel.fieldErrors ?? {})).toContain("unit_types.0.label");
+    const incomplete = await refusedWith(ctx, posted({ "unit_types.0.price": "" }));
+    expect(Object.keys(incomplete.fieldErrors ?? {})).toEqual(["unit_types"]);
+
+    const form = posted({ "unit_types.2.area_sqm_to": "90" });
+    const { listed } = await createListing({ ctx, input: { body: { ...documentOf(form, sections), ...kind }, source: "portal" } });
+    expect(listed.row.fields.unit_types).toEqual([
+      valid.development.unit_types[0],
+      { ...valid.development.unit_types[1], area_sqm_to: 90 },
+    ]);
+    expect((listed.row.fields.parcel as unknown[]).length).toBe(4);
+    const shown = storedValues(listed.row.fields);
+    expect(shown).toMatchObject({
+      parcel,
+      "unit_types.1.label": "3 camere",
+      "unit_types.1.area_sqm_to": "90",
+      "unit_types.0.floors_to": "8",
+    });
+    const again = new FormData();
+    for (const [name, value] of Object.entries(shown)) again.set(name, value);
+    expect(documentOf(again, sections)).toMatchObject({ unit_types: listed.row.fields.unit_types, parcel: listed.row.fields.parcel });
   });
 });

@@ -13,6 +13,7 @@ import { pageMessages } from "@/lib/platform/i18n/page-messages";
 import { formText, refusalState, type FormState } from "@/lib/portal/form-state";
 import { documentOf, formSections, kindOf, postedValues, type ListingKind } from "@/lib/portal/listing-form";
 import { requireAccount, type PortalSession } from "@/lib/portal/session";
+import { controlOfPointer } from "@/lib/portal/unit-type-rows";
 import { listingFormTokenMatches } from "./form-token";
 
 export type SavedAs = "draft" | "submitted" | "moderation" | "saved" | "unchanged";
@@ -45,7 +46,7 @@ export async function saveListingAction(_previous: FormState, form: FormData): P
   } catch (error) {
     if (error instanceof AppError && error.code === "listing_changed_meanwhile")
       return { ok: false, code: error.code, message: t.changedMeanwhile, values };
-    return refusalState(error, locale, values);
+    return refusalState(error, locale, values, controlOfPointer);
   }
   revalidatePath("/account/listings", "layout");
   const query = new URLSearchParams({ saved: outcome.saved });

@@ -1,10 +1,12 @@
+import { FieldNotes, describedBy } from "@/components/forms/form-kit";
 import { format } from "@/lib/platform/i18n/format";
 import type { PageMessages } from "@/lib/platform/i18n/page-messages";
 import type { FormFieldView } from "@/lib/portal/listing-form";
 
 type Texts = PageMessages["listingForm"];
 
-export const fieldId = (name: string) => `f-${name}`;
+/** A control's id from its name; a unit type member's dots become dashes (`f-unit_types-2-label`), so the id works in a selector. */
+export const fieldId = (name: string) => `f-${name.replaceAll(".", "-")}`;
 
 /** The bounds of a field in words ("From 10 to 2000."), shown as its hint. */
 function boundsHint(field: FormFieldView, texts: Texts): string | undefined {
@@ -25,12 +27,25 @@ function boundsHint(field: FormFieldView, texts: Texts): string | undefined {
 /**
  * One field of the listing form: its label (with its unit, and whether submitting needs it), the
  * control the vocabulary gives it, its bounds as attributes and in words, and the API's error for it,
- * tied to the control by `aria-invalid` and `aria-describedby`.
+ * tied to the control by `aria-invalid` and `aria-describedby`. `name` is the control's name when it
+ * is not the field's (a unit type row's member, `unit_types.2.rooms`).
  */
-export function ListingField({ field, value, error, texts }: { field: FormFieldView; value: string; error?: string; texts: Texts }) {
-  const id = fieldId(field.name);
+export function ListingField({
+  field,
+  name = field.name,
+  value,
+  error,
+  texts,
+}: {
+  field: FormFieldView;
+  name?: string;
+  value: string;
+  error?: string;
+  texts: Texts;
+}) {
+  const id = fieldId(name);
   const hint = boundsHint(field, texts);
-  const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  const described = describedBy(id, hint, error);
   const unit = field.unit === "price_currency" ? texts.priceCurrency : field.unit;
   const label = (
     <>
@@ -39,20 +54,7 @@ export function ListingField({ field, value, error, texts }: { field: FormFieldV
       {field.required ? <span className="hint"> {texts.required}</span> : null}
     </>
   );
-  const notes = (
-    <>
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
-    </>
-  );
+  const notes = <FieldNotes id={id} hint={hint} error={error} />;
   const aria = { "aria-invalid": error ? true : undefined, "aria-describedby": described } as const;
 
   if (field.control === "checkboxes") {
@@ -63,7 +65,7 @@ export function ListingField({ field, value, error, texts }: { field: FormFieldV
         {notes}
         {field.options?.map((option) => (
           <label key={option.value} className="choice">
-            <input type="checkbox" name={field.name} value={option.value} defaultChecked={chosen.has(option.value)} /> {option.label}
+            <input type="checkbox" name={name} value={option.value} defaultChecked={chosen.has(option.value)} /> {option.label}
           </label>
         ))}
       </fieldset>
@@ -73,7 +75,7 @@ export function ListingField({ field, value, error, texts }: { field: FormFieldV
     <div className="field">
       <label htmlFor={id}>{label}</label>
       {field.control === "select" || field.control === "yesno" ? (
-        <select id={id} name={field.name} defaultValue={value} {...aria}>
+        <select id={id} name={name} defaultValue={value} {...aria}>
           <option value="">{texts.notSaid}</option>
           {(field.control === "yesno"
             ? [
@@ -88,19 +90,11 @@ export function ListingField({ field, value, error, texts }: { field: FormFieldV
           ))}
         </select>
       ) : field.control === "textarea" ? (
-        <textarea
-          id={id}
-          name={field.name}
-          defaultValue={value}
-          rows={6}
-          minLength={field.minLength}
-          maxLength={field.maxLength}
-          {...aria}
-        />
+        <textarea id={id} name={name} defaultValue={value} rows={6} minLength={field.minLength} maxLength={field.maxLength} {...aria} />
       ) : (
         <input
           id={id}
-          name={field.name}
+          name={name}
           type={field.control}
           defaultValue={value}
           min={field.min}

@@ -2,11 +2,15 @@
 
 import { useActionState, useEffect, useRef } from "react";
 import { SubmitButton } from "@/components/forms/form-kit";
+import { format } from "@/lib/platform/i18n/format";
 import type { PageMessages } from "@/lib/platform/i18n/page-messages";
 import type { FormState } from "@/lib/portal/form-state";
-import type { FormSection } from "@/lib/portal/listing-form";
+import type { FormFieldView, FormSection } from "@/lib/portal/listing-form";
+import { rowControlOf } from "@/lib/portal/unit-type-rows";
 import { saveListingAction } from "./actions";
 import { ListingField, fieldId } from "./listing-field";
+import { ParcelField } from "./parcel-field";
+import { UnitTypesEditor } from "./unit-types-editor";
 
 export type ListingFormTexts = PageMessages["listingForm"];
 
@@ -38,7 +42,7 @@ export function ListingForm({
   useEffect(() => {
     if (state.message) summary.current?.focus();
   }, [state]);
-  const labels = new Map(sections.flatMap((section) => section.fields.map((field) => [field.name as string, field.label])));
+  const labelOf = controlLabels(sections, texts);
 
   return (
     <form action={action} className="stack listing-form" noValidate aria-labelledby="listing-form-title">
@@ -52,7 +56,7 @@ export function ListingForm({
             <ul>
               {Object.entries(errors).map(([name, error]) => (
                 <li key={name}>
-                  {labels.has(name) ? <a href={`#${fieldId(name)}`}>{`${labels.get(name)}: ${error}`}</a> : `${name || "—"}: ${error}`}
+                  {labelOf(name) ? <a href={`#${fieldId(name)}`}>{`${labelOf(name)}: ${error}`}</a> : `${name || "—"}: ${error}`}
                 </li>
               ))}
             </ul>
@@ -64,17 +68,10 @@ export function ListingForm({
         <fieldset key={section.id} className="stack">
           <legend>{texts.sections[section.id]}</legend>
           {section.fields.map((field) => (
-            <ListingField
-              key={`${field.name} ${values[field.name] ?? ""}`}
-              field={field}
-              value={values[field.name] ?? ""}
-              error={errors[field.name]}
-              texts={texts}
-            />
+            <FormControl key={controlKey(field, values, errors)} field={field} values={values} errors={errors} texts={texts} />
           ))}
         </fieldset>
       ))}
-      <p className="hint">{texts.notInForm}</p>
       {hint ? <p className="hint">{hint}</p> : null}
       <div className="actions">
         {intents.map(({ intent, label }) => (
@@ -85,4 +82,49 @@ export function ListingForm({
       </div>
     </form>
   );
+}
+
+/**
+ * A field's control: what the vocabulary gives it, the unit types editor for a development's rows,
+ * the corners' textarea for a parcel.
+ */
+function FormControl({
+  field,
+  values,
+  errors,
+  texts,
+}: {
+  field: FormFieldView;
+  values: Record<string, string>;
+  errors: Record<string, string>;
+  texts: ListingFormTexts;
+}) {
+  if (field.control === "unit_types") return <UnitTypesEditor field={field} values={values} errors={errors} texts={texts} />;
+  const [value, error] = [values[field.name] ?? "", errors[field.name]];
+  if (field.control === "parcel") return <ParcelField field={field} value={value} error={error} texts={texts} />;
+  return <ListingField field={field} value={value} error={error} texts={texts} />;
+}
+
+/**
+ * A control is drawn anew when the values it shows change (an answer of the action), so that its
+ * default value is the one kept; the unit types editor also when its errors change, as its rows
+ * hold them.
+ */
+function controlKey(field: FormFieldView, values: Record<string, string>, errors: Record<string, string>): string {
+  if (field.control !== "unit_types") return `${field.name} ${values[field.name] ?? ""}`;
+  const own = (record: Record<string, string>) => Object.entries(record).filter(([name]) => name.startsWith(field.name));
+  return `${field.name} ${JSON.stringify([own(values), own(errors)])}`;
+}
+
+/** The label the error summary gives a control: its field's, or "Unit type 3, Area up to" for a row's member. */
+function controlLabels(sections: FormSection[], texts: ListingFormTexts): (name: string) => string | undefined {
+  const fields = sections.flatMap((section) => section.fields);
+  const labels = new Map(fields.map((field) => [field.name, field.label]));
+  const members = new Map(fields.flatMap((field) => field.members ?? []).map((member) => [member.name, member.label]));
+  return (name) => {
+    const control = rowControlOf(name);
+    if (!control) return labels.get(name);
+    const member = members.get(control.member);
+    return member ? `${format(texts.unitTypes.row, { n: control.row + 1 })}, ${member}` : undefined;
+  };
 }

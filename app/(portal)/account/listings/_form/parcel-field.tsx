@@ -1,0 +1,59 @@
+import { FieldNotes, describedBy } from "@/components/forms/form-kit";
+import { format } from "@/lib/platform/i18n/format";
+import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import type { FormFieldView } from "@/lib/portal/listing-form";
+import { cornersOfText, outlinePoints } from "@/lib/portal/parcel-text";
+import { fieldId } from "./listing-field";
+
+const previewSize = 160;
+
+/**
+ * The parcel outline: a textarea of corners, one `longitude, latitude` a line (or pasted GeoJSON),
+ * the API's error for the outline or any corner under it, and a small drawing of the outline shown
+ * when every line is a corner (what the validator then thinks of its shape is its error).
+ */
+export function ParcelField({
+  field,
+  value,
+  error,
+  texts,
+}: {
+  field: FormFieldView;
+  value: string;
+  error?: string;
+  texts: PageMessages["listingForm"];
+}) {
+  const id = fieldId(field.name);
+  const hint = format(texts.parcel.hint, { min: field.minItems ?? 0, max: field.maxItems ?? 0 });
+  const corners = cornersOfText(value, field.maxItems ?? 0);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{field.label}</label>
+      <textarea
+        id={id}
+        name={field.name}
+        defaultValue={value}
+        rows={6}
+        spellCheck={false}
+        autoComplete="off"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+      />
+      <FieldNotes id={id} hint={hint} error={error} />
+      {corners ? (
+        <figure className="parcel-preview">
+          <svg
+            viewBox={`0 0 ${previewSize} ${previewSize}`}
+            width={previewSize}
+            height={previewSize}
+            role="img"
+            aria-labelledby={`${id}-preview`}
+          >
+            <polygon points={outlinePoints(corners, previewSize)} />
+          </svg>
+          <figcaption id={`${id}-preview`}>{texts.parcel.preview}</figcaption>
+        </figure>
+      ) : null}
+    </div>
+  );
+}
