@@ -13,7 +13,7 @@ export interface FieldChange {
 /**
  * What an edit changes in a listing's document, field by field in the vocabulary's order, each
  * side in words as the reader sees it (`describeFacts`): the moderator judges labels and units,
- * not codes. A field whose words are the same on both sides is left out.
+ * not codes; complete, so that a parcel corner moved shows. A field whose words are the same on both sides is left out.
  */
 export function describeEdit(input: {
   before: Record<string, unknown>;
@@ -22,7 +22,7 @@ export function describeEdit(input: {
   words: { yes: string; no: string };
 }): FieldChange[] {
   const side = (fields: Record<string, unknown>) =>
-    describeFacts({ facts: fields, type: String(fields.type), locale: input.locale, words: input.words });
+    describeFacts({ facts: fields, type: String(fields.type), locale: input.locale, words: input.words, complete: true });
   const before = new Map(side(input.before).map((fact) => [fact.name, fact]));
   const after = new Map(side(input.after).map((fact) => [fact.name, fact]));
   const order = (name: string) => (isWriteField(name) ? writeFieldNames.indexOf(name) : writeFieldNames.length);

@@ -1,8 +1,9 @@
 import { quantity, type Locale } from "@/lib/platform/i18n";
 import { enumerations } from "./catalog";
-import { writeFields, type FieldSpec, type LevelRange } from "./fields";
+import { writeFields, type FieldSpec, type LevelRange, type ParcelPoint, type UnitTypeRow } from "./fields";
 import { labelOf, type Enumeration } from "./labels";
 import { subtypesByType, type PropertyType } from "./property-types";
+import { unitTypeFields } from "./unit-type-fields";
 
 export interface DescribedFact {
   name: string;
@@ -16,14 +17,10 @@ export interface DescribedFact {
  * A listing's facts (its write fields outside the top-level members) as a reader sees them, in
  * the vocabulary's order of fields: each with its label and its value in words, never as codes.
  * A value the vocabulary does not know (a field or code retired since it was written) is shown as
- * it is rather than hidden.
+ * it is rather than hidden. A development's unit types are each row in words; a parcel is its number
+ * of corners, and with `complete` (a moderator comparing two versions) every corner too.
  */
-export function describeFacts(input: {
-  facts: Record<string, unknown>;
-  type: string;
-  locale: Locale;
-  words: { yes: string; no: string };
-}): DescribedFact[] {
+export function describeFacts(input: WordsInput & { facts: Record<string, unknown> }): DescribedFact[] {
   const { facts, locale } = input;
   const known = Object.entries(writeFields).filter(([name]) => facts[name] !== undefined && facts[name] !== null);
   const unknown = Object.keys(facts).filter((name) => !(name in writeFields) && facts[name] !== undefined && facts[name] !== null);
@@ -33,11 +30,14 @@ export function describeFacts(input: {
   ];
 }
 
-function valueInWords(
-  spec: FieldSpec,
-  value: unknown,
-  input: { type: string; locale: Locale; words: { yes: string; no: string } },
-): string {
+interface WordsInput {
+  type: string;
+  locale: Locale;
+  words: { yes: string; no: string };
+  complete?: boolean;
+}
+
+function valueInWords(spec: FieldSpec, value: unknown, input: WordsInput): string {
   const { locale } = input;
   const code = (list: Enumeration, item: unknown) => labelOf(list, item, locale);
   switch (spec.kind) {
@@ -58,7 +58,23 @@ function valueInWords(
       if (spec.enumeration) return code(enumerations[spec.enumeration], value);
       if (spec.format === "subtype" && input.type in subtypesByType) return code(subtypesByType[input.type as PropertyType], value);
       return String(value);
-    default:
-      return Array.isArray(value) ? quantity(locale, "items", value.length) : JSON.stringify(value);
+    case "unit_types":
+      return Array.isArray(value) ? value.map((row: UnitTypeRow) => unitTypeInWords(row, input)).join("; ") : JSON.stringify(value);
+    case "parcel": {
+      if (!Array.isArray(value)) return JSON.stringify(value);
+      const count = quantity(locale, "points", value.length);
+      // Coordinates keep their decimal point in both languages, as maps and GPS devices show them.
+      return input.complete ? `${count}: ${(value as ParcelPoint[]).map(([lon, lat]) => `(${lon}, ${lat})`).join(" ")}` : count;
+    }
   }
+}
+
+/** "Name: Rooms 2, Area from 55 m², …": the row's members in the vocabulary's order, each with its label. */
+function unitTypeInWords(row: UnitTypeRow, input: WordsInput): string {
+  const members = Object.entries(unitTypeFields).flatMap(([name, spec]) => {
+    const value = row[name as keyof UnitTypeRow];
+    if (name === "label" || value === undefined || value === null) return [];
+    return [`${spec.labels[input.locale]} ${valueInWords(spec, value, input)}`];
+  });
+  return [row.label ?? "—", members.join(", ")].filter(Boolean).join(": ");
 }
