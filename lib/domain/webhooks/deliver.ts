@@ -6,7 +6,14 @@ import { eventBody } from "@/lib/domain/events/types";
 import type { ServiceContext, StaffActor } from "@/lib/platform/context";
 import { attemptDelivery, RECEIVER_TIMEOUT_MS, type DeliveryAttemptResult } from "./attempt";
 import { deliveryLeaseSeconds, maxDeliveryAttempts, maxInFlightPerWebhook } from "./internal/schedule";
-import { outcomesWritten, recordDeliveryOutcome, type AttemptEnded, type ClaimedDelivery, type DeliveryOutcome } from "./outcomes";
+import {
+  outcomesWritten,
+  recordDeliveryOutcome,
+  stillClaimedAs,
+  type AttemptEnded,
+  type ClaimedDelivery,
+  type DeliveryOutcome,
+} from "./outcomes";
 import { signingSecretOf } from "./webhook-signing-secret";
 
 export { deliveriesChannel } from "./fan-out-event";
@@ -232,17 +239,7 @@ export async function releaseClaims(db: Handle, input: { claimed: ClaimedDeliver
     .update(d)
     .set({ status: "pending", attempts: sql`${d.attempts} - 1`, nextAttemptAt: now, updatedAt: now })
     .from(sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, attempt int)`)
-    .where(
-      and(
-        inArray(
-          d.id,
-          rows.map((row) => row.id),
-        ),
-        sql`${d.id} = v.id`,
-        inFlightNow,
-        sql`${d.attempts} = v.attempt`,
-      ),
-    );
+    .where(stillClaimedAs(rows.map((row) => row.id)));
 }
 
 /** A claimed delivery's POST, outside any transaction; never throws for what the receiver or the network does. */

@@ -81,21 +81,18 @@ export function outcomesWritten(db: Handle, ended: AttemptEnded[], outcomes: Del
           last_status_code int, last_error text, last_duration_ms int, last_response_excerpt text, last_request_headers jsonb,
           updated_at timestamptz)`,
       )
-      // By primary key (see claimChosen): the in-flight index would read every delivery in flight.
-      .where(
-        and(
-          inArray(
-            d.id,
-            rows.map((row) => row.id),
-          ),
-          sql`${d.id} = v.id`,
-          eq(d.status, "delivering"),
-          sql`${d.attempts} = v.attempt`,
-        ),
-      )
+      .where(stillClaimedAs(rows.map((row) => row.id)))
       .returning({ id: d.id }),
   );
 }
+
+/**
+ * The deliveries of the recordset `v` (`id`, `attempt`) whose claim is still that attempt's: a run
+ * whose lease ended, and whose delivery was claimed again since, must not touch the newer attempt.
+ * Read by primary key (see claimChosen): the in-flight index would read every delivery in flight.
+ */
+export const stillClaimedAs = (ids: string[]) =>
+  and(inArray(d.id, ids), sql`${d.id} = v.id`, eq(d.status, "delivering"), sql`${d.attempts} = v.attempt`);
 
 /**
  * Writes the outcomes of ended attempts, many in one statement (the embedded runner groups those

@@ -10,7 +10,7 @@ import { rowControlOf } from "@/lib/portal/unit-type-rows";
 import { saveListingAction } from "./actions";
 import { ListingField, fieldId } from "./listing-field";
 import { ParcelField } from "./parcel-field";
-import { UnitTypesEditor } from "./unit-types-editor";
+import { UnitTypesEditor, type FormControlProps } from "./unit-types-editor";
 
 export type ListingFormTexts = PageMessages["listingForm"];
 
@@ -88,17 +88,7 @@ export function ListingForm({
  * A field's control: what the vocabulary gives it, the unit types editor for a development's rows,
  * the corners' textarea for a parcel.
  */
-function FormControl({
-  field,
-  values,
-  errors,
-  texts,
-}: {
-  field: FormFieldView;
-  values: Record<string, string>;
-  errors: Record<string, string>;
-  texts: ListingFormTexts;
-}) {
+function FormControl({ field, values, errors, texts }: FormControlProps) {
   if (field.control === "unit_types") return <UnitTypesEditor field={field} values={values} errors={errors} texts={texts} />;
   const [value, error] = [values[field.name] ?? "", errors[field.name]];
   if (field.control === "parcel") return <ParcelField field={field} value={value} error={error} texts={texts} />;

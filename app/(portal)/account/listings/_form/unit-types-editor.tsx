@@ -47,17 +47,15 @@ const subscribeToNothing = () => () => {};
  * added or removed in place, the focus goes to the row added (or the neighbour of the one removed)
  * and the change is announced.
  */
-export function UnitTypesEditor({
-  field,
-  values,
-  errors,
-  texts,
-}: {
+/** What the form gives each of its controls: the field, the values and errors of the whole form, the texts. */
+export interface FormControlProps {
   field: FormFieldView;
   values: Record<string, string>;
   errors: Record<string, string>;
   texts: Texts;
-}) {
+}
+
+export function UnitTypesEditor({ field, values, errors, texts }: FormControlProps) {
   const maxRows = field.maxItems ?? 0;
   // False on the server and while hydrating, true once the buttons can work.
   const scripted = useSyncExternalStore(
