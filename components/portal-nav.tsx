@@ -45,7 +45,8 @@ export function PortalNav({ label, sections, loading }: { label: string; section
           </ul>
         </div>
       ))}
-      <p role="status" className="nav-pending">
+      {/* A polite live region rather than role="status": the page's own status messages (a saved form) stay the only status in it. */}
+      <p aria-live="polite" className="nav-pending">
         {pendingHref ? loading : null}
       </p>
     </nav>

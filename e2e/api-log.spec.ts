@@ -194,11 +194,18 @@ test("the log pages with Older requests and comes back with Newest requests, the
   );
   const headers = { authorization: `Bearer ${key.key}` };
   // A page holds 50 requests: 53 pings make two pages.
-  for (let i = 0; i < 53; i++) expect((await page.request.get(`/api/v1/ping?n=${i}`, { headers })).status()).toBe(200);
+  let lastRequestId = "";
+  for (let i = 0; i < 53; i++) {
+    const response = await page.request.get(`/api/v1/ping?n=${i}`, { headers });
+    expect(response.status()).toBe(200);
+    lastRequestId = response.headers()["x-request-id"];
+  }
 
   const older = page.getByRole("navigation", { name: t.paging.label }).getByRole("link", { name: t.paging.older });
   await expect(async () => {
     await page.goto("/settings/api/log?status=2xx");
+    // The log is written in batches after the answers: the first page is read once the last ping is on it.
+    await expect(page.locator("tbody tr td.log-id").first()).toHaveText(lastRequestId, { timeout: 1_000 });
     await expect(page.locator("tbody tr")).toHaveCount(50, { timeout: 1_000 });
     await expect(older).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
