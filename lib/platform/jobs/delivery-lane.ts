@@ -52,11 +52,6 @@ export interface DeliveryLaneOptions {
 const refillDelayMs = 5;
 
 /**
- * One outcome write at a time: attempts ending while it runs wait and go together in the next
- * statement (two at once made smaller batches and more statements, and drained slower).
- */
-
-/**
  * A delivery claimed ahead is not started once this much of its lease has gone: its request and the
  * outcome's write might outlast the lease, and another instance may claim it then. It is given back.
  */
@@ -77,7 +72,6 @@ interface LaneState {
   requestsPerWebhook: Map<string, number>;
   /** Claimed ahead, per webhook, waiting for a free slot (oldest first; webhooks take turns). */
   waiting: Map<string, Held[]>;
-  waitingCount: number;
   timer?: NodeJS.Timeout;
   refill?: NodeJS.Timeout;
   passing?: Promise<void>;
@@ -86,6 +80,10 @@ interface LaneState {
   unlisten?: () => Promise<void>;
   /** Ended attempts waiting for the outcome write in progress; written together by the next one. */
   outcomes: PendingOutcome[];
+  /**
+   * An outcome write runs: one at a time, those ending meanwhile go together in the next statement
+   * (two at once made smaller batches and more statements, and drained slower).
+   */
   writing: boolean;
 }
 
@@ -109,7 +107,6 @@ export async function startDeliveryLane(options: DeliveryLaneOptions): Promise<v
     requests: 0,
     requestsPerWebhook: new Map(),
     waiting: new Map(),
-    waitingCount: 0,
     again: false,
     stopped: false,
     outcomes: [],
@@ -139,7 +136,6 @@ export async function stopDeliveryLane(): Promise<void> {
   while (state.attempts.size > 0) await Promise.all([...state.attempts]);
   const unstarted = [...state.waiting.values()].flat().map((held) => held.claimed);
   state.waiting.clear();
-  state.waitingCount = 0;
   await giveBack(state, unstarted);
   holder.__listingsDeliveryLane = undefined;
 }
@@ -165,7 +161,7 @@ async function pass(state: LaneState): Promise<void> {
   try {
     do {
       state.again = false;
-      const room = claimLimit(state) - state.attempts.size - state.waitingCount;
+      const room = claimLimit(state) - state.attempts.size - waitingCount(state);
       if (room <= 0) break;
       const now = new Date();
       const claimed = await claimDueDeliveries(db, { now, limit: room, perWebhook: maxClaimedPerWebhook });
@@ -191,12 +187,13 @@ async function pass(state: LaneState): Promise<void> {
 /** Claims held at once: one ahead for each request the process may have in flight. */
 const claimLimit = (state: LaneState) => 2 * state.options.maxInFlight;
 
+const waitingCount = (state: LaneState) => [...state.waiting.values()].reduce((count, queue) => count + queue.length, 0);
+
 /** A claimed delivery joins its webhook's turn, and starts at once when a slot is free. */
 function hold(state: LaneState, claimed: ClaimedDelivery, claimedAt: Date): void {
   const queue = state.waiting.get(claimed.webhookId) ?? [];
   queue.push({ claimed, claimedAt: claimedAt.getTime() });
   state.waiting.set(claimed.webhookId, queue);
-  state.waitingCount += 1;
   startWaiting(state);
 }
 
@@ -208,7 +205,6 @@ function startWaiting(state: LaneState): void {
     const queue = state.waiting.get(webhookId)!;
     while (queue.length > 0 && (state.requestsPerWebhook.get(webhookId) ?? 0) < maxInFlightPerWebhook) {
       const held = queue.shift()!;
-      state.waitingCount -= 1;
       if (Date.now() - held.claimedAt > startWithinMs) expired.push(held.claimed);
       else startAttempt(state, held.claimed);
       if (state.requests >= state.options.maxInFlight) break;
