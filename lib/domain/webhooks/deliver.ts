@@ -228,7 +228,8 @@ export async function recordSuccessesAndHandOff(db: Handle, input: { ended: Atte
 }
 
 /**
- * Gives back deliveries claimed but never attempted (the embedded lane's claims ahead when it stops):
+ * Gives back deliveries claimed but never attempted (the embedded lane's claims ahead it will not start:
+ * it stops, or they waited past half their lease):
  * due again at once, their attempt no longer counted, each only while the claim is still this one.
  */
 export async function releaseClaims(db: Handle, input: { claimed: ClaimedDelivery[]; now: Date }): Promise<void> {
