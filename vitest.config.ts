@@ -2,14 +2,27 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+/**
+ * Three projects, each run where it proves something (README, Tests):
+ * - unit: tests/unit, no database (opening one fails the test), in threads;
+ * - integration: every other file, on the database: embedded PGlite by default, the run's PostgreSQL
+ *   database under `npm run test:pg`. A worker runs its files one after another in one process
+ *   (`isolate: false`: the app's modules and the database are loaded once per worker, not per file);
+ *   tests/setup/each-file.ts puts back what a file changed. A file that must load the app's modules
+ *   afresh (after changing the environment they read when loaded) is named `*.isolated.test.ts` and
+ *   runs in a process of its own;
+ * - faults: tests/faults, processes killed with SIGKILL and connections ended under load, each file in
+ *   a process of its own;
+ * - audit: tests/audit, after all the others: on PostgreSQL, the secret audit of the run's whole API log.
+ */
+const integrationSetup = {
+  globalSetup: ["tests/setup/global.ts"],
+  setupFiles: ["tests/setup/next-runtime.ts", "tests/setup/each-file.ts"],
+};
+
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["tests/**/*.test.ts"],
-    globalSetup: ["tests/setup/global.ts"],
-    setupFiles: ["tests/setup/each-file.ts"],
-    // Each test file gets its own database (an in-memory PGlite loaded from a migrated template,
-    // or the run's PostgreSQL database), its own jobs runner state and its own rate-limit memory.
     env: {
       APP_ENV: "sandbox",
       APP_URL: "http://localhost:3000",
@@ -23,6 +36,51 @@ export default defineConfig({
     },
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    pool: "forks",
+    // Both cores of our machines (vitest's default leaves one idle).
+    maxWorkers: os.availableParallelism(),
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          setupFiles: ["tests/setup/next-runtime.ts", "tests/setup/unit.ts"],
+          pool: "threads",
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/**/*.test.ts"],
+          exclude: ["tests/unit/**", "tests/faults/**", "tests/audit/**", "tests/**/*.isolated.test.ts"],
+          ...integrationSetup,
+          pool: "forks",
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration-isolated",
+          include: ["tests/**/*.isolated.test.ts"],
+          exclude: ["tests/faults/**"],
+          ...integrationSetup,
+          pool: "forks",
+        },
+      },
+      { extends: true, test: { name: "faults", include: ["tests/faults/**/*.test.ts"], ...integrationSetup, pool: "forks" } },
+      {
+        extends: true,
+        // After every other project (a later group): it reads what the whole run wrote.
+        test: {
+          name: "audit",
+          include: ["tests/audit/*.test.ts"],
+          globalSetup: ["tests/setup/global.ts"],
+          setupFiles: ["tests/setup/next-runtime.ts"],
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -5,13 +5,15 @@ import { database } from "@/db";
 import { accountTokens, accounts, activityLog } from "@/db/schema";
 import { changePassword } from "@/lib/domain/accounts/change-password";
 import { signInRules } from "@/lib/domain/accounts/internal/limits";
-import { hashPassword, dummyHash } from "@/lib/domain/accounts/internal/password";
+import { createAccount } from "@/lib/domain/accounts/create-account";
+import { hashPassword, dummyHash, passwordMatches } from "@/lib/domain/accounts/internal/password";
 import { requestPasswordReset } from "@/lib/domain/accounts/request-password-reset";
 import { resetPassword } from "@/lib/domain/accounts/reset-password";
 import { signUp } from "@/lib/domain/accounts/sign-up";
-import { accountContext } from "@/lib/platform/context";
+import { accountContext, operatorContext } from "@/lib/platform/context";
 import { AppError } from "@/lib/platform/errors";
 import { withFrozenClock } from "../support/clock";
+import { accountWithKey, fixturePassword, fixturePasswordHash } from "../support/fixtures";
 import { accountByEmail, confirmedAccount, freshEmail, mailsTo, password, publicCtx, refusal, tokenIn } from "./support";
 
 const newPassword = "a brand new passphrase";
@@ -198,5 +200,26 @@ describe("password hashing", () => {
     const fresh = await hashPassword("whatever password");
     expect(fresh).toMatch(/^\$argon2id\$/);
     expect(parseOptions(dummyHash)).toEqual(parseOptions(fresh));
+  });
+
+  it("the fixtures' precomputed hash is their password's, with today's parameters, and accounts made with it sign in", async () => {
+    expect(await verify(fixturePasswordHash, fixturePassword)).toBe(true);
+    expect(parseOptions(fixturePasswordHash)).toEqual(parseOptions(await hashPassword("whatever password")));
+    const { account } = await accountWithKey();
+    const [stored] = await (await database()).connection.select().from(accounts).where(eq(accounts.id, account.id));
+    expect(await passwordMatches(stored.passwordHash, fixturePassword)).toBe(true);
+    expect(await passwordMatches(stored.passwordHash, "not the password")).toBe(false);
+  });
+
+  it("an account is made from a password or a hash, and refused without either", async () => {
+    const refused = await createAccount({ ctx: operatorContext(await database()), input: { email: freshEmail() } }).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toMatchObject({ code: "validation_failed", errors: [{ pointer: "/password", code: "required_without" }] });
+    const malformed = await createAccount({
+      ctx: operatorContext(await database()),
+      input: { email: freshEmail(), passwordHash: "$argon2i$v=19$m=4096,t=3,p=1$c2FsdA$aGFzaA" },
+    }).catch((e: unknown) => e);
+    expect(malformed).toMatchObject({ code: "validation_failed", errors: [{ pointer: "/passwordHash" }] });
   });
 });

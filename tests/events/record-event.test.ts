@@ -6,7 +6,7 @@ import { createAccount } from "@/lib/domain/accounts/create-account";
 import { eventId, eventTypes, listEvents, listingEventData, parseEventId, recordEvent } from "@/lib/domain/events";
 import { newId } from "@/lib/platform/ids";
 import { revokeAnyKey } from "@/lib/domain/keys/revoke-key";
-import { accountWithKey, operatorCtx } from "../support/fixtures";
+import { accountWithKey, fixturePasswordHash, operatorCtx } from "../support/fixtures";
 
 const record = async (accountId: string) => {
   const { connection: db } = await database();
@@ -21,7 +21,7 @@ const storedFor = async (accountId: string) => {
 describe("recordEvent", () => {
   it("records nothing for an account without API keys", async () => {
     const ctx = await operatorCtx();
-    const account = await createAccount({ ctx, input: { email: `${newId("account")}@example.test`, password: "correct horse battery" } });
+    const account = await createAccount({ ctx, input: { email: `${newId("account")}@example.test`, passwordHash: fixturePasswordHash } });
     expect(await record(account.id)).toBeNull();
     expect(await storedFor(account.id)).toEqual([]);
   });

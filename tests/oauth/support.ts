@@ -8,7 +8,7 @@ import { accountContext } from "@/lib/platform/context";
 import { newId } from "@/lib/platform/ids";
 import { POST as revokeHandler } from "@/app/api/v1/oauth/revoke/route";
 import { POST as tokenHandler } from "@/app/api/v1/oauth/token/route";
-import { call, createdKeys, operatorCtx } from "../support/fixtures";
+import { call, createdKeys, fixturePasswordHash, operatorCtx } from "../support/fixtures";
 
 /** RFC 7636 Appendix B: the verifier is the base64url of the octets 116, 24, 223, … given there. */
 export const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
@@ -19,7 +19,7 @@ export const redirectUri = "https://crm.example.com/oauth/callback?tenant=7";
 export async function freshAccount(options: { confirmed?: boolean } = {}) {
   const account = await createAccount({
     ctx: await operatorCtx(),
-    input: { email: `${newId("account")}@example.test`, password: "correct horse battery", confirmed: options.confirmed ?? true },
+    input: { email: `${newId("account")}@example.test`, passwordHash: fixturePasswordHash, confirmed: options.confirmed ?? true },
   });
   return { id: account.id, ctx: await ctxOf(account.id) };
 }

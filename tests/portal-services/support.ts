@@ -5,13 +5,13 @@ import { createAccount, type CreateAccountInput } from "@/lib/domain/accounts/cr
 import { accountContext } from "@/lib/platform/context";
 import { AppError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
-import { operatorCtx } from "../support/fixtures";
+import { fixturePasswordHash, operatorCtx } from "../support/fixtures";
 
 /** A fresh account (each test makes its own), by default confirmed and without an agency. */
 export async function freshAccount(input: Partial<CreateAccountInput> = {}) {
   return createAccount({
     ctx: await operatorCtx(),
-    input: { email: `${newId("account")}@example.test`, password: "correct horse battery", ...input },
+    input: { email: `${newId("account")}@example.test`, passwordHash: fixturePasswordHash, ...input },
   });
 }
 

@@ -4,7 +4,12 @@ import { operatorContext } from "@/lib/platform/context";
 import { newId } from "@/lib/platform/ids";
 import { createKey } from "@/lib/domain/keys/create-key";
 import type { Permission } from "@/lib/domain/keys/format";
+import { createdKeys } from "./created-keys";
 import { expectDocumented } from "./documented";
+
+/** The password of every account the fixtures make, and its argon2id hash, made once (tests/accounts/passwords.test.ts checks it). */
+export const fixturePassword = "correct horse battery";
+export const fixturePasswordHash = "$argon2id$v=19$m=19456,t=2,p=1$oYw1kW3G8VK0/UCVZhvWNw$XrDQ0DcAmWqJ60wzyeARPz9ws5yw2D+3PvBkabhZvEw";
 
 export const allPermissions: Permission[] = ["listings:read", "listings:write", "media:write"];
 
@@ -12,14 +17,13 @@ export async function operatorCtx() {
   return operatorContext(await database());
 }
 
-/** Every key this test file created, for the audit of the API log after the file (tests/setup). */
-export const createdKeys: string[] = [];
+export { createdKeys };
 
 /** A fresh confirmed account (each test makes its own) with one key holding `permissions`. */
 export async function accountWithKey(options: { permissions?: Permission[]; account?: Partial<CreateAccountInput> } = {}) {
   const ctx = await operatorCtx();
   const email = `${newId("account")}@example.test`;
-  const account = await createAccount({ ctx, input: { email, password: "correct horse battery", ...options.account } });
+  const account = await createAccount({ ctx, input: { email, passwordHash: fixturePasswordHash, ...options.account } });
   const key = await createKey({
     ctx,
     input: { accountId: account.id, name: "test key", permissions: options.permissions ?? allPermissions, days: 30 },

@@ -6,7 +6,7 @@ export type Permission = (typeof permissions)[number];
 export const validityDays = [30, 90, 365] as const;
 
 const secretAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-const secretLength = 40;
+export const secretLength = 40;
 const keyIdPattern = idPattern("apiKey");
 const secretPattern = new RegExp(`^svc_(test|live)_[A-Za-z0-9]{${secretLength}}$`);
 

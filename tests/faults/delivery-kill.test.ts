@@ -4,7 +4,6 @@ import type { ServerResponse } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import postgres from "postgres";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { closeDatabase, configureDatabase, database } from "@/db";
@@ -14,7 +13,7 @@ import { eventId } from "@/lib/domain/events";
 import { deliveryLeaseSeconds, maxDeliveryAttempts, retryDelaysSeconds } from "@/lib/domain/webhooks/deliver";
 import { databaseSettings } from "@/lib/platform/config";
 import { startHttpServer, type LocalServer, type ReceivedRequest } from "../support/local-http-server";
-import { keyedAccount, record, webhookOf } from "./support";
+import { keyedAccount, record, webhookOf } from "@/tests/webhooks/support";
 
 /**
  * The server killed (SIGKILL) between two attempts and during an attempt, then restarted: every
@@ -28,8 +27,7 @@ import { keyedAccount, record, webhookOf } from "./support";
  * Each variant has a database of its own, which the children open as the server does:
  * - PostgreSQL: a throwaway database on `PG_ADMIN_URL` (not the run's shared one, whose other test
  *   files' deliveries a child's lane would otherwise claim, and whose passes would claim ours). It
- *   runs under `npm run test:pg`, and under `npm test` too when PostgreSQL answers (skipped, saying
- *   so, when it does not).
+ *   runs under `npm run test:pg` (skipped, saying so, under `npm test`).
  * - PGlite: a folder (`PGLITE_DIR`), opened by one process at a time as the embedded default is; a
  *   child killed while it holds the folder leaves it mid-write, and the next one (or this process,
  *   setting up the next case) opens it again. Runs under `npm test`; `test:pg` runs the PostgreSQL one.
@@ -41,24 +39,6 @@ const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432
 const onPostgresRun = Boolean(process.env.DATABASE_URL);
 const workerScript = path.join(import.meta.dirname, "delivery-worker.ts");
 const hour = 3_600_000;
-
-async function postgresUnreachable(): Promise<string | null> {
-  if (onPostgresRun) return null;
-  const probe = postgres(adminUrl, { max: 1, connect_timeout: 2, onnotice: () => {} });
-  try {
-    await probe`select 1`;
-    return null;
-  } catch (error) {
-    const where = new URL(adminUrl);
-    where.password = "";
-    return `PostgreSQL at ${where.host} does not answer (${(error as Error).message})`;
-  } finally {
-    await probe.end({ timeout: 1 });
-  }
-}
-
-const postgresMissing = await postgresUnreachable();
-if (postgresMissing) console.warn(`Webhook kill tests on PostgreSQL skipped: ${postgresMissing}; npm run test:pg runs them`);
 
 /** How this file's database is set everywhere else (tests/setup/each-file.ts), put back after each variant. */
 const fileSettings = () => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE });
@@ -445,8 +425,8 @@ function killSuite(target: Target): void {
   });
 }
 
-describe.skipIf(!!postgresMissing)(
-  `webhook deliveries through SIGKILL and restart, on PostgreSQL${postgresMissing ? ` (skipped: ${postgresMissing})` : ""}`,
+describe.skipIf(!onPostgresRun)(
+  `webhook deliveries through SIGKILL and restart, on PostgreSQL${onPostgresRun ? "" : " (skipped: npm run test:pg runs it; this run is PGlite's)"}`,
   { timeout: 180_000 },
   () => killSuite(postgresTarget()),
 );

@@ -1,6 +1,6 @@
 /**
  * A stand-in for the app process in the kill tests (`delivery-kill.test.ts`), run with
- * `node --import tsx tests/webhooks/delivery-worker.ts` and an IPC channel. It opens the database
+ * `node --import tsx tests/faults/delivery-worker.ts` and an IPC channel. It opens the database
  * where its environment says (`DATABASE_URL`, else `PGLITE_DIR`, as the server does) and starts the
  * embedded runner's delivery lane exactly as `startJobRunner` does (`startDeliveryLane({ database })`,
  * default options); the rest of the job runner is left out, since only deliveries are under test.

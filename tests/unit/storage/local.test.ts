@@ -6,8 +6,8 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { isBlobKey } from "@/lib/platform/storage";
 import { createLocalBlobStorage } from "@/lib/platform/storage/local";
-import { fuzzParameters } from "../fuzz/support";
-import { readAll, refusedKeys, storageContract } from "./contract";
+import { fuzzParameters } from "@/tests/fuzz/support";
+import { readAll, refusedKeys, storageContract } from "@/tests/storage/contract";
 
 const folders: string[] = [];
 function folder(): string {

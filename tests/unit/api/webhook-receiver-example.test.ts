@@ -13,7 +13,7 @@ import { resetConfig } from "@/lib/platform/config";
 // embedded in the README verbatim: these tests hold the two equal and run that code against the
 // platform's own sender (attemptDelivery, signed by lib/domain/webhooks/signature.ts).
 
-const root = path.join(import.meta.dirname, "../..");
+const root = path.join(import.meta.dirname, "../../..");
 const exampleFile = path.join(root, "docs/examples/webhook-receiver.mjs");
 
 interface ReceiverModule {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { GET } from "@/app/blobs/[...key]/route";
 import { blobStorage } from "@/lib/platform/storage";
-import { webpPhoto } from "./images";
-import { useStorage } from "./support";
+import { webpPhoto } from "@/tests/media/images";
+import { useStorage } from "@/tests/media/support";
 
 const get = (key: string[]) => GET(new Request(`http://localhost:3000/blobs/${key.join("/")}`), { params: Promise.resolve({ key }) });
 
