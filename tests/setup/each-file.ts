@@ -32,7 +32,7 @@ beforeAll(async () => {
  * The API log is audited as an attacker with a copy of it would read it: no column of any row may
  * hold the secret of a key the tests created, nor anything in our key format. Embedded, this file's
  * rows are audited now (they go with the restore); on PostgreSQL each file leaves its keys for the
- * audit of every row of the run, once, at its end (global.ts).
+ * audit of every row of the run, once, after every file (tests/audit).
  */
 afterAll(async () => {
   const keys = createdKeys.splice(0);

@@ -34,7 +34,8 @@ export async function rememberTemplate(db: Database): Promise<void> {
  * of its own, as if it had loaded the template itself.
  */
 export async function restoreTemplate(db: Database): Promise<void> {
-  const { tables, seeded } = snapshot ?? raise("restoreTemplate() before rememberTemplate()");
+  if (!snapshot) throw new Error("restoreTemplate() before rememberTemplate()");
+  const { tables, seeded } = snapshot;
   await db.connection.transaction(async (tx) => {
     await tx.execute(
       sql`truncate ${sql.join(
@@ -48,8 +49,4 @@ export async function restoreTemplate(db: Database): Promise<void> {
       );
     }
   });
-}
-
-function raise(message: string): never {
-  throw new Error(message);
 }
