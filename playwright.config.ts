@@ -46,6 +46,14 @@ export default defineConfig({
   testDir: "e2e",
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
+  // One worker a core. Each test makes its own accounts, keys and listings, so the tests of every file
+  // run side by side, handed to the workers one by one (not a file to a worker, which would leave one
+  // idle behind the longest file).
+  fullyParallel: true,
+  workers: 2,
+  // Two workers' browsers and the server share the two cores, so a test takes up to twice its time
+  // alone: the moderation desk's journeys took 20 s alone and over 30 s (the default) beside another.
+  timeout: 60_000,
   // A cold first page on a fresh PGlite folder can take about 5 s.
   expect: { timeout: 15_000 },
   reporter: process.env.CI ? "list" : [["list"], ["html", { open: "never" }]],

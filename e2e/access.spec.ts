@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { fromOwnAddress } from "./support";
 
 /**
  * Access as a new holder lives it, in a real browser against the production build: sign-up, the
@@ -20,6 +21,7 @@ async function mailedLink(page: Page, email: string, path: string): Promise<stri
 async function signUpAndConfirm(browser: Browser, locale: "ro" | "en", email: string, password: string): Promise<void> {
   const texts = pageMessages(locale).access;
   const context = await browser.newContext({ locale: locale === "ro" ? "ro-RO" : "en-US" });
+  await fromOwnAddress(context);
   const page = await context.newPage();
   await page.goto("/signup");
   await page.getByLabel(texts.name).fill("Ana Pop");
@@ -49,6 +51,7 @@ for (const locale of ["ro", "en"] as const) {
     await signUpAndConfirm(browser, locale, email, "a long first password");
 
     const context = await browser.newContext({ locale: locale === "ro" ? "ro-RO" : "en-US" });
+    await fromOwnAddress(context);
     const page = await context.newPage();
     await page.goto("/account");
     await expect(page).toHaveURL(/\/login\?next=%2Faccount$/);
@@ -78,6 +81,7 @@ for (const locale of ["ro", "en"] as const) {
 test("an unconfirmed account is told to confirm, and is offered a new link", async ({ page }) => {
   const texts = pageMessages("en").access;
   const email = unique("unconfirmed");
+  await fromOwnAddress(page.context());
   await page.goto("/signup");
   await page.getByLabel(texts.name).fill("Ion Ionescu");
   await page.getByLabel(texts.email).fill(email);
@@ -101,6 +105,7 @@ test("a password change ends the other sessions and keeps this one; the reset li
   const here = await browser.newContext();
   const elsewhere = await browser.newContext();
   for (const context of [here, elsewhere]) {
+    await fromOwnAddress(context);
     const page = await context.newPage();
     await page.goto("/login?next=%2Faccount");
     await signIn(page, "en", email, "the first password");

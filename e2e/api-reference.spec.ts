@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { demoKey } from "./support";
+import { ownKey } from "./support";
 
 test("the API reference lists the endpoints and sends a real request with a pasted key", async ({ page }) => {
-  const key = await demoKey("listings:read");
+  const key = await ownKey("listings:read");
   await page.goto("/docs/api");
   await expect(page.getByText("/account/listings/ref/{ref}").first()).toBeVisible();
   await page.getByLabel("API key").fill(key);
@@ -16,7 +16,7 @@ test("the API reference lists the endpoints and sends a real request with a past
 });
 
 test("the API reference fills the example body of an operation that takes one, which succeeds as sent", async ({ page }) => {
-  const key = await demoKey("listings:write");
+  const key = await ownKey("listings:write");
   await page.goto("/docs/api");
   await page.getByLabel("API key").fill(key);
   const validate = page.locator("details", { hasText: "Validate a listing body" });

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
-import { cli, demoKey, sampleListing } from "./support";
+import { cli, ownKey, sampleListing } from "./support";
 
 /** The public catalog as a visitor uses it: a city typed without diacritics, filters kept in a link to share, paging. */
 
@@ -11,7 +11,7 @@ test("a visitor finds a listing by its city typed without diacritics, and the se
   const t = pageMessages("ro").catalog;
   const unique = `${Date.now()}`.slice(-6);
   const city = `Târgu Mureș ${unique}`;
-  const headers = { authorization: `Bearer ${await demoKey()}` };
+  const headers = { authorization: `Bearer ${await ownKey()}` };
   const codes: string[] = [];
   for (const [title, price] of [
     ["Apartament cu două camere lângă Cetate", 82_000],
@@ -61,7 +61,7 @@ test("a visitor finds a listing by its city typed without diacritics, and the se
 test("results page by page with the filters kept; an old cursor shows the first page with a notice", async ({ page, request }) => {
   const t = pageMessages("en").catalog;
   const city = `Pagina ${Date.now()}`;
-  const headers = { authorization: `Bearer ${await demoKey()}` };
+  const headers = { authorization: `Bearer ${await ownKey()}` };
   for (let n = 0; n < 3; n++) {
     const created = await request.post("/api/v1/listings", {
       headers,

@@ -1,7 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
 import { exampleApartment } from "@/lib/domain/listings/examples";
-import { demoKey } from "./support";
+import { ownKey } from "./support";
 
 // What the production server answers to requests the framework alone would answer with a bare 500.
 
@@ -31,7 +31,7 @@ test("TRACE is a 405 problem with Allow and a request id", async ({ baseURL }) =
 });
 
 test("a body nested 10 000 levels deep or not UTF-8 is refused with 400 and creates nothing", async ({ request }) => {
-  const headers = { authorization: `Bearer ${await demoKey()}`, "content-type": "application/json" };
+  const headers = { authorization: `Bearer ${await ownKey()}`, "content-type": "application/json" };
   const ref = `hostile-${Date.now()}`;
   const valid = JSON.stringify({ ...exampleApartment, external_ref: ref });
   const deep = `${valid.slice(0, -1)},"extra":${"[".repeat(10_000)}1${"]".repeat(10_000)}}`;

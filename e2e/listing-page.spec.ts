@@ -1,10 +1,10 @@
 import { expect, test } from "@playwright/test";
 import sharp from "sharp";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
-import { cli, demoKey, expectNoSeriousAxeViolations, sampleListing } from "./support";
+import { cli, expectNoSeriousAxeViolations, fromOwnAddress, ownKey, sampleListing } from "./support";
 
 test("an approved listing created through the API has a public page at its url", async ({ page, request }) => {
-  const key = await demoKey();
+  const key = await ownKey();
   const created = await request.post("/api/v1/listings", {
     headers: { authorization: `Bearer ${key}` },
     data: sampleListing({
@@ -35,7 +35,7 @@ test("a listing's uploaded photos show on its public page in the list's order, e
   page,
   request,
 }) => {
-  const key = await demoKey();
+  const key = await ownKey();
   const headers = { authorization: `Bearer ${key}` };
   const created = await request.post("/api/v1/listings", { headers, data: sampleListing({ title: "Apartament cu două fotografii" }) });
   expect(created.status()).toBe(201);
@@ -89,12 +89,13 @@ test("a visitor reports a listing without an account: an empty reason is said at
   request,
 }) => {
   const t = pageMessages("en").listing.report;
-  const key = await demoKey();
+  const key = await ownKey();
   const headers = { authorization: `Bearer ${key}` };
   const created = await request.post("/api/v1/listings", { headers, data: sampleListing({ title: "Garsonieră de raportat" }) });
   const { data } = await created.json();
   await cli("moderation:approve", data.code);
 
+  await fromOwnAddress(page.context());
   await page.goto(new URL(data.url).pathname);
   await page.getByText(t.title).click();
   await page.getByRole("button", { name: t.submit }).click();

@@ -1,10 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { exampleApartment } from "@/lib/domain/listings/examples";
-import { demoKey } from "./support";
+import { ownKey } from "./support";
 
 // Path parameters reach the handlers decoded by Next.js: an integrator's id with `/` and `:` works end to end.
 test("an external_ref with reserved characters is created, found and refused exactly as written", async ({ request }) => {
-  const headers = { authorization: `Bearer ${await demoKey()}` };
+  const headers = { authorization: `Bearer ${await ownKey()}` };
   const ref = `crm/${Date.now()}:a.b_c-d`;
   const created = await request.put(`/api/v1/listings/ref/${encodeURIComponent(ref)}`, { headers, data: exampleApartment });
   expect(created.status()).toBe(201);

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { rejectionCodes } from "../lib/domain/vocabulary/rejection-codes";
 import { messages } from "../lib/platform/i18n";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
-import { cli, expectNoSeriousAxeViolations, holderKey, newHolder, sampleListing, signedInPage } from "./support";
+import { cli, expectNoSeriousAxeViolations, fromOwnAddress, holderKey, newHolder, sampleListing, signedInPage } from "./support";
 
 /**
  * The moderation desk in a real browser, in both languages: a moderator made with the operator's
@@ -111,6 +111,7 @@ for (const locale of languages) {
 
     // A visitor reports the approved listing on its public page; it shows on the desk and is closed there.
     const visitor = await browser.newContext({ locale: locale === "ro" ? "ro-RO" : "en-US" });
+    await fromOwnAddress(visitor);
     const publicPage = await visitor.newPage();
     const report = pageMessages(locale).listing.report;
     const reason = `Apartamentul a fost deja închiriat ${stamp}.`;
@@ -242,7 +243,9 @@ for (const locale of languages) {
     await expect(moderator.getByRole("status").filter({ hasText: t.review.done })).toBeVisible();
 
     // A visitor finds it by typing the city without diacritics, and reports it.
-    const visitor = await (await browser.newContext({ locale: locale === "ro" ? "ro-RO" : "en-US" })).newPage();
+    const visitorContext = await browser.newContext({ locale: locale === "ro" ? "ro-RO" : "en-US" });
+    await fromOwnAddress(visitorContext);
+    const visitor = await visitorContext.newPage();
     await visitor.goto("/listings?city=brasov");
     await visitor.getByRole("link", { name: sample.title }).first().click();
     await expect(visitor).toHaveURL(new RegExp(`/listings/${code}$`));

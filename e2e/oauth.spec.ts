@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import * as oauth from "oauth4webapi";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
-import { expectNoSeriousAxeViolations, newHolder, screenshot, signedInPage } from "./support";
+import { expectNoSeriousAxeViolations, fromOwnAddress, newHolder, screenshot, signedInPage } from "./support";
 
 /**
  * A CRM connects an account the standard way, in a real browser: its maker registers the app in
@@ -79,7 +79,9 @@ test("register an app, connect through consent with PKCE, reuse of the code revo
 
   // A signed-out holder opens the consent request, signs in, and comes back to it.
   const holder = await newHolder();
-  const holderPage = await (await browser.newContext()).newPage();
+  const holderContext = await browser.newContext();
+  await fromOwnAddress(holderContext);
+  const holderPage = await holderContext.newPage();
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   await holderPage.goto(await authorizationUrl(as, app.clientId, verifier, state));

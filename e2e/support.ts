@@ -1,6 +1,6 @@
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { expect, type Browser, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
 import { readLock } from "../db/lock";
 import { commandRequest } from "../lib/platform/cli/main";
 import { sendCommand } from "../lib/platform/cli/operator-channel";
@@ -18,21 +18,6 @@ export async function cli<T = Record<string, unknown>>(...argv: string[]): Promi
   if (reply.exit_code !== 0) throw new Error(`${argv[0]} failed: ${JSON.stringify(reply.error)}`);
   return reply.result as T;
 }
-
-export const demoKey = async (permissions = "listings:read,listings:write,media:write") =>
-  (
-    await cli<{ key: string }>(
-      "key:create",
-      "--email",
-      "demo@example.com",
-      "--name",
-      `e2e ${Date.now()}`,
-      "--permissions",
-      permissions,
-      "--days",
-      "30",
-    )
-  ).key;
 
 /** A key of the holder with that e-mail, made by the operator's CLI for 30 days. */
 export const holderKey = async (email: string, permissions = "listings:read,listings:write") =>
@@ -87,6 +72,12 @@ export async function newHolder(
   return { email, password, id: created.id };
 }
 
+/**
+ * A key of a new account of the test's own. Tests run in parallel, so none uses the seeded demo
+ * account: its 10 usable keys would run out (`too_many_keys`) and its listings would be everyone's.
+ */
+export const ownKey = async (permissions = "listings:read,listings:write,media:write") => holderKey((await newHolder()).email, permissions);
+
 /** A browser page signed in as `holder` through the sign-in form, in the holder's language (the account's). */
 export async function signedInPage(browser: Browser, holder: Holder, locale: "ro" | "en" = "en"): Promise<Page> {
   const context = await browser.newContext({ locale: locale === "ro" ? "ro-RO" : "en-US" });
@@ -95,14 +86,21 @@ export async function signedInPage(browser: Browser, holder: Holder, locale: "ro
   return page;
 }
 
+/**
+ * The browser's requests come from an address of its own, as people's do (the e2e server trusts one
+ * proxy hop more, TRUSTED_PROXY_HOPS=2, so this X-Forwarded-For entry is the client's address). The
+ * per-address limits (sign-ins: 50 in 15 minutes; reports: 10 an hour) would otherwise count every
+ * test's sign-ins and reports together, from 127.0.0.1, whichever worker runs them.
+ */
+export async function fromOwnAddress(context: BrowserContext): Promise<void> {
+  const octet = () => Math.floor(Math.random() * 254) + 1;
+  await context.setExtraHTTPHeaders({ "x-forwarded-for": `10.${octet()}.${octet()}.${octet()}` });
+}
+
 /** Signs `page` in as `holder` through the sign-in form (the page's language is the one of `locale`). */
 export async function signIn(page: Page, holder: Holder, locale: "ro" | "en" = "en"): Promise<void> {
   const texts = pageMessages(locale).access;
-  // Each signed-in browser comes from an address of its own, as people do (the e2e server trusts one
-  // proxy hop more, TRUSTED_PROXY_HOPS=2): the suite's sign-ins from one address would otherwise
-  // reach the per-address limit (50 in 15 minutes) and be refused.
-  const octet = () => Math.floor(Math.random() * 254) + 1;
-  await page.context().setExtraHTTPHeaders({ "x-forwarded-for": `10.${octet()}.${octet()}.${octet()}` });
+  await fromOwnAddress(page.context());
   await page.goto("/login?next=%2Faccount");
   await page.getByLabel(texts.email).fill(holder.email);
   await page.getByLabel(texts.password, { exact: true }).fill(holder.password);
