@@ -32,7 +32,7 @@ export function rowsHoldingSecrets(rows: { requestId: string; text: string }[], 
       let hash = hashOf(run.slice(0, secretLength));
       for (let end = secretLength; ; end++) {
         const start = end - secretLength;
-        if (seen[(hash >>> 3) & 0x1ffff] & (1 << (hash & 7)) && secrets.get(hash)!.some((secret) => run.startsWith(secret, start)))
+        if (seen[(hash >>> 3) & 0x1ffff] & (1 << (hash & 7)) && secrets.get(hash)?.some((secret) => run.startsWith(secret, start)))
           return true;
         if (end === run.length) break;
         hash = (Math.imul(hash - Math.imul(run.charCodeAt(start), highestPower), base) + run.charCodeAt(end)) | 0;

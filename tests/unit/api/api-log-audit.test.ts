@@ -22,6 +22,16 @@ describe("the API log's secret audit", () => {
     expect(rowsHoldingSecrets(rows, [key])).toEqual(["whole", "bare", "inside", "unknown-key", "prefix-only"]);
   });
 
+  it("reads a megabyte of the secrets' alphabet against thousands of keys: nothing found where none is, the one there where it is", () => {
+    const keys = Array.from({ length: 3000 }, () => generateKey("sandbox").key);
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    const noise = Array.from({ length: 1_000_000 }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join("");
+    expect(rowsHoldingSecrets([{ requestId: "noise", text: noise }], keys)).toEqual([]);
+    const hidden = keys[1234].slice(keys[1234].indexOf("|") + "|svc_test_".length);
+    const text = `${noise.slice(0, 700_001)}${hidden}${noise.slice(700_001)}`;
+    expect(rowsHoldingSecrets([{ requestId: "hidden", text }], keys)).toEqual(["hidden"]);
+  });
+
   it("finds a secret at any place of any text of the secrets' alphabet or not", () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 80 }), fc.string({ maxLength: 80 }), (before, after) => {
