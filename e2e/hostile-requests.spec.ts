@@ -2,7 +2,7 @@ import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
 import { exampleApartment } from "@/lib/domain/listings/examples";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
-import { demoKey, newHolder, signedInPage } from "./support";
+import { demoKey, newHolder, signInWithoutBrowser } from "./support";
 
 // What the production server answers to requests the framework alone would answer with a bare 500.
 
@@ -50,11 +50,13 @@ test("a body nested 10 000 levels deep or not UTF-8 is refused with 400 and crea
 });
 
 test("a signed-in visitor sent to /login with a crafted next lands on a page of the portal, never another site", async ({
-  browser,
+  request,
   baseURL,
 }) => {
-  const page = await signedInPage(browser, await newHolder());
+  // Signed in through the sign-in form, without a browser: what is tested is the server's redirect.
+  const headers = await signInWithoutBrowser(request, await newHolder());
   const site = new URL(baseURL!).origin;
+  // The report's spellings, then others of the kind: each either a path of this site as written or the portal's start.
   const spellings = [
     "/..//evil.com",
     "/.//evil.com",
@@ -69,17 +71,21 @@ test("a signed-in visitor sent to /login with a crafted next lands on a page of 
     "/\uff0f\uff0fevil.com",
   ];
   for (const next of spellings) {
-    // The redirect itself, as a browser receives it: a path of this site.
-    const answer = await page.request.get(`/login?next=${encodeURIComponent(next)}`, { maxRedirects: 0 });
+    const answer = await request.get(`/login?next=${encodeURIComponent(next)}`, { headers, maxRedirects: 0 });
     expect(answer.status(), next).toBe(307);
     const location = answer.headers().location;
     expect(location, next).toMatch(/^\/(?![/\\])/);
     expect(new URL(location, site).origin, next).toBe(site);
-    // And followed in the browser: a page of the portal.
-    await page.goto(`/login?next=${encodeURIComponent(next)}`);
-    expect(new URL(page.url()).origin, next).toBe(site);
+    // Followed: this site (a path with encoded slashes in it is this site's not-found page).
+    const landed = await request.get(`/login?next=${encodeURIComponent(next)}`, { headers });
+    expect(new URL(landed.url()).origin, next).toBe(site);
+    expect(landed.status(), next).toBeLessThan(500);
   }
-  await page.context().close();
+  for (const next of spellings.slice(0, 4)) {
+    const landed = await request.get(`/login?next=${encodeURIComponent(next)}`, { headers });
+    expect(new URL(landed.url()).pathname, next).toBe("/settings/api/keys");
+    expect(landed.status(), next).toBe(200);
+  }
 });
 
 test("a portal form post replayed from another site is a 403 page in the visitor's language, and does nothing", async ({
