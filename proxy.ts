@@ -2,13 +2,14 @@ import { NextResponse, type NextRequest } from "next/server";
 import { hasMalformedPath, malformedPath } from "@/lib/platform/http/malformed-path";
 import { newNonce, pageSecurityHeaders } from "@/lib/platform/security-headers";
 import { vercelBlobOrigin } from "@/lib/platform/storage/vercel-origin";
+import { crossOriginRefusal, isCrossOriginPost } from "@/lib/portal/cross-origin";
 import { pagePathHeader } from "@/lib/portal/page-path";
 
 // Read once: the photo store does not change while the server runs.
 const photoOrigin = process.env.BLOB_READ_WRITE_TOKEN ? vercelBlobOrigin(process.env.BLOB_READ_WRITE_TOKEN) : undefined;
 
 /**
- * Two jobs, chosen by the matcher so that API requests never pay for page work:
+ * Three jobs, chosen by the matcher so that API requests never pay for page work:
  *
  * - A path Next.js cannot decode ends in the framework's own text/plain 500 before any route handler
  *   runs; under /api/v1 such a request gets the API's 400 problem here instead. Only API paths holding
@@ -18,6 +19,8 @@ const photoOrigin = process.env.BLOB_READ_WRITE_TOKEN ? vercelBlobOrigin(process
  *   CSP nonce and the security headers. Next.js reads the nonce from the request's
  *   Content-Security-Policy header and puts it on the scripts it renders, which is why the policy is
  *   set on the request as well as on the response.
+ * - A form post to a page from another site (lib/portal/cross-origin.ts) gets a 403 page in the
+ *   visitor's language before it reaches Next.js, whose own refusal is a 500.
  */
 export async function proxy(request: NextRequest): Promise<Response> {
   if (request.nextUrl.pathname.startsWith("/api/")) {
@@ -25,6 +28,7 @@ export async function proxy(request: NextRequest): Promise<Response> {
     return malformedPath(request, { params: Promise.resolve({}) });
   }
   const headers = pageSecurityHeaders(newNonce(), { development: process.env.NODE_ENV === "development", photoOrigin });
+  if (isCrossOriginPost(request)) return crossOriginRefusal(request, headers);
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", headers["Content-Security-Policy"]);
   // Where a signed-out visitor returns after signing in (lib/portal/session.ts); a layout cannot read its path otherwise.

@@ -5,9 +5,20 @@ import type { PageMessages } from "@/lib/platform/i18n/page-messages";
 
 /**
  * A secret shown once, with its label, a Copy button (the clipboard, or else the text selected for
- * the keyboard) and the warning that it will not be shown again. The copy result is announced.
+ * the keyboard) and the warning that it will not be shown again, saying how it is `stored`: hashed
+ * (keys, client secrets) or encrypted (webhook signing secrets). The copy result is announced.
  */
-export function SecretOnce({ label, value, texts }: { label: string; value: string; texts: PageMessages["secret"] }) {
+export function SecretOnce({
+  label,
+  value,
+  stored,
+  texts,
+}: {
+  label: string;
+  value: string;
+  stored: "hashed" | "encrypted";
+  texts: PageMessages["secret"];
+}) {
   const code = useRef<HTMLElement>(null);
   const [status, setStatus] = useState<"" | "copied" | "failed">("");
   const copy = async () => {
@@ -39,7 +50,7 @@ export function SecretOnce({ label, value, texts }: { label: string; value: stri
       <p role="status" aria-live="polite">
         {status === "copied" ? texts.copied : status === "failed" ? texts.copyFailed : ""}
       </p>
-      <p>{texts.warning}</p>
+      <p>{stored === "encrypted" ? texts.warningEncrypted : texts.warning}</p>
     </div>
   );
 }

@@ -1,21 +1,28 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
-import { fromOwnAddress } from "./support";
+import { cli, fromOwnAddress, newHolder, postPageForm, signInWithoutBrowser } from "./support";
 
 /**
  * Access as a new holder lives it, in a real browser against the production build: sign-up, the
- * confirmation link from the sandbox mailbox, sign-in (and its refusals), "sign in and come back",
+ * confirmation link from the sandbox mailbox (read as the operator: the page needs a signed-in account), sign-in (and its refusals), "sign in and come back",
  * the password change that ends other sessions, sign-out, and the password reset.
  */
 
 const unique = (label: string) => `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 
-/** The newest link to `path` in the sandbox mailbox for this address. */
-async function mailedLink(page: Page, email: string, path: string): Promise<string> {
-  await page.goto(`/sandbox/mailbox?to=${encodeURIComponent(email)}`);
-  const link = page.locator(`a[href*="${path}?token="]`).first();
-  await expect(link).toBeVisible();
-  return (await link.getAttribute("href"))!;
+/**
+ * The newest link to `path` mailed to this address, read as a developer does (`mail:list`): the
+ * sandbox mailbox page shows only the signed-in account's mail, and this account cannot sign in yet.
+ */
+async function mailedLink(email: string, path: string): Promise<string> {
+  const newest = async () => {
+    const { messages } = await cli<{ messages: { text: string }[] }>("mail:list", "--to", email);
+    // Trailing punctuation ends the sentence, not the address.
+    const links = messages.flatMap((message) => message.text.match(/https?:\/\/[^\s<>"]*[^\s<>".,;:!?'")\]]/g) ?? []);
+    return links.find((link) => link.includes(`${path}?token=`));
+  };
+  await expect.poll(newest).toBeDefined();
+  return (await newest())!;
 }
 
 async function signUpAndConfirm(browser: Browser, locale: "ro" | "en", email: string, password: string): Promise<void> {
@@ -30,7 +37,7 @@ async function signUpAndConfirm(browser: Browser, locale: "ro" | "en", email: st
   await page.getByRole("button", { name: texts.signup.submit }).click();
   await expect(page.getByRole("main").getByRole("status")).toContainText(email);
 
-  await page.goto(await mailedLink(page, email, "/confirm-email"));
+  await page.goto(await mailedLink(email, "/confirm-email"));
   await page.getByRole("button", { name: texts.confirm.confirm }).click();
   await expect(page).toHaveURL(/\/login\?notice=confirmed/);
   await expect(page.getByRole("main").getByRole("status")).toHaveText(texts.login.confirmed);
@@ -128,7 +135,7 @@ test("a password change ends the other sessions and keeps this one; the reset li
   await other.getByLabel(texts.access.email).fill(email);
   await other.getByRole("button", { name: texts.access.reset.submit }).click();
   await expect(other.getByRole("main").getByRole("status")).toContainText(email);
-  await other.goto(await mailedLink(other, email, "/reset-password"));
+  await other.goto(await mailedLink(email, "/reset-password"));
   await other.getByLabel(texts.access.reset.newPassword).fill("the third password");
   await other.getByRole("button", { name: texts.access.reset.save }).click();
   await expect(other).toHaveURL(/\/login\?notice=password_reset/);
@@ -140,4 +147,40 @@ test("a password change ends the other sessions and keeps this one; the reset li
   await expect(page).toHaveURL(/\/login\?next=%2Faccount$/);
   await here.close();
   await elsewhere.close();
+});
+
+test("the sandbox mailbox shows the signed-in account its own mail only; signed out, sign-in comes first", async ({
+  playwright,
+  baseURL,
+}) => {
+  // Raw requests, each visitor a request context of its own (its own cookies): what is tested is what the server shows to whom.
+  const visitor = () => playwright.request.newContext({ baseURL, extraHTTPHeaders: { "accept-language": "en" } });
+  const stranger = await visitor();
+  const signedOut = await stranger.get("/sandbox/mailbox", { maxRedirects: 0 });
+  expect(signedOut.status()).toBe(307);
+  expect(signedOut.headers().location).toBe("/login?next=%2Fsandbox%2Fmailbox");
+
+  // A password reset link for each of two holders, asked for signed out: what a visitor would like to read.
+  const [ana, bob] = [await newHolder(), await newHolder()];
+  for (const holder of [ana, bob]) {
+    const asked = await postPageForm(stranger, "/reset-password", "email", { email: holder.email });
+    expect(asked.status()).toBe(200);
+  }
+  const tokenOf = async (email: string) => {
+    const { messages } = await cli<{ messages: { text: string }[] }>("mail:list", "--to", email);
+    return messages.map((message) => message.text.match(/reset-password\?token=([\w-]+)/)?.[1]).find(Boolean);
+  };
+  await expect.poll(() => tokenOf(bob.email)).toBeDefined();
+  const [anasToken, bobsToken] = [(await tokenOf(ana.email))!, (await tokenOf(bob.email))!];
+
+  const anas = await visitor();
+  await signInWithoutBrowser(anas, ana);
+  // React separates adjacent texts with empty comments: read the text as shown.
+  const mailbox = (await (await anas.get("/sandbox/mailbox")).text()).replaceAll("<!-- -->", "");
+  expect(mailbox).toContain("<h1>Sandbox mailbox</h1>");
+  expect(mailbox).toContain(`To ${ana.email}`);
+  expect(mailbox).toContain(anasToken);
+  expect(mailbox).not.toContain(bob.email);
+  expect(mailbox).not.toContain(bobsToken);
+  await Promise.all([stranger.dispose(), anas.dispose()]);
 });

@@ -1,7 +1,8 @@
 import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
 import { exampleApartment } from "@/lib/domain/listings/examples";
-import { ownKey } from "./support";
+import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { newHolder, ownKey, signInWithoutBrowser } from "./support";
 
 // What the production server answers to requests the framework alone would answer with a bare 500.
 
@@ -46,4 +47,72 @@ test("a body nested 10 000 levels deep or not UTF-8 is refused with 400 and crea
   expect((await encoded.json()).code).toBe("invalid_encoding");
   const found = await request.get(`/api/v1/account/listings/ref/${ref}`, { headers });
   expect(found.status()).toBe(404);
+});
+
+test("a signed-in visitor sent to /login with a crafted next lands on a page of the portal, never another site", async ({
+  request,
+  baseURL,
+}) => {
+  // Signed in through the sign-in form, without a browser: what is tested is the server's redirect.
+  const headers = await signInWithoutBrowser(request, await newHolder());
+  const site = new URL(baseURL!).origin;
+  // The report's spellings, then others of the kind: each either a path of this site as written or the portal's start.
+  const spellings = [
+    "/..//evil.com",
+    "/.//evil.com",
+    "/x/..//evil.com",
+    "/%2e%2e//evil.com",
+    "//evil.com",
+    "/\\evil.com",
+    "/\t/evil.com",
+    "https://evil.com/",
+    "/%2F%2Fevil.com",
+    "/\u2215\u2215evil.com",
+    "/\uff0f\uff0fevil.com",
+  ];
+  for (const next of spellings) {
+    const answer = await request.get(`/login?next=${encodeURIComponent(next)}`, { headers, maxRedirects: 0 });
+    expect(answer.status(), next).toBe(307);
+    const location = answer.headers().location;
+    expect(location, next).toMatch(/^\/(?![/\\])/);
+    expect(new URL(location, site).origin, next).toBe(site);
+    // Followed: this site (a path with encoded slashes in it is this site's not-found page).
+    const landed = await request.get(`/login?next=${encodeURIComponent(next)}`, { headers });
+    expect(new URL(landed.url()).origin, next).toBe(site);
+    expect(landed.status(), next).toBeLessThan(500);
+  }
+  for (const next of spellings.slice(0, 4)) {
+    const landed = await request.get(`/login?next=${encodeURIComponent(next)}`, { headers });
+    expect(new URL(landed.url()).pathname, next).toBe("/settings/api/keys");
+    expect(landed.status(), next).toBe(200);
+  }
+});
+
+test("a portal form post replayed from another site is a 403 page in the visitor's language, and does nothing", async ({
+  request,
+  baseURL,
+}) => {
+  // The language switcher's server action, as its form (without JavaScript) posts it.
+  const home = await (await request.get("/")).text();
+  const actionField = home.match(/name="(\$ACTION_ID_[0-9a-f]+)"/)?.[1];
+  expect(actionField, "the switcher's action field").toBeDefined();
+  const post = (headers: Record<string, string>) =>
+    request.post("/", { headers, multipart: { [actionField!]: "", locale: "en", return: "/" }, maxRedirects: 0 });
+
+  for (const [origin, locale] of [
+    ["https://evil.example", "en"],
+    ["null", "ro"],
+  ] as const) {
+    const refused = await post({ origin, "accept-language": locale });
+    expect(refused.status(), origin).toBe(403);
+    expect(refused.headers()["content-type"]).toBe("text/html; charset=utf-8");
+    expect(refused.headers()["set-cookie"], "no language remembered").toBeUndefined();
+    const html = await refused.text();
+    expect(html).toContain(`<html lang="${locale}">`);
+    expect(html).toContain(pageMessages(locale).crossOrigin.title);
+  }
+  // The same post from the site itself does what the switcher does.
+  const own = await post({ origin: new URL(baseURL!).origin });
+  expect(own.status()).toBeLessThan(400);
+  expect(own.headers()["set-cookie"]).toContain("locale=en");
 });

@@ -57,7 +57,12 @@ test("a listing's uploaded photos show on its public page in the list's order, e
   }
   const set = await request.put(`/api/v1/listings/${data.code}/photos`, {
     headers,
-    data: { photos: uploadKeys.map((uploadKey) => ({ key: uploadKey })) },
+    // The cover's tags: a level, a known room code and the integrator's own label.
+    data: {
+      photos: uploadKeys.map((uploadKey, i) =>
+        i === 0 ? { key: uploadKey, floor: "ground", rooms: ["kitchen", "Camera copiilor"] } : { key: uploadKey },
+      ),
+    },
   });
   expect(set.status(), await set.text()).toBe(202);
   await cli("moderation:approve", data.code);
@@ -81,7 +86,13 @@ test("a listing's uploaded photos show on its public page in the list's order, e
   await expect(page.locator("figure.photo img.photo-placeholder")).toHaveCount(2);
   const derivative = await request.get(published[0]);
   expect(derivative.headers()["content-type"]).toBe("image/webp");
+  // Codes by their label in the page's language, the free label as written; the other photo has none.
+  await expect(page.locator(".photo-tags-caption")).toHaveText(["Ground floor · Kitchen · Camera copiilor"]);
   await expectNoSeriousAxeViolations(page);
+  const ro = await page.context().browser()!.newPage({ locale: "ro-RO" });
+  await ro.goto(new URL(data.url).pathname);
+  await expect(ro.locator(".photo-tags-caption")).toHaveText(["Parter · Bucătărie · Camera copiilor"]);
+  await ro.close();
 });
 
 test("a visitor reports a listing without an account: an empty reason is said at its field, then the report blocks the listing's deletion", async ({

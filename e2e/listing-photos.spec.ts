@@ -112,10 +112,19 @@ test("the photo list in Romanian: an uploaded file processed, its state in the p
   await expect(page.getByText(format(t.uploaded, { name: "fatada.jpg" }))).toBeVisible();
   await tagsOf(items(page).first(), t.noTags).click();
   await items(page).first().getByRole("checkbox", { name: "Fațadă" }).check();
+  // A room in the owner's own words beside the suggestion: listed, checked, at once.
+  await items(page).first().getByLabel(t.ownRoom).fill("  Grădina de iarnă ");
+  await items(page).first().getByRole("button", { name: t.addRoom }).click();
+  await expect(items(page).first().getByRole("checkbox", { name: "Grădina de iarnă" })).toBeChecked();
+  await expect(items(page).first().locator("summary")).toHaveText(format(t.tags, { tags: "Fațadă, Grădina de iarnă" }));
   await page.getByRole("button", { name: t.save }).click();
   await expect(page.getByText(t.saved)).toBeVisible();
   await expect(items(page).first()).toContainText(t.states.done, { timeout: 60_000 });
+  await page.reload();
+  await expect(items(page).first().locator("summary")).toHaveText(format(t.tags, { tags: "Fațadă, Grădina de iarnă" }));
+  await items(page).first().locator("summary").click();
   await expect(items(page).first().getByRole("checkbox", { name: "Fațadă" })).toBeChecked();
+  await expect(items(page).first().getByRole("checkbox", { name: "Grădina de iarnă" })).toBeChecked();
 });
 
 test("a holder drags a photo onto the first place with the mouse, saves, and finds that order after a reload (en)", async ({

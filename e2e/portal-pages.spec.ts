@@ -160,6 +160,7 @@ const pages: PageCase[] = [
     name: "sandbox-mailbox",
     path: () => "/sandbox/mailbox",
     status: 200,
+    signedIn: true,
     ready: async (page) => {
       await expect(page.getByRole("heading", { level: 1, name: "Sandbox mailbox" })).toBeVisible();
     },

@@ -1,6 +1,6 @@
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Browser, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
+import { expect, type APIRequestContext, type Browser, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
 import { readLock } from "../db/lock";
 import { commandRequest } from "../lib/platform/cli/main";
 import { sendCommand } from "../lib/platform/cli/operator-channel";
@@ -93,8 +93,13 @@ export async function signedInPage(browser: Browser, holder: Holder, locale: "ro
  * test's sign-ins and reports together, from 127.0.0.1, whichever worker runs them.
  */
 export async function fromOwnAddress(context: BrowserContext): Promise<void> {
+  await context.setExtraHTTPHeaders(ownAddress());
+}
+
+/** The X-Forwarded-For of a client address of its own (10.x.y.z), for a browser or a bare request. */
+export function ownAddress(): { "x-forwarded-for": string } {
   const octet = () => Math.floor(Math.random() * 254) + 1;
-  await context.setExtraHTTPHeaders({ "x-forwarded-for": `10.${octet()}.${octet()}.${octet()}` });
+  return { "x-forwarded-for": `10.${octet()}.${octet()}.${octet()}` };
 }
 
 /** Signs `page` in as `holder` through the sign-in form (the page's language is the one of `locale`). */
@@ -106,6 +111,53 @@ export async function signIn(page: Page, holder: Holder, locale: "ro" | "en" = "
   await page.getByLabel(texts.password, { exact: true }).fill(holder.password);
   await page.getByRole("button", { name: texts.login.submit }).click();
   await page.waitForURL(/\/account$/);
+}
+
+const entities: Record<string, string> = { "&quot;": '"', "&#x27;": "'", "&#39;": "'", "&lt;": "<", "&gt;": ">", "&amp;": "&" };
+const unescapeHtml = (text: string) => text.replace(/&(?:quot|#x27|#39|lt|gt|amp);/g, (entity) => entities[entity]);
+
+/**
+ * Submits a page's form as a browser without JavaScript would (the portal's forms work so): the
+ * page is read, the form holding `field` is found, its hidden inputs (the server action's own among
+ * them) are sent back with `fields`, as multipart. Answers the response, redirects not followed;
+ * the request context keeps the cookies it sets.
+ */
+export async function postPageForm(
+  request: APIRequestContext,
+  path: string,
+  field: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
+  const html = await (await request.get(path, { headers })).text();
+  const form = html.split("<form").find((part) => part.includes(`name="${field}"`));
+  if (!form) throw new Error(`no form with ${field} on ${path}`);
+  const hidden: Record<string, string> = {};
+  for (const [input] of form.slice(0, form.indexOf("</form>")).matchAll(/<input [^>]*>/g)) {
+    if (!/type="hidden"/.test(input)) continue;
+    const name = input.match(/name="([^"]*)"/)?.[1];
+    if (name) hidden[unescapeHtml(name)] = unescapeHtml(input.match(/value="([^"]*)"/)?.[1] ?? "");
+  }
+  return request.post(path, { headers, multipart: { ...hidden, ...fields }, maxRedirects: 0 });
+}
+
+/**
+ * Signs `holder` in with the request context alone, through the sign-in form as a browser without
+ * JavaScript posts it: for tests of what the server answers a signed-in visitor, without a browser.
+ */
+export async function signInWithoutBrowser(request: APIRequestContext, holder: Holder): Promise<Record<string, string>> {
+  // An address of its own, as signIn's browsers have (the per-address sign-in limit).
+  const headers = ownAddress();
+  const answer = await postPageForm(
+    request,
+    "/login?next=%2Faccount",
+    "password",
+    { email: holder.email, password: holder.password },
+    headers,
+  );
+  expect(answer.status(), await answer.text()).toBeLessThan(400);
+  expect(answer.headers()["set-cookie"] ?? "", "the session cookie").toContain("session-token");
+  return headers;
 }
 
 /** A full-page screenshot kept under test-results/ (CI keeps that folder) and attached to the HTML report. */

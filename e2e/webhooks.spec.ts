@@ -86,6 +86,9 @@ test("create a webhook, Test it, see a listing's signed delivery logged, break t
     await page.getByRole("checkbox", { name: "listing.paused" }).check();
     await page.getByRole("button", { name: t.create.submit }).click();
     await expect(page.locator("[data-secret]")).toHaveText(/^whsec_/);
+    // Said as it is: kept encrypted to sign the deliveries, not as a hash.
+    await expect(page.getByText(pageMessages("en").secret.warningEncrypted)).toBeVisible();
+    await expect(page.getByText(pageMessages("en").secret.warning)).toHaveCount(0);
     hook.state.secret = (await page.locator("[data-secret]").textContent())!;
     const card = page.getByRole("listitem").filter({ hasText: hook.url });
     await expect(card.getByText(t.statusActive)).toBeVisible();

@@ -17,6 +17,17 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  it("says photo rooms are free labels (spec: Room labels, at most 3), not vocabulary codes", () => {
+    const schemas = apiDocument().components?.schemas as Record<string, { properties: Record<string, unknown> }>;
+    expect(schemas.PhotoItem.properties.rooms).toMatchObject({
+      type: "array",
+      maxItems: 3,
+      items: { type: "string", minLength: 1, maxLength: 60 },
+      description: expect.stringContaining("free text"),
+    });
+    expect(JSON.stringify(schemas.PhotoItem.properties.rooms)).not.toContain('"enum"');
+  });
+
   it("matches the committed client types (npm run openapi:types writes them)", async () => {
     const file = path.join(root, "tests/support/openapi-types.d.ts");
     const generated = astToString(await openapiTS(JSON.parse(JSON.stringify(apiDocument()))));

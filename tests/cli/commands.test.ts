@@ -4,6 +4,7 @@ import { database } from "@/db";
 import { accounts, activityLog, agencyMembers } from "@/db/schema";
 import { newId } from "@/lib/platform/ids";
 import { authenticate } from "@/lib/domain/keys/authenticate";
+import { sendMail } from "@/lib/platform/mail";
 import { cli, text } from "./support";
 
 const email = () => `${newId("account")}@example.test`;
@@ -184,5 +185,26 @@ describe("the command line itself", () => {
     const migrate = await cli("db:migrate");
     expect(migrate).toMatchObject({ exitCode: 0, result: { migrated: true, migrations: expect.any(Number) } });
     expect(migrate.result!.migrations as number).toBeGreaterThan(0);
+  });
+});
+
+describe("mail:list", () => {
+  it("prints one address's mail in the sandbox mailbox, newest first", async () => {
+    const { email: address } = await accountByCli();
+    await sendMail({ to: address, subject: "Confirm your e-mail", text: "https://listings.test/confirm-email?token=abc" });
+    const run = await cli("mail:list", "--to", address);
+    expect(run).toMatchObject({ exitCode: 0, stderr: "" });
+    expect(run.result).toEqual({
+      messages: [
+        {
+          id: expect.any(Number),
+          to: address,
+          subject: "Confirm your e-mail",
+          text: "https://listings.test/confirm-email?token=abc",
+          created_at: expect.any(String),
+        },
+      ],
+    });
+    expect((await cli("mail:list", "--to", email())).result).toEqual({ messages: [] });
   });
 });

@@ -1,16 +1,16 @@
 import { inArray } from "drizzle-orm";
-import { renderToStaticMarkup } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import SandboxMailboxPage from "@/app/sandbox/mailbox/page";
 import { database } from "@/db";
 import { sandboxMail } from "@/db/schema";
 import { resetConfig } from "@/lib/platform/config";
-import { publicContext } from "@/lib/platform/context";
 import { AppError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { applyRetentionRule } from "@/lib/platform/jobs/retention";
 import { retentionRules } from "@/lib/platform/jobs/retention-rules";
-import { listSandboxMail } from "@/lib/platform/mail/list-sandbox-mail";
+import { sendMail } from "@/lib/platform/mail";
+import { listOwnSandboxMail, listSandboxMailTo } from "@/lib/platform/mail/list-sandbox-mail";
+import { operatorCtx } from "../support/fixtures";
+import { freshAccount, signedIn } from "../portal-services/support";
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -32,80 +32,69 @@ async function store(rows: { recipient: string; subject: string; text?: string; 
   await connection.insert(sandboxMail).values(rows.map((row) => ({ text: "", ...row })));
 }
 
-const list = async (input: { recipient?: string; limit: number }) => listSandboxMail({ ctx: publicContext(await database()), input });
+/** What the signed-in account reads in its mailbox. */
+const own = async (account: Awaited<ReturnType<typeof freshAccount>>, limit = 10) =>
+  (await listOwnSandboxMail({ ctx: await signedIn(account), input: { limit } })).map((message) => message.subject);
 
-const render = async (to?: string) =>
-  renderToStaticMarkup(await SandboxMailboxPage({ searchParams: Promise.resolve(to === undefined ? {} : { to }) }));
+const notFound = (promise: Promise<unknown>) =>
+  expect(promise).rejects.toSatisfy((error) => error instanceof AppError && error.code === "not_found");
 
-describe("listSandboxMail", () => {
-  it("lists newest first and filters by recipient, up to the limit", async () => {
-    const [ana, bob] = [address(), address()];
+describe("listOwnSandboxMail (the mailbox page's service)", () => {
+  it("lists the signed-in account's own mail, newest first, up to the limit; never another account's", async () => {
+    const [ana, bob] = [await freshAccount(), await freshAccount()];
     await store([
-      { recipient: ana, subject: "ana old", createdAt: minutesAgo(30) },
-      { recipient: bob, subject: "bob middle", createdAt: minutesAgo(20) },
-      { recipient: ana, subject: "ana new", createdAt: minutesAgo(10) },
+      { recipient: ana.email, subject: "ana old", createdAt: minutesAgo(30) },
+      { recipient: bob.email, subject: "bob's reset link", createdAt: minutesAgo(20) },
+      { recipient: ana.email, subject: "ana new", createdAt: minutesAgo(10) },
     ]);
 
-    expect((await list({ recipient: ana, limit: 10 })).map((m) => m.subject)).toEqual(["ana new", "ana old"]);
-    expect((await list({ recipient: bob, limit: 10 })).map((m) => m.subject)).toEqual(["bob middle"]);
-    expect((await list({ recipient: ana, limit: 1 })).map((m) => m.subject)).toEqual(["ana new"]);
+    expect(await own(ana)).toEqual(["ana new", "ana old"]);
+    expect(await own(ana, 1)).toEqual(["ana new"]);
+    expect(await own(bob)).toEqual(["bob's reset link"]);
+  });
 
-    const everyone = (await list({ limit: 1000 })).filter((m) => m.recipient === ana || m.recipient === bob);
-    expect(everyone.map((m) => m.subject)).toEqual(["ana new", "bob middle", "ana old"]);
-    const all = await list({ limit: 1000 });
-    expect(all.every((m, i) => i === 0 || all[i - 1].createdAt >= m.createdAt)).toBe(true);
+  it("shows mail to an address without an account to nobody: sendMail keeps it only in the log", async () => {
+    withEnv({ SMTP_URL: undefined, APP_ENV: "sandbox" });
+    const ana = await freshAccount();
+    const stranger = address();
+    await sendMail({ to: stranger, subject: "for nobody", text: "https://listings.test/reset?token=secret" });
+    await sendMail({ to: ana.email, subject: "for ana", text: "hello" });
+
+    const { connection } = await database();
+    expect(
+      await connection
+        .select()
+        .from(sandboxMail)
+        .where(inArray(sandboxMail.recipient, [stranger])),
+    ).toEqual([]);
+    expect(await own(ana)).toEqual(["for ana"]);
+    expect((await listSandboxMailTo({ ctx: await operatorCtx(), input: { recipient: stranger, limit: 10 } })).length).toBe(0);
   });
 
   it("is not found when the mailbox is not in use: SMTP_URL set, or production", async () => {
+    const ana = await freshAccount();
     for (const env of [{ SMTP_URL: "smtp://127.0.0.1:2525" }, { APP_ENV: "production", SMTP_URL: undefined }]) {
       withEnv(env);
-      await expect(list({ limit: 10 })).rejects.toSatisfy((error) => error instanceof AppError && error.code === "not_found");
+      await notFound(listOwnSandboxMail({ ctx: await signedIn(ana), input: { limit: 10 } }));
+      await notFound(listSandboxMailTo({ ctx: await operatorCtx(), input: { recipient: ana.email, limit: 10 } }));
     }
   });
 });
 
-describe("/sandbox/mailbox", () => {
-  it("shows each message's recipient, subject, time and text, its links clickable, newest first", async () => {
-    const to = address();
+describe("listSandboxMailTo (the operator's mail:list)", () => {
+  it("lists one address's mail newest first: the confirmation link of an account that cannot sign in yet", async () => {
+    const ana = await freshAccount({ confirmed: false });
     await store([
-      { recipient: to, subject: "Welcome", text: "Hello.", createdAt: minutesAgo(5) },
       {
-        recipient: to,
+        recipient: ana.email,
         subject: "Confirm your e-mail",
-        text: "Confirm: https://listings.test/confirm?token=a1&x=2.\n<script>alert(1)</script>",
-        createdAt: minutesAgo(1),
+        text: "https://listings.test/confirm-email?token=a",
+        createdAt: minutesAgo(2),
       },
+      { recipient: ana.email, subject: "Confirm again", text: "https://listings.test/confirm-email?token=b", createdAt: minutesAgo(1) },
     ]);
-
-    const html = await render(to);
-    expect(html).toContain("<h1>Sandbox mailbox</h1>");
-    expect(html.indexOf("Confirm your e-mail")).toBeLessThan(html.indexOf("Welcome"));
-    expect(html).toContain(`To ${to}`);
-    expect(html).toContain(`<time dateTime="${minutesAgo(1).toISOString()}">`);
-    // The sentence's full stop stays outside the link; the text is escaped, never markup.
-    expect(html).toContain('<a href="https://listings.test/confirm?token=a1&amp;x=2">https://listings.test/confirm?token=a1&amp;x=2</a>.');
-    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
-    expect(html).not.toContain("<script>");
-  });
-
-  it("filters by the recipient of ?to=", async () => {
-    const [ana, bob] = [address(), address()];
-    await store([
-      { recipient: ana, subject: "for ana", createdAt: minutesAgo(2) },
-      { recipient: bob, subject: "for bob", createdAt: minutesAgo(1) },
-    ]);
-
-    const html = await render(ana);
-    expect(html).toContain("for ana");
-    expect(html).not.toContain("for bob");
-    expect(await render(address())).toContain("No mail to");
-  });
-
-  it("is a 404 when the mailbox is not in use: SMTP_URL set, or production", async () => {
-    for (const env of [{ SMTP_URL: "smtp://127.0.0.1:2525" }, { APP_ENV: "production", SMTP_URL: undefined }]) {
-      withEnv(env);
-      await expect(render()).rejects.toMatchObject({ digest: "NEXT_HTTP_ERROR_FALLBACK;404" });
-    }
+    const messages = await listSandboxMailTo({ ctx: await operatorCtx(), input: { recipient: ana.email, limit: 10 } });
+    expect(messages.map((message) => message.subject)).toEqual(["Confirm again", "Confirm your e-mail"]);
   });
 });
 
@@ -120,6 +109,7 @@ describe("sandbox mailbox retention", () => {
     expect(rule.keepDays).toBe(7);
 
     await applyRetentionRule(await database(), { ...rule, where: inArray(sandboxMail.recipient, [to]) }, now);
-    expect((await list({ recipient: to, limit: 10 })).map((m) => m.subject)).toEqual(["day 6"]);
+    const kept = await listSandboxMailTo({ ctx: await operatorCtx(), input: { recipient: to, limit: 10 } });
+    expect(kept.map((m) => m.subject)).toEqual(["day 6"]);
   });
 });

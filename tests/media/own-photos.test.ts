@@ -29,14 +29,22 @@ describe("listOwnPhotos", () => {
         code,
         body: {
           photos: [
-            { key: broken, rooms: ["kitchen"] },
+            { key: broken, rooms: ["kitchen", " Camera copiilor "] },
             { key: first, floor: "ground", rooms: ["living_room"] },
           ],
         },
       },
     });
     expect(await listOwnPhotos({ ctx: owner, input: { code } })).toEqual([
-      { url: null, key: broken, floor: null, rooms: ["kitchen"], state: "pending", failureReason: null, thumbnail: null },
+      {
+        url: null,
+        key: broken,
+        floor: null,
+        rooms: ["kitchen", "Camera copiilor"],
+        state: "pending",
+        failureReason: null,
+        thumbnail: null,
+      },
       { url: null, key: first, floor: "ground", rooms: ["living_room"], state: "pending", failureReason: null, thumbnail: null },
     ]);
 

@@ -363,7 +363,7 @@ describe("the photos.process job", () => {
 describe("PUT /listings/{code}/photos: refusals", () => {
   useStorage("local");
 
-  it("needs photos, at most 100, each a url or a key, a known level, at most 3 known rooms", async () => {
+  it("needs photos, at most 100, each a url or a key, a known level, at most 3 distinct room labels of 1-60 characters", async () => {
     const { key } = await accountWithKey();
     const { code } = await createListing(key);
     const cases: [unknown, { pointer: string; code: string; reason?: string }[]][] = [
@@ -382,10 +382,19 @@ describe("PUT /listings/{code}/photos: refusals", () => {
         { photos: [{ url: "https://example.com/a.jpg", floor: "99" }] },
         [{ pointer: "/photos/0/floor", code: "invalid_value", reason: "unknown_level" }],
       ],
+      [{ photos: [{ url: "https://example.com/a.jpg", rooms: ["kitchen", "  "] }] }, [{ pointer: "/photos/0/rooms/1", code: "min" }]],
+      [{ photos: [{ url: "https://example.com/a.jpg", rooms: ["x".repeat(61)] }] }, [{ pointer: "/photos/0/rooms/0", code: "max" }]],
       [
-        { photos: [{ url: "https://example.com/a.jpg", rooms: ["kitchen", "sauna"] }] },
-        [{ pointer: "/photos/0/rooms/1", code: "invalid_value", reason: "unknown_photo_room" }],
+        { photos: [{ url: "https://example.com/a.jpg", rooms: ["Sauna", " Sauna "] }] },
+        [{ pointer: "/photos/0/rooms/1", code: "distinct" }],
       ],
+      [
+        { photos: [{ url: "https://example.com/a.jpg", rooms: ["Sau\u0000na"] }] },
+        [{ pointer: "/photos/0/rooms/0", code: "invalid", reason: "control_character" }],
+      ],
+      // UNSAFE_ALLOW_LOCAL_URLS (set for this file) relaxes loopback alone: plain http elsewhere stays refused.
+      [{ photos: [{ url: "http://example.com/photo.jpg" }] }, [{ pointer: "/photos/0/url", code: "url" }]],
+      [{ photos: [{ url: "http://93.184.215.14/photo.jpg" }] }, [{ pointer: "/photos/0/url", code: "url" }]],
       [
         { photos: [{ url: "https://example.com/a.jpg", rooms: ["kitchen", "bedroom", "hallway", "balcony"] }] },
         [{ pointer: "/photos/0/rooms", code: "max" }],
@@ -415,6 +424,18 @@ describe("PUT /listings/{code}/photos: refusals", () => {
     const ro = await putPhotos(key, code, { photos: [{ url: "https://example.com/a.jpg", floor: "99" }] }, "?locale=ro");
     expect(ro.json!.errors[0].detail).toBe("Cod de nivel necunoscut; vedeți floor_level în GET /schema.");
     expect(await photoRows(code)).toEqual([]);
+  });
+
+  it("takes room labels as free text, not codes: stored as sent (trimmed), a vocabulary code among them", async () => {
+    const { key } = await accountWithKey();
+    const { code } = await createListing(key);
+    const rooms = ["living", "  Camera copiilor  ", "kitchen"];
+    const res = await putPhotos(key, code, { photos: [{ url: "https://example.com/a.jpg", floor: "ground", rooms }] });
+    expect(res.status, res.text).toBe(202);
+    expect((await photoRows(code)).map((row) => ({ floor: row.floor, rooms: row.rooms }))).toEqual([
+      { floor: "ground", rooms: ["living", "Camera copiilor", "kitchen"] },
+    ]);
+    expect((await putPhotos(key, code, { photos: [{ url: "https://example.com/a.jpg", rooms: ["x".repeat(60)] }] })).status).toBe(202);
   });
 
   it("answers another account's upload key like an unknown one, at /photos/N/key, and a key whose file was not sent", async () => {

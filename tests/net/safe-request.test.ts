@@ -101,14 +101,25 @@ describe("safePost with UNSAFE_ALLOW_LOCAL_URLS=1, to real local servers", () =>
 
   it("connects to the address it checked and keeps the name as Host", async () => {
     const receiver = await server(startHttpServer((_, res) => res.end("ok")));
-    await post(`http://receiver.test:${receiver.port}/`, { resolve: toLoopback });
-    expect(receiver.received[0].headers.host).toBe(`receiver.test:${receiver.port}`);
+    await post(`http://localhost:${receiver.port}/`, { resolve: toLoopback });
+    expect(receiver.received[0].headers.host).toBe(`localhost:${receiver.port}`);
   });
 
   it("still refuses private addresses", async () => {
     expect(await failure(post("http://10.0.0.1/"))).toMatchObject({ reason: "refused_address" });
     const toPrivate: Resolver = async () => ["192.168.1.10"];
-    expect(await failure(post("http://printer.test/", { resolve: toPrivate }))).toMatchObject({ reason: "refused_address" });
+    expect(await failure(post("http://localhost/", { resolve: toPrivate }))).toMatchObject({ reason: "refused_address" });
+  });
+
+  it("keeps plain http to loopback alone: another host, named or literal, is refused before anything is sent", async () => {
+    const receiver = await server(startHttpServer((_, res) => res.end("ok")));
+    const refusedUrl = { reason: "refused_url", refusal: "scheme_not_allowed" };
+    expect(await failure(post(`http://receiver.test:${receiver.port}/`, { resolve: toLoopback }))).toMatchObject(refusedUrl);
+    expect(await failure(post("http://93.184.216.34/"))).toMatchObject(refusedUrl);
+    // localhost answering a public address (a hosts file edited) is no loopback either.
+    const toPublic: Resolver = async () => ["93.184.216.34"];
+    expect(await failure(post("http://localhost/", { resolve: toPublic }))).toMatchObject({ reason: "refused_address" });
+    expect(receiver.received).toEqual([]);
   });
 
   it("returns a redirect as it is, without following it", async () => {

@@ -110,6 +110,34 @@ describe("POST /oauth/token – refusals", () => {
     expect(actions).toEqual(expect.arrayContaining(["api_key.revoked", "app.disconnected"]));
   });
 
+  it("withdraws the whole consent on a replay: the account's other unused codes for the app are refused, another account's are not", async () => {
+    const { client, account, code } = await connectable();
+    const unused = await consentCode(account.id, client.client_id);
+    const otherAccount = await freshAccount();
+    const othersCode = await consentCode(otherAccount.id, client.client_id);
+    const first = await exchange(client, code);
+
+    expectOAuthError(await postToken(tokenForm(client, code)), 400, "invalid_grant", "code_used");
+    expect((await call(ping, { path: "/ping", key: first.access_token })).status).toBe(401);
+    expectOAuthError(await postToken(tokenForm(client, unused)), 400, "invalid_grant", "code_unknown");
+    const others = await exchange(client, othersCode);
+    expect((await call(ping, { path: "/ping", key: others.access_token })).status).toBe(200);
+  });
+
+  it("revokes on a replay the connection's key that a later code granted in place of the replayed code's", async () => {
+    const { client, account, code } = await connectable();
+    const first = await exchange(client, code);
+    const later = await exchange(client, await consentCode(account.id, client.client_id));
+    expect(later.connection_id).toBe(first.connection_id);
+    expect((await call(ping, { path: "/ping", key: later.access_token })).status).toBe(200);
+
+    expectOAuthError(await postToken(tokenForm(client, code)), 400, "invalid_grant", "code_used");
+    expect((await call(ping, { path: "/ping", key: later.access_token })).status).toBe(401);
+    const { connection: db } = await database();
+    const [connection] = await db.select().from(oauthConnections).where(eq(oauthConnections.id, later.connection_id));
+    expect(connection.disconnectedAt).not.toBeNull();
+  });
+
   it("refuses an unknown code and another app's code (the same answer), without using it up", async () => {
     const { client, code } = await connectable();
     const other = await freshClient();

@@ -1189,7 +1189,7 @@ export interface components {
       key?: string;
       /** @description Level tag: a floor level code (`floor_level` in `GET /schema`). */
       floor?: string;
-      /** @description Room labels (`photo_room` in `GET /schema`), at most 3, each once. */
+      /** @description Room labels, free text of 1–60 characters after trimming, stored as sent (trimmed); at most 3, each once. A label equal to a `photo_room` code of `GET /schema` is shown with that code's label in the page's language; any other is shown as written. */
       rooms?: string[];
     };
     /** @description Body of a `listing.published` delivery. */

@@ -317,6 +317,41 @@ describe("the embedded runner's delivery lane", () => {
     }
   });
 
+  it("records a fast receiver's outcome, and sends the delivery it frees, while a slow receiver still holds its request", async () => {
+    const slow = await localReceiver(() => "hold");
+    const fast = await localReceiver(() => ({ status: 204 }));
+    const slowHooks = [await hookedAccount(slow), await hookedAccount(slow)];
+    const fastHooks = [await hookedAccount(fast), await hookedAccount(fast), await hookedAccount(fast)];
+    for (const hooked of [...slowHooks, ...fastHooks]) await record(hooked.account.id);
+    // More than the lane claims at once for one webhook: the last goes out only once an earlier outcome has been written.
+    for (let i = 0; i < maxClaimedPerWebhook; i++) await record(fastHooks[0].account.id);
+    const slowIds = slowHooks.map((hooked) => hooked.webhook.id);
+    const fastIds = fastHooks.map((hooked) => hooked.webhook.id);
+    await startDeliveryLane({ database: await database(), sweepMs: 3_600_000 });
+    try {
+      await vi.waitFor(() => expect(slow.received).toHaveLength(2), { timeout: 10_000 });
+      await vi.waitFor(
+        async () =>
+          expect((await deliveriesOf(fastIds)).map((row) => row.status)).toEqual(Array(maxClaimedPerWebhook + 3).fill("succeeded")),
+        { timeout: 10_000 },
+      );
+      // Both slow requests are still open: nothing of theirs is written, and yet every fast outcome is.
+      expect(slow.received).toHaveLength(2);
+      expect((await deliveriesOf(slowIds)).map((row) => row.status)).toEqual(["delivering", "delivering"]);
+      releaseHeld();
+      await vi.waitFor(async () => expect((await deliveriesOf(slowIds)).map((row) => row.status)).toEqual(["succeeded", "succeeded"]), {
+        timeout: 10_000,
+      });
+      // Each outcome carries the moment its receiver answered, not the pass's: every fast one before either slow one.
+      const latestFast = Math.max(...(await deliveriesOf(fastIds)).map((row) => row.updatedAt.getTime()));
+      for (const row of await deliveriesOf(slowIds)) expect(row.updatedAt.getTime()).toBeGreaterThan(latestFast);
+    } finally {
+      const stopped = stopDeliveryLane();
+      releaseHeld();
+      await stopped;
+    }
+  });
+
   // Every test file shares the PostgreSQL test database: a lane running this long would claim other files' due deliveries.
   it.skipIf(onPostgresRun)(
     `drains a backlog with at most ${maxInFlightPerWebhook} requests in flight and ${maxClaimedPerWebhook} claimed per webhook, each delivery sent once, and gives back what it claimed ahead when stopped${onPostgresRun ? " (skipped: npm test runs it on PGlite; the PostgreSQL run shares its database with every file)" : ""}`,

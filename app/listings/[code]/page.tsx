@@ -73,7 +73,7 @@ export default async function ListingPage({ params }: Props) {
           {listing.price_period !== "total" ? ` / ${label(pricePeriods, listing.price_period)}` : ""}
         </p>
       )}
-      <ListingPhotos photos={listing.photos} texts={{ heading: t.photos, alt: t.photoAlt }} />
+      <ListingPhotos photos={listing.photos} locale={locale} texts={{ heading: t.photos, alt: t.photoAlt }} />
       <p className="pre-wrap">{listing.description}</p>
       <h2 lang={locale}>{t.facts}</h2>
       <FactList facts={facts} />

@@ -1,46 +1,35 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import { notFound } from "next/navigation";
 import { mailDelivery } from "@/lib/platform/config";
-import { pageContext } from "@/lib/platform/context";
-import { listSandboxMail } from "@/lib/platform/mail/list-sandbox-mail";
+import { listOwnSandboxMail } from "@/lib/platform/mail/list-sandbox-mail";
+import { requireAccount } from "@/lib/portal/session";
 
 export const metadata: Metadata = { title: "Sandbox mailbox", robots: { index: false } };
-
-type Props = { searchParams: Promise<{ to?: string | string[] }> };
 
 const shown = 50;
 
 /**
- * The sandbox mailbox (DESIGN §2): the mail the app would have sent, with its links, for a developer
- * on their own machine. It shows every account's messages to whoever opens it, so it exists only while
- * the mailbox is in use (APP_ENV=sandbox without SMTP_URL); a sandbox deployed for others sets
- * SMTP_URL, which makes this page a 404. English only: a developer's tool, not the product.
+ * The sandbox mailbox (DESIGN §2): the mail the app would have sent to the signed-in account, with
+ * its links. Its own mail only: the mailbox holds password reset links, and the sandbox is public.
+ * Signed out, sign-in comes first (and returns here). It exists only while the mailbox is in use
+ * (APP_ENV=sandbox without SMTP_URL): otherwise a 404. English only: a developer's tool, not the product.
  */
-export default async function SandboxMailboxPage({ searchParams }: Props) {
-  // Reading the query first makes the page render per request, so the check below sees the running server's settings.
-  const to = (await searchParams).to;
+export default async function SandboxMailboxPage() {
+  // Rendered per request, so the check below sees the running server's settings.
+  await connection();
   if (mailDelivery() !== "sandbox-mailbox") notFound();
-  const recipient = typeof to === "string" && to.trim() !== "" ? to.trim() : undefined;
-  const messages = await listSandboxMail({ ctx: await pageContext(), input: { recipient, limit: shown } });
+  const { account, ctx } = await requireAccount();
+  const messages = await listOwnSandboxMail({ ctx, input: { limit: shown } });
   return (
     <div lang="en">
       <h1>Sandbox mailbox</h1>
       <p className="muted">
-        Mail the sandbox sent without an SMTP server (SMTP_URL unset), newest first, kept 7 days. The latest {shown} are shown.
+        Mail the sandbox sent to {account.email} without an SMTP server (SMTP_URL unset), newest first, kept 7 days. The latest {shown} are
+        shown.
       </p>
-      <form method="get" role="search">
-        <label htmlFor="mailbox-to">Recipient</label>{" "}
-        <input id="mailbox-to" name="to" type="email" defaultValue={recipient ?? ""} autoComplete="off" />{" "}
-        <button type="submit">Filter</button>
-        {recipient && (
-          <>
-            {" "}
-            <a href="/sandbox/mailbox">All recipients</a>
-          </>
-        )}
-      </form>
       {messages.length === 0 ? (
-        <p>{recipient ? `No mail to ${recipient}.` : "No mail yet."}</p>
+        <p>No mail yet.</p>
       ) : (
         <ul aria-label="Messages">
           {messages.map((message) => (

@@ -9,6 +9,8 @@ export const maxPhotoPixels = 100_000_000;
 export const maxPhotosPerListing = 100;
 export const maxPhotoUrlLength = 2048;
 export const maxRoomsPerPhoto = 3;
+/** A room label's length after trimming (DESIGN §4: free labels, not codes). */
+export const maxRoomLabelLength = 60;
 
 /**
  * The one Content-Type an upload is sent with: the body has only `content_length`, and the real

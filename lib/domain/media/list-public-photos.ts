@@ -30,7 +30,7 @@ async function photosOf(ctx: ServiceContext, which: SQL): Promise<PublicPhoto[]>
   const [listing] = await ctx.db.select({ id: listings.id, images: listings.images }).from(listings).where(which);
   if (!listing || listing.images.length === 0) return [];
   const rows = await ctx.db
-    .select({ derivatives: photos.derivatives, placeholder: photos.placeholder })
+    .select({ derivatives: photos.derivatives, placeholder: photos.placeholder, floor: photos.floor, rooms: photos.rooms })
     .from(photos)
     .where(and(eq(photos.listingId, listing.id), eq(photos.state, "done")));
   const byImage = new Map(rows.flatMap((row) => (row.derivatives ? [[row.derivatives.webp_1600.url, row] as const] : [])));

@@ -4,7 +4,6 @@ import { blobGarbage, listings, photoLists, photos, type PhotoDerivatives } from
 import { eventTypes, listingEventData, recordEvent } from "@/lib/domain/events";
 import { lockAnyListing } from "@/lib/domain/listings/internal/locking";
 import { updateListing } from "@/lib/domain/listings/internal/store";
-import { localUrlsAllowed } from "@/lib/platform/config";
 import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/platform/context";
 import { AppError } from "@/lib/platform/errors";
 import { DownloadError, safeGet } from "@/lib/platform/net/safe-get";
@@ -166,7 +165,6 @@ async function readSource(photo: PhotoRow): Promise<Source> {
         timeoutMs: downloadTimeoutMs,
         maxBytes: maxPhotoBytes,
         maxRedirects,
-        schemes: localUrlsAllowed() ? ["https", "http"] : ["https"],
       });
       return { ok: true, bytes: body };
     } catch (error) {

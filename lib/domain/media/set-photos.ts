@@ -2,7 +2,6 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { blobGarbage, photoLists, photos, uploads } from "@/db/schema";
 import { lockListing } from "@/lib/domain/listings/internal/locking";
 import { updateListing } from "@/lib/domain/listings/internal/store";
-import { localUrlsAllowed } from "@/lib/platform/config";
 import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
 import { ValidationError, type FieldError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
@@ -28,7 +27,7 @@ export async function setListingPhotos({
   ctx: ServiceContext<AccountActor>;
   input: { code: string; body: unknown };
 }): Promise<{ queued: number }> {
-  const items = readPhotoList(input.body, { schemes: localUrlsAllowed() ? ["https", "http"] : ["https"] });
+  const items = readPhotoList(input.body);
   let job: EnqueuedJob | undefined;
   const result = await withTransaction(ctx, async (tx) => {
     // 404 (and 409) before the keys are looked at: someone else's listing answers like a missing one.

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { apiKeys, oauthCodes, oauthConnections } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
 import { issueKey, maxKeysPerAccount } from "@/lib/domain/keys/create-key";
@@ -32,7 +32,8 @@ type Outcome = { token: TokenResponse } | { refusal: AppError };
  * used with that key.
  *
  * The code row is locked, so of two exchanges of one code one succeeds and the other finds it used.
- * A used code presented again revokes the key it granted (RFC 6749 §4.1.2): that refusal commits.
+ * A used code presented again means it leaked (RFC 6749 §4.1.2): the consent it came from is withdrawn
+ * (`withdrawConsent`), and that refusal commits.
  */
 export async function exchangeCode({ ctx, input }: { ctx: ServiceContext; input: ClientAuthenticatedInput }): Promise<TokenResponse> {
   const client = await authenticateClient(ctx, input);
@@ -59,7 +60,7 @@ async function exchange(ctx: TransactionContext, client: OAuthClient, form: Read
   });
   if (!code || code.clientId !== client.id) return refuse("code_unknown");
   if (code.usedAt) {
-    await revokeGrantedKey(ctx, code.keyId, client);
+    await withdrawConsent(ctx, code, client);
     return refuse("code_used");
   }
   if (code.expiresAt <= ctx.now) return refuse("code_expired");
@@ -112,11 +113,19 @@ function keyRefusal(error: unknown): unknown {
   return error;
 }
 
-/** A replayed code: the key its first exchange granted is revoked, and the connection it serves ends with it. */
-async function revokeGrantedKey(ctx: TransactionContext, keyId: string | null, client: OAuthClient): Promise<void> {
-  if (!keyId) return;
-  const [key] = await ctx.db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).for("update");
-  if (!key || key.revokedAt || key.connectionId === null) return;
+/**
+ * A replayed code: whoever replays it may hold the account's other codes for this app too, so none
+ * of them is exchanged any more (the unused ones are deleted: presented, they are unknown), and the
+ * connection the code served ends, which revokes its key even when a later code replaced the one
+ * this code granted.
+ */
+async function withdrawConsent(ctx: TransactionContext, code: typeof oauthCodes.$inferSelect, client: OAuthClient): Promise<void> {
+  await ctx.db
+    .delete(oauthCodes)
+    .where(and(eq(oauthCodes.clientId, client.id), eq(oauthCodes.accountId, code.accountId), isNull(oauthCodes.usedAt)));
+  if (!code.keyId) return;
+  const [key] = await ctx.db.select().from(apiKeys).where(eq(apiKeys.id, code.keyId)).for("update");
+  if (!key || key.connectionId === null) return;
   const [connection] = await ctx.db.select().from(oauthConnections).where(eq(oauthConnections.id, key.connectionId)).for("update");
   if (connection) await endConnection(ctx, connection, client.name);
 }

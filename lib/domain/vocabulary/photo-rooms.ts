@@ -1,6 +1,11 @@
-import { enumeration } from "./labels";
+import type { Locale } from "@/lib/platform/i18n";
+import { floorLevels } from "./floor-levels";
+import { enumeration, labelOf } from "./labels";
 
-/** Room labels a photo can carry (at most 3 per photo). */
+/**
+ * Rooms the portal offers for a photo's labels (at most 3 per photo). A suggestion, not a rule
+ * (DESIGN §4): a photo's labels are free text, and one equal to a code here is shown with its label.
+ */
 export const photoRooms = enumeration([
   ["living_room", "Living", "Living room"],
   ["bedroom", "Dormitor", "Bedroom"],
@@ -27,3 +32,11 @@ export const photoRooms = enumeration([
   ["meeting_room", "Sală de ședință", "Meeting room"],
   ["other", "Altele", "Other"],
 ]);
+
+/** A photo's tags as a page shows them: its level's label, then each room label, a known code in the page's language, any other as written. */
+export function photoTagLabels(photo: { floor: string | null; rooms: readonly string[] }, locale: Locale): string[] {
+  return [
+    ...(photo.floor ? [labelOf(floorLevels, photo.floor, locale)] : []),
+    ...photo.rooms.map((room) => labelOf(photoRooms, room, locale)),
+  ];
+}

@@ -60,7 +60,9 @@ export function outcomesWritten(db: Handle, ended: AttemptEnded[], outcomes: Del
       last_duration_ms: result.durationMs,
       last_response_excerpt: result.responseExcerpt,
       last_request_headers: result.request.headers,
-      updated_at: now.toISOString(),
+      // When the receiver answered (or the attempt gave up), not when it started: the claim's moment
+      // is the same for every attempt of a pass, and would make a fast answer look as late as a slow one.
+      updated_at: new Date(now.getTime() + result.durationMs).toISOString(),
     };
   });
   return db.$with("written").as(

@@ -3,6 +3,7 @@ import type { Command } from "./command";
 import { databaseCommands } from "./database";
 import { jobCommands } from "./jobs";
 import { keyCommands } from "./keys";
+import { mailCommands } from "./mail";
 import { moderationCommands } from "./moderation";
 import { oauthCommands } from "./oauth";
 import { rateCommands } from "./rates";
@@ -21,6 +22,7 @@ export const commands: readonly Command[] = [
   ...moderationCommands,
   ...reportCommands,
   ...webhookCommands,
+  ...mailCommands,
 ];
 
 export function findCommand(name: string | undefined): Command {

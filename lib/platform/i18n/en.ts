@@ -250,7 +250,6 @@ export const en: Messages = {
     url_unresolvable: "The host name of the address does not resolve; check its spelling.",
     unknown_upload: "Unknown upload key: not one given to this account by POST /uploads, or expired unused.",
     upload_not_stored: "Nothing was uploaded with this key yet: PUT the file to the upload URL first.",
-    unknown_photo_room: "Unknown room label; see photo_room in GET /schema.",
     invalid: "The value is not valid.",
   },
   /** A bound as a quantity (`{n}` is the number), one text per plural category of English. */

@@ -221,8 +221,6 @@ export const validationReasons = {
   unknown_upload: [],
   /** A photo's upload key whose file was not (completely) uploaded. */
   upload_not_stored: [],
-  /** A photo's room label not in the vocabulary. */
-  unknown_photo_room: [],
   invalid: [],
 } as const;
 

@@ -82,6 +82,12 @@ export const pageEn = {
     text: "There is no page at this address, or it is no longer public.",
     home: "Back to the home page",
   },
+  /** A form post from another site (a server action replayed with a foreign Origin), refused with 403. */
+  crossOrigin: {
+    title: "Request refused",
+    text: "This form was sent from another site, so nothing was done. Open the page on this site and send the form from there.",
+    home: "Back to the home page",
+  },
   access: accessTexts.en,
   shell: shellTexts.en,
   account: accountTexts.en,

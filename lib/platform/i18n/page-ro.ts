@@ -80,6 +80,11 @@ export const pageRo: PageMessages = {
     text: "La această adresă nu există nicio pagină sau ea nu mai este publică.",
     home: "Înapoi la pagina principală",
   },
+  crossOrigin: {
+    title: "Cerere refuzată",
+    text: "Formularul a fost trimis de pe alt site, așa că nu s-a făcut nimic. Deschide pagina pe acest site și trimite formularul de acolo.",
+    home: "Înapoi la pagina principală",
+  },
   access: accessTexts.ro,
   shell: shellTexts.ro,
   account: accountTexts.ro,

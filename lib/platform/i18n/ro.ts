@@ -253,7 +253,6 @@ export const ro: Messages = {
     url_not_public: "Adresa trebuie să fie una publică pe internet, nu una locală, privată sau rezervată.",
     unknown_upload: "Cheie de încărcare necunoscută: nu a fost dată acestui cont de POST /uploads sau a expirat nefolosită.",
     upload_not_stored: "Nu s-a încărcat încă nimic cu această cheie: trimiteți întâi fișierul cu PUT la adresa de încărcare.",
-    unknown_photo_room: "Etichetă de cameră necunoscută; vedeți photo_room în GET /schema.",
     url_unresolvable: "Numele de gazdă al adresei nu poate fi rezolvat; verificați cum este scris.",
     invalid: "Valoarea nu este validă.",
   },

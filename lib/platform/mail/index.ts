@@ -1,6 +1,7 @@
 import { createTransport, type Transporter } from "nodemailer";
 import { database } from "@/db";
-import { sandboxMail } from "@/db/schema";
+import { eq } from "drizzle-orm";
+import { accounts, sandboxMail } from "@/db/schema";
 import { config, mailDelivery } from "@/lib/platform/config";
 import { logger } from "@/lib/platform/logger";
 
@@ -20,7 +21,7 @@ function smtp(url: string): Transporter {
 
 /**
  * Sends one message: through SMTP when `SMTP_URL` is set, otherwise into the sandbox mailbox
- * (DESIGN §2). In production without `SMTP_URL` it throws: a confirmation that silently goes nowhere
+ * (DESIGN §2), where the account with that address reads it. In production without `SMTP_URL` it throws: a confirmation that silently goes nowhere
  * is worse than a refused sign-up, and the server's start-up already said mail is not configured.
  *
  * Call it after the transaction that decided to send has committed, never inside one: the mailbox
@@ -33,17 +34,22 @@ export async function sendMail(message: MailMessage): Promise<void> {
       await smtp(c.SMTP_URL!).sendMail({ from: c.MAIL_FROM, ...message });
       return;
     case "sandbox-mailbox": {
-      const db = await database();
-      await db.connection.insert(sandboxMail).values({
-        recipient: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html ?? null,
-      });
+      const { connection } = await database();
+      // The mailbox shows each account its own mail; mail to an address no account has would be
+      // nobody's, so it is not kept, and only the log below has it.
+      const [owner] = await connection.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, message.to));
+      if (owner) {
+        await connection.insert(sandboxMail).values({
+          recipient: message.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html ?? null,
+        });
+      }
       // The body is logged because its links (confirmation, password reset) are what a developer
       // needs. Acceptable only for the embedded mailbox, whose messages are test data on one's own
       // machine; a real mail body holds one-time secrets and is never logged.
-      logger.info("mail stored in the sandbox mailbox (/sandbox/mailbox)", {
+      logger.info(owner ? "mail stored in the sandbox mailbox (/sandbox/mailbox)" : "mail to an address without an account: logged only", {
         to: message.to,
         subject: message.subject,
         text: message.text,

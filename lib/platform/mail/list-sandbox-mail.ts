@@ -1,7 +1,8 @@
 import { desc, eq } from "drizzle-orm";
-import { sandboxMail } from "@/db/schema";
+import { accounts, sandboxMail } from "@/db/schema";
+import type { Handle } from "@/db";
 import { mailDelivery } from "@/lib/platform/config";
-import type { ServiceContext } from "@/lib/platform/context";
+import type { AccountActor, OperatorActor, ServiceContext } from "@/lib/platform/context";
 import { AppError } from "@/lib/platform/errors";
 
 export interface SandboxMessage {
@@ -14,22 +15,50 @@ export interface SandboxMessage {
 }
 
 /**
- * The sandbox mailbox, newest first, optionally one recipient's. It holds every account's mail, so it
- * exists only while the mailbox is where mail goes (APP_ENV=sandbox without SMTP_URL); otherwise it is
- * not found, whoever asks. A sandbox open to others sets SMTP_URL, which closes it.
+ * The sandbox mailbox exists only while it is where mail goes (APP_ENV=sandbox without SMTP_URL);
+ * otherwise it is not found, whoever asks.
  */
-export async function listSandboxMail({
+function mailboxInUse(): void {
+  if (mailDelivery() !== "sandbox-mailbox") throw new AppError("not_found");
+}
+
+const mailTo = (db: Handle, recipient: string, limit: number): Promise<SandboxMessage[]> =>
+  db
+    .select()
+    .from(sandboxMail)
+    .where(eq(sandboxMail.recipient, recipient))
+    .orderBy(desc(sandboxMail.createdAt), desc(sandboxMail.id))
+    .limit(limit);
+
+/**
+ * The signed-in account's own mail in the sandbox mailbox, newest first: the mailbox holds password
+ * reset links, so nobody reads another account's. Mail to an address without an account is never
+ * stored (`sendMail`), so nobody reads that either.
+ */
+export async function listOwnSandboxMail({
   ctx,
   input,
 }: {
-  ctx: ServiceContext;
-  input: { recipient?: string; limit: number };
+  ctx: ServiceContext<AccountActor>;
+  input: { limit: number };
 }): Promise<SandboxMessage[]> {
-  if (mailDelivery() !== "sandbox-mailbox") throw new AppError("not_found");
-  return ctx.db
-    .select()
-    .from(sandboxMail)
-    .where(input.recipient ? eq(sandboxMail.recipient, input.recipient) : undefined)
-    .orderBy(desc(sandboxMail.createdAt), desc(sandboxMail.id))
-    .limit(input.limit);
+  mailboxInUse();
+  const [account] = await ctx.db.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, ctx.actor.accountId));
+  if (!account) throw new AppError("not_found");
+  return mailTo(ctx.db, account.email, input.limit);
+}
+
+/**
+ * One address's mail in the sandbox mailbox, newest first, for the operator (`mail:list`): the
+ * confirmation link of an account that cannot sign in before it is confirmed, on a developer's machine.
+ */
+export async function listSandboxMailTo({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext<OperatorActor>;
+  input: { recipient: string; limit: number };
+}): Promise<SandboxMessage[]> {
+  mailboxInUse();
+  return mailTo(ctx.db, input.recipient, input.limit);
 }

@@ -66,7 +66,7 @@ function getOnce(text: string, request: SafeGetRequest, signal: AbortSignal): Pr
   } catch (error) {
     return Promise.reject(error);
   }
-  const { url, hostname, phase, send } = target;
+  const { url, hostname, loopbackOnly, phase, send } = target;
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (outcome: () => void) => {
@@ -87,7 +87,7 @@ function getOnce(text: string, request: SafeGetRequest, signal: AbortSignal): Pr
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
         headers: { "user-agent": "Service-Photos/1", accept: "image/jpeg, image/png, image/webp", ...request.headers },
-        lookup: checkedLookup(request.resolve ?? systemResolver),
+        lookup: checkedLookup(request.resolve ?? systemResolver, { loopbackOnly }),
         agent: false,
         signal,
       },

@@ -41,7 +41,7 @@ export interface SafePostRequest {
   timeoutMs: number;
   /** How much of the response body to keep; the connection is dropped once it is read. */
   maxResponseBytes: number;
-  /** `https` only unless said otherwise (UNSAFE_ALLOW_LOCAL_URLS adds `http`). */
+  /** `https` only unless said otherwise (UNSAFE_ALLOW_LOCAL_URLS adds `http` to loopback). */
   schemes?: ("https" | "http")[];
   resolve?: Resolver;
 }
@@ -73,7 +73,7 @@ function post(request: SafePostRequest, started: number): Promise<SafePostRespon
   } catch (error) {
     return Promise.reject(error);
   }
-  const { url, hostname, phase, send } = target;
+  const { url, hostname, loopbackOnly, phase, send } = target;
   const body = Buffer.from(request.body, "utf8");
   const signal = AbortSignal.timeout(request.timeoutMs);
 
@@ -97,7 +97,7 @@ function post(request: SafePostRequest, started: number): Promise<SafePostRespon
         // Named hosts are resolved and checked here, at connection time, and the socket goes to one of
         // the addresses checked: a name that answers public once and private next time (DNS rebinding)
         // cannot slip between a check and the connection. Host and SNI stay the name.
-        lookup: checkedLookup(request.resolve ?? systemResolver),
+        lookup: checkedLookup(request.resolve ?? systemResolver, { loopbackOnly }),
         // A fresh connection each time: a pooled socket would skip the lookup above.
         agent: false,
         signal,
@@ -148,9 +148,9 @@ function readExcerpt(res: http.IncomingMessage, limit: number): Promise<string> 
   });
 }
 
-export function checkedLookup(resolve: Resolver): LookupFunction {
+export function checkedLookup(resolve: Resolver, scope: { loopbackOnly: boolean }): LookupFunction {
   return (hostname, options, callback) => {
-    resolvePublicAddresses(hostname, resolve).then((result) => {
+    resolvePublicAddresses(hostname, resolve, scope).then((result) => {
       if (!result.ok) {
         const reason = result.reason === "private_address" ? "refused_address" : "dns_failed";
         return callback(new OutboundError(reason, { refusal: result.reason }), "", 0);
@@ -175,6 +175,8 @@ export interface OutboundTarget {
   url: URL;
   /** Where to connect: the checked literal address, or the name (resolved and checked by `checkedLookup`). */
   hostname: string;
+  /** Plain `http` allowed by UNSAFE_ALLOW_LOCAL_URLS: the name's answers must all be loopback. */
+  loopbackOnly: boolean;
   phase: ExchangePhase;
   send: typeof http.request;
 }
@@ -192,7 +194,13 @@ export function outboundTarget(text: string, schemes: ("https" | "http")[] = ["h
   }
   const { url } = form;
   const secure = url.protocol === "https:";
-  return { url, hostname: form.address ?? url.hostname, phase: new ExchangePhase(secure), send: secure ? https.request : http.request };
+  return {
+    url,
+    hostname: form.address ?? url.hostname,
+    loopbackOnly: form.loopbackOnly,
+    phase: new ExchangePhase(secure),
+    send: secure ? https.request : http.request,
+  };
 }
 
 export class ExchangePhase {

@@ -156,10 +156,22 @@ describe("with UNSAFE_ALLOW_LOCAL_URLS=1", () => {
     "https://127.0.0.1/",
     "http://[::1]:8080/",
     "http://localhost:3000/",
-    "http://loopback.example/",
-    "http://receiver.example/",
+    "https://loopback.example/",
+    "https://receiver.example/",
   ])("accepts %s", async (url) => {
     expect(await check(url)).toMatchObject({ ok: true });
+  });
+
+  it.each([
+    // Plain http is relaxed for loopback alone: a public host, named or literal, keeps https only.
+    ["http://receiver.example/", "scheme_not_allowed"],
+    ["http://example.com/photo.jpg", "scheme_not_allowed"],
+    ["http://93.184.216.34/", "scheme_not_allowed"],
+    ["http://[2606:2800:220:1::1]/", "scheme_not_allowed"],
+    // A name other than localhost is not taken on trust, even when it resolves to loopback.
+    ["http://loopback.example/", "scheme_not_allowed"],
+  ])("still refuses plain http to %s: %s", async (url, reason) => {
+    expect(await check(url)).toEqual({ ok: false, reason });
   });
 
   it.each([
@@ -170,7 +182,7 @@ describe("with UNSAFE_ALLOW_LOCAL_URLS=1", () => {
     "http://0.0.0.0/",
     "http://[fd00::1]/",
     "http://[fe80::1]/",
-    "http://one-private-answer.example/",
+    "https://one-private-answer.example/",
   ])("still refuses %s", async (url) => {
     expect(await check(url)).toEqual({ ok: false, reason: "private_address" });
   });

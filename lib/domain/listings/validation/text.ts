@@ -17,7 +17,7 @@ export type UnstorableReason = "control_character" | "lone_surrogate";
  * Whether a text can be stored as it is. A lone UTF-16 surrogate (`"\ud800"`, valid in a JSON
  * string) is no character at all: `jsonb` refuses it and UTF-8 cannot encode it.
  */
-function unstorableReason(text: string): UnstorableReason | undefined {
+export function unstorableReason(text: string): UnstorableReason | undefined {
   if (controlCharacter.test(text)) return "control_character";
   if (!text.isWellFormed()) return "lone_surrogate";
   return undefined;

@@ -10,13 +10,22 @@ export interface PublicPhoto {
   jpeg1600: PhotoDerivative;
   /** The ThumbHash placeholder as a small PNG data URL, shown until the photo has loaded. */
   placeholder: string | null;
+  /** Its level code and room labels as stored (a room label may be a `photo_room` code or free text). */
+  floor: string | null;
+  rooms: string[];
 }
 
 /** The cover (first published photo) of each listing of `scope` among `codes` that has one, by listing code. */
 export async function coverPhotos(db: Handle, scope: SQL, codes: string[]): Promise<Map<string, PublicPhoto>> {
   if (codes.length === 0) return new Map();
   const rows = await db
-    .select({ code: listings.code, derivatives: photos.derivatives, placeholder: photos.placeholder })
+    .select({
+      code: listings.code,
+      derivatives: photos.derivatives,
+      placeholder: photos.placeholder,
+      floor: photos.floor,
+      rooms: photos.rooms,
+    })
     .from(listings)
     .innerJoin(photos, eq(photos.listingId, listings.id))
     .where(
@@ -30,12 +39,19 @@ export async function coverPhotos(db: Handle, scope: SQL, codes: string[]): Prom
   return new Map(rows.map((row) => [row.code, publicPhoto(row)]));
 }
 
-export function publicPhoto(row: { derivatives: PhotoDerivatives | null; placeholder: string | null }): PublicPhoto {
+export function publicPhoto(row: {
+  derivatives: PhotoDerivatives | null;
+  placeholder: string | null;
+  floor: string | null;
+  rooms: string[];
+}): PublicPhoto {
   const { webp_1600, webp_400, jpeg_1600 } = row.derivatives!;
   return {
     webp1600: webp_1600,
     webp400: webp_400,
     jpeg1600: jpeg_1600,
     placeholder: row.placeholder ? thumbHashToDataURL(Buffer.from(row.placeholder, "base64")) : null,
+    floor: row.floor,
+    rooms: row.rooms,
   };
 }

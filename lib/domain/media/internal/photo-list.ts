@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { floorLevels } from "@/lib/domain/vocabulary/floor-levels";
-import { photoRooms } from "@/lib/domain/vocabulary/photo-rooms";
+import { unstorableReason } from "@/lib/domain/listings/validation/text";
 import { ValidationError, type FieldError } from "@/lib/platform/errors";
 import { idPattern } from "@/lib/platform/ids";
 import { checkUrlForm } from "@/lib/platform/net/public-address";
-import { maxPhotosPerListing, maxPhotoUrlLength, maxRoomsPerPhoto } from "../limits";
+import { maxPhotosPerListing, maxPhotoUrlLength, maxRoomLabelLength, maxRoomsPerPhoto } from "../limits";
 
 /** One photo of a list, checked: a URL or an upload key, with its level tag and room labels. */
 export type PhotoItem = ({ url: string; key?: undefined } | { key: string; url?: undefined }) & { floor: string | null; rooms: string[] };
@@ -30,10 +30,12 @@ export const photoListSchema = z
               .meta({ description: "An upload key of the caller from `POST /uploads`, its file sent. Required without `url`." }),
             floor: z.string().optional().meta({ description: "Level tag: a floor level code (`floor_level` in `GET /schema`)." }),
             rooms: z
-              .array(z.string())
+              .array(z.string().trim().min(1).max(maxRoomLabelLength))
               .max(maxRoomsPerPhoto)
               .optional()
-              .meta({ description: `Room labels (\`photo_room\` in \`GET /schema\`), at most ${maxRoomsPerPhoto}, each once.` }),
+              .meta({
+                description: `Room labels, free text of 1–${maxRoomLabelLength} characters after trimming, stored as sent (trimmed); at most ${maxRoomsPerPhoto}, each once. A label equal to a \`photo_room\` code of \`GET /schema\` is shown with that code's label in the page's language; any other is shown as written.`,
+              }),
           })
           .meta({ id: "PhotoItem" }),
       )
@@ -53,10 +55,11 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /**
  * Checks the body's form and the vocabulary, without the database: every error at its pointer
  * (spec: `present` for a missing `photos`, `required_without` for a photo with neither `url` nor
- * `key`, `url` for an address that is not https, `invalid_value` for an unknown level or room).
+ * `key`, `url` for an address that is not https, `invalid_value` for an unknown level). Rooms are
+ * labels, not codes (spec: "Room labels"): any text, `min`/`max` on its trimmed length, `distinct`.
  * Whose upload keys they are is checked by the service, which reads them.
  */
-export function readPhotoList(body: unknown, options: { schemes: ("https" | "http")[] }): PhotoItem[] {
+export function readPhotoList(body: unknown): PhotoItem[] {
   const errors: FieldError[] = [];
   if (!isObject(body) || !("photos" in body) || body.photos === undefined || body.photos === null) {
     throw new ValidationError([{ pointer: "/photos", code: "present" }]);
@@ -87,7 +90,7 @@ export function readPhotoList(body: unknown, options: { schemes: ("https" | "htt
       else if (controlCharacter.test(url) || !url.isWellFormed())
         errors.push({ pointer: `${at}/url`, code: "url", params: { scheme: "https" } });
       else {
-        const form = checkUrlForm(url, options.schemes);
+        const form = checkUrlForm(url, ["https"]);
         if (!form.ok) {
           if (form.reason === "credentials_in_url")
             errors.push({ pointer: `${at}/url`, code: "invalid_value", params: { reason: "url_credentials" } });
@@ -115,10 +118,15 @@ export function readPhotoList(body: unknown, options: { schemes: ("https" | "htt
       else
         rooms.forEach((room, position) => {
           const where = `${at}/rooms/${position}`;
-          if (typeof room !== "string") errors.push({ pointer: where, code: "string" });
-          else if (!photoRooms.has(room)) errors.push({ pointer: where, code: "invalid_value", params: { reason: "unknown_photo_room" } });
-          else if (labels.includes(room)) errors.push({ pointer: where, code: "distinct" });
-          else labels.push(room);
+          const label = typeof room === "string" ? room.trim() : null;
+          const unstorable = label === null ? undefined : unstorableReason(label);
+          if (label === null) errors.push({ pointer: where, code: "string" });
+          else if (unstorable) errors.push({ pointer: where, code: "invalid", params: { reason: unstorable } });
+          else if (label.length === 0) errors.push({ pointer: where, code: "min", params: { min: 1, unit: "characters" } });
+          else if (label.length > maxRoomLabelLength)
+            errors.push({ pointer: where, code: "max", params: { max: maxRoomLabelLength, unit: "characters" } });
+          else if (labels.includes(label)) errors.push({ pointer: where, code: "distinct" });
+          else labels.push(label);
         });
     }
     if (errors.length > before) return;

@@ -177,7 +177,7 @@ export default async function ReviewPage({ params, searchParams }: Props) {
         <h2 id="listing-heading">{t.listingHeading}</h2>
         <article lang={typeof shown.content_locale === "string" ? shown.content_locale : "ro"}>
           <h3>{String(shown.title)}</h3>
-          <ListingPhotos photos={photos} texts={{ heading: texts.listing.photos, alt: texts.listing.photoAlt }} />
+          <ListingPhotos photos={photos} locale={locale} texts={{ heading: texts.listing.photos, alt: texts.listing.photoAlt }} />
           <p className="pre-wrap">{String(shown.description)}</p>
         </article>
         <h3>{t.facts}</h3>

@@ -18,7 +18,7 @@ function Credentials({ state, texts, intro }: { state: AppFormState; texts: Text
       <p>
         {texts.apps.clientId}: <code data-client-id>{state.credentials.clientId}</code>
       </p>
-      <SecretOnce label={texts.apps.clientSecret} value={state.credentials.clientSecret} texts={texts.secret} />
+      <SecretOnce label={texts.apps.clientSecret} value={state.credentials.clientSecret} stored="hashed" texts={texts.secret} />
     </div>
   );
 }
@@ -130,7 +130,9 @@ export function AppWebhookForm({
     <details>
       <summary>{texts.apps.webhook.title}</summary>
       <p className="muted">{texts.apps.webhook.intro}</p>
-      {state.webhookSecret ? <SecretOnce label={texts.apps.webhook.secret} value={state.webhookSecret} texts={texts.secret} /> : null}
+      {state.webhookSecret ? (
+        <SecretOnce label={texts.apps.webhook.secret} value={state.webhookSecret} stored="encrypted" texts={texts.secret} />
+      ) : null}
       <form action={action} className="stack" noValidate>
         <FormMessage state={state} />
         <input type="hidden" name="client_id" value={clientId} />

@@ -50,7 +50,7 @@ export function KeyCreation({
           <h2 id="new-key-heading" tabIndex={-1} ref={heading}>
             {format(texts.created.heading, { name: state.created.name })}
           </h2>
-          <SecretOnce key={state.created.key} label={texts.created.key} value={state.created.key} texts={secret} />
+          <SecretOnce key={state.created.key} label={texts.created.key} value={state.created.key} stored="hashed" texts={secret} />
         </section>
       ) : null}
       <section className="card" aria-labelledby="create-key-heading">

@@ -20,7 +20,7 @@ export function CreateWebhookForm({ eventTypes, texts }: { eventTypes: string[];
       {state.ok && state.secret ? (
         <div className="stack">
           <p role="status">{state.message}</p>
-          <SecretOnce label={texts.webhooks.secret} value={state.secret} texts={texts.secret} />
+          <SecretOnce label={texts.webhooks.secret} value={state.secret} stored="encrypted" texts={texts.secret} />
         </div>
       ) : null}
       <form action={action} className="stack" noValidate key={state.ok ? state.secret : "form"}>
@@ -72,7 +72,7 @@ export function RotateWebhookSecret({ id, url, texts }: { id: string; url: strin
         state.secret ? (
           <div className="stack">
             <p role="status">{format(t.rotatedNotice, { url })}</p>
-            <SecretOnce label={t.secret} value={state.secret} texts={texts.secret} />
+            <SecretOnce label={t.secret} value={state.secret} stored="encrypted" texts={texts.secret} />
           </div>
         ) : null
       }
