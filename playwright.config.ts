@@ -86,7 +86,10 @@ export default defineConfig({
   ],
   webServer: {
     // The production server, built first when no build is there yet (CI builds before this step).
-    command: `${built ? "" : "npm run build && "}npm run start -- --hostname 127.0.0.1 --port ${port}`,
+    // Idle connections kept 2 minutes, longer than any test: a test's request context reuses its
+    // connection after a pause, and with Node's 5 s default the server could close it just as the
+    // request went out (seen: a DELETE failing with ECONNRESET between two steps of a long test).
+    command: `${built ? "" : "npm run build && "}npm run start -- --hostname 127.0.0.1 --port ${port} --keepAliveTimeout 120000`,
     // Answers 401 without a key once the app, its database and its pipeline are up.
     url: `${baseURL}/api/v1/ping`,
     // Local receivers (127.0.0.1) are allowed for the webhook journey; private addresses stay refused.
