@@ -1,6 +1,17 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { pageMessages } from "../lib/platform/i18n/page-messages";
-import { checkPage, cli, holderKey, newHolder, ownKey, sampleListing, screenshot, signIn, type Holder } from "./support";
+import {
+  checkPage,
+  cli,
+  holderKey,
+  newHolder,
+  ownKey,
+  sampleListing,
+  screenshot,
+  seriousAxeViolations,
+  signInContext,
+  type Holder,
+} from "./support";
 
 /**
  * Every existing page, in both languages: the security headers, no CSP violation, no serious or
@@ -382,7 +393,7 @@ for (const { locale, browserLocale } of languages) {
       if (pageCase.signedIn) {
         const holder = await newHolder({ locale, moderator: pageCase.moderator });
         await pageCase.prepare?.(holder, request);
-        await signIn(page, holder, locale);
+        await signInContext(context, holder);
       }
       const violations = await watchPolicy(page);
       const response = await page.goto(pageCase.path());
@@ -418,6 +429,17 @@ test("the violation watcher reports what the policy blocks (so an empty report m
     document.body.append(image);
   });
   await expect.poll(violations).toEqual(expect.arrayContaining([expect.stringContaining("img-src")]));
+});
+
+test("the accessibility check reports a serious violation (so a page without one means something)", async ({ page }) => {
+  await page.goto("/");
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  await page.evaluate(() => {
+    const unnamed = document.createElement("img");
+    unnamed.src = "/favicon.ico";
+    document.querySelector("main")!.append(unnamed);
+  });
+  expect(await seriousAxeViolations(page)).toEqual([expect.stringMatching(/^image-alt: /)]);
 });
 
 test("each page gets its own nonce, and API answers carry none of the page headers", async ({ request }) => {
