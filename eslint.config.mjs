@@ -44,7 +44,7 @@ const callerScope = {
       {
         paths: [
           {
-            name: "@/lib/platform/context",
+            name: "@/lib/base/context",
             importNames: ["systemContext", "operatorContext", "asAccount"],
             message:
               "Routes and pages use the caller's context (the endpoint wrapper's ctx, pageContext): staff contexts belong to jobs, the CLI and the seed.",

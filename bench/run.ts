@@ -9,7 +9,7 @@
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import type { OperatorActor, ServiceContext } from "@/lib/platform/context";
+import type { OperatorActor, ServiceContext } from "@/lib/base/context";
 import { encodeCursor } from "@/lib/domain/listings/internal/pagination";
 import { KeyPool } from "./key-pool";
 import { positiveEnv, runScript, throwawayDatabase } from "./lifecycle";

@@ -1,6 +1,6 @@
 import type { Sql } from "postgres";
 import { createAccount } from "@/lib/domain/accounts/create-account";
-import type { OperatorActor, ServiceContext } from "@/lib/platform/context";
+import type { OperatorActor, ServiceContext } from "@/lib/base/context";
 import { createKey, maxKeysPerAccount } from "@/lib/domain/keys/create-key";
 import { isListingCode } from "@/lib/domain/listings/internal/codes";
 import { exampleApartment } from "@/lib/domain/listings/examples";

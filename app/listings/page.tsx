@@ -7,17 +7,17 @@ import { catalogQuery, listCatalog, type CatalogQuery } from "@/lib/domain/listi
 import { itemOf } from "@/lib/domain/listings/internal/queries";
 import { encodeCursor } from "@/lib/domain/listings/internal/pagination";
 import { listCoverPhotos } from "@/lib/domain/media/list-public-photos";
-import type { Enumeration } from "@/lib/domain/vocabulary/labels";
+import type { Enumeration } from "@/lib/base/i18n/labels";
 import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
-import { pageContext, type ServiceContext } from "@/lib/platform/context";
-import type { Locale } from "@/lib/platform/i18n";
-import { ValidationError } from "@/lib/platform/errors";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
-import { refusalState, type FormState } from "@/lib/portal/form-state";
+import { pageContext, type ServiceContext } from "@/lib/base/context";
+import type { Locale } from "@/lib/base/i18n";
+import { ValidationError } from "@/lib/base/errors";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { parseOrThrow } from "@/lib/base/validation/zod";
+import { refusalState, type FormState } from "@/lib/adapters/portal/form-state";
 import { requestLocale } from "@/app/locale";
-import { givenValues, type SearchParams } from "@/lib/portal/search-params";
-import { notIndexedButFollowed, publicPageMetadata } from "@/lib/portal/page-metadata";
+import { givenValues, type SearchParams } from "@/lib/adapters/portal/search-params";
+import { notIndexedButFollowed, publicPageMetadata } from "@/lib/adapters/portal/page-metadata";
 
 type Props = { searchParams: Promise<SearchParams> };
 

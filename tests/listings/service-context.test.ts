@@ -20,7 +20,7 @@ import {
   type OperatorActor,
   type PublicActor,
   type ServiceContext,
-} from "@/lib/platform/context";
+} from "@/lib/base/context";
 import { accountWithKey } from "../support/fixtures";
 import { activeListing } from "../support/listings";
 

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { accounts } from "@/db/schema";
-import { withTransaction, type PublicActor, type ServiceContext } from "@/lib/platform/context";
-import type { Locale } from "@/lib/platform/i18n";
-import { rateLimiter } from "@/lib/platform/http/rate-limit";
-import { newId } from "@/lib/platform/ids";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
+import { withTransaction, type PublicActor, type ServiceContext } from "@/lib/base/context";
+import type { Locale } from "@/lib/base/i18n";
+import { rateLimiter } from "@/lib/infra/rate-limit";
+import { newId } from "@/lib/base/ids";
+import { parseOrThrow } from "@/lib/base/validation/zod";
 import { recordActivity } from "./activity";
 import { accountMailRule, emailBucket } from "./internal/limits";
 import { portalLink, sendAccountMail } from "./internal/mails";

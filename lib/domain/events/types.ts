@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listingStatuses, type events, type listings } from "@/db/schema";
 import { rejectionCodes } from "@/lib/domain/vocabulary/rejection-codes";
-import { config } from "@/lib/platform/config";
+import { config } from "@/lib/base/config";
 import { eventId } from "./ids";
 
 /** The nine event types of release 1.0.0 (spec: Events). Clients must accept new ones later. */

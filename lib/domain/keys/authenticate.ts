@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import type { Connection, Database } from "@/db";
 import { accounts, agencyMembers, apiKeys } from "@/db/schema";
-import { config } from "@/lib/platform/config";
-import { AppError } from "@/lib/platform/errors";
+import { config } from "@/lib/base/config";
+import { AppError } from "@/lib/base/errors";
 import { parseKey, secretMatches, type Permission } from "./format";
 import { markKeyUsed } from "./last-used";
 

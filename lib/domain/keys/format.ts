@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { idPattern, newId, randomToken } from "@/lib/platform/ids";
+import { idPattern, newId, randomToken } from "@/lib/base/ids";
 
 export const permissions = ["listings:read", "listings:write", "media:write"] as const;
 export type Permission = (typeof permissions)[number];

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { listings } from "@/db/schema";
-import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
-import { AppError } from "@/lib/platform/errors";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
 import { eventTypes } from "@/lib/domain/events";
 import { lockListing } from "./internal/locking";
 import type { ListedRow } from "./internal/queries";

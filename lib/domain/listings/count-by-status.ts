@@ -1,6 +1,6 @@
 import { and, count, eq, lte } from "drizzle-orm";
 import { listings, listingStatuses, type ListingStatus } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { visibleTo } from "./internal/scope";
 import { reminderDaysBefore } from "./remind-confirmation";
 import { confirmationDays } from "./unconfirm";

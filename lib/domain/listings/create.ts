@@ -1,9 +1,9 @@
 import { postgresError, sqlState } from "@/db/errors";
 import { eq } from "drizzle-orm";
 import { listings } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { ValidationError } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { ValidationError } from "@/lib/base/errors";
+import { newId } from "@/lib/base/ids";
 import { newListingCode } from "./internal/codes";
 import { findListed, type ListedRow } from "./internal/queries";
 import { searchColumns } from "./internal/store";

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { listingReports } from "@/db/schema";
-import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
-import { AppError } from "@/lib/platform/errors";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
 import { eventTypes, listingEventData, recordEvent } from "@/lib/domain/events";
 import { lockListing } from "./internal/locking";
 import { updateListing } from "./internal/store";

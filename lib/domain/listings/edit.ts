@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
-import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
 import { eventTypes, listingEventData, recordEvent } from "@/lib/domain/events";
 import type { ListingWarning } from "@/lib/domain/listings/validation";
-import { AppError } from "@/lib/platform/errors";
+import { AppError } from "@/lib/base/errors";
 import { lockListing } from "./internal/locking";
 import { mergePatch } from "./internal/merge-patch";
 import { checkIfMatch } from "./internal/preconditions";

@@ -1,8 +1,8 @@
 import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Handle } from "@/db";
 import { listings } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
 import { patterns } from "./validation/field-schemas";
 import { isListingCode } from "./internal/codes";
 import { detailOf, findListed, itemOf, listedOf, listedQuery, publicScope, refCondition, type ListedRow } from "./internal/queries";

@@ -1,7 +1,7 @@
 import { and, eq, gte, like, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { listings, listingStatuses } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { refineStorable } from "./validation/text";
 import { decodeCursor } from "./internal/pagination";
 import { searchKey } from "./internal/search-key";

@@ -1,6 +1,6 @@
 import { and, eq, lt } from "drizzle-orm";
 import { listings } from "@/db/schema";
-import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/platform/context";
+import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/base/context";
 import { lockAnyListing } from "./internal/locking";
 import { updateListing } from "./internal/store";
 

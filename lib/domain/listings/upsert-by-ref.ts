@@ -1,5 +1,5 @@
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { ValidationError } from "@/lib/platform/errors";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { ValidationError } from "@/lib/base/errors";
 import { listings } from "@/db/schema";
 import { createListing } from "./create";
 import { editListing, type EditOutcome } from "./edit";

@@ -4,11 +4,11 @@ import { blobGarbage, listings, photoLists, photos, type PhotoDerivatives } from
 import { eventTypes, listingEventData, recordEvent } from "@/lib/domain/events";
 import { lockAnyListing } from "@/lib/domain/listings/internal/locking";
 import { updateListing } from "@/lib/domain/listings/internal/store";
-import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/platform/context";
-import { AppError } from "@/lib/platform/errors";
-import { DownloadError, safeGet } from "@/lib/platform/net/safe-get";
-import { OutboundError } from "@/lib/platform/net/safe-request";
-import { blobStorage } from "@/lib/platform/storage";
+import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
+import { DownloadError, safeGet } from "@/lib/infra/net/safe-get";
+import { OutboundError } from "@/lib/infra/net/safe-request";
+import { blobStorage } from "@/lib/infra/storage";
 import { inPhotoSlot } from "./internal/limiter";
 import { publishedImages } from "./internal/photo-rows";
 import { renderPhoto, type RenderFailure } from "./internal/render";

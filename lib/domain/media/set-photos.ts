@@ -2,12 +2,12 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { blobGarbage, photoLists, photos, uploads } from "@/db/schema";
 import { lockListing } from "@/lib/domain/listings/internal/locking";
 import { updateListing } from "@/lib/domain/listings/internal/store";
-import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
-import { ValidationError, type FieldError } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
-import { dispatchJobs } from "@/lib/platform/jobs/dispatch";
-import { enqueue, type EnqueuedJob } from "@/lib/platform/jobs/enqueue";
-import { processPhotosJob } from "@/lib/platform/jobs/photo-jobs";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
+import { ValidationError, type FieldError } from "@/lib/base/errors";
+import { newId } from "@/lib/base/ids";
+import { dispatchJobs } from "@/lib/infra/jobs/dispatch";
+import { enqueue, type EnqueuedJob } from "@/lib/infra/jobs/enqueue";
+import { processPhotosJob } from "@/lib/adapters/worker/photo-jobs";
 import { derivativeKeys, publishedImages } from "./internal/photo-rows";
 import { readPhotoList, type PhotoItem } from "./internal/photo-list";
 

@@ -10,10 +10,10 @@ import {
   type ServiceContext,
   type SystemActor,
   type TransactionContext,
-} from "@/lib/platform/context";
-import { AppError, notFound } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
+} from "@/lib/base/context";
+import { AppError, notFound } from "@/lib/base/errors";
+import { newId } from "@/lib/base/ids";
+import { parseOrThrow } from "@/lib/base/validation/zod";
 import { redirectUris } from "./internal/redirect-uris";
 import { newClientSecret } from "./internal/secrets";
 

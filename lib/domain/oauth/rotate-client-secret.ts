@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { oauthClients } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
 import { hashSecret } from "@/lib/domain/keys/format";
-import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
 import { lockOwnClient } from "./internal/own-client";
 import { newClientSecret } from "./internal/secrets";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { withTransaction, type AccountActor, type OperatorActor, type ServiceContext, type SystemActor } from "@/lib/platform/context";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
+import { withTransaction, type AccountActor, type OperatorActor, type ServiceContext, type SystemActor } from "@/lib/base/context";
+import { parseOrThrow } from "@/lib/base/validation/zod";
 import { publicWebhookUrl, webhookFieldsInput } from "./internal/fields";
 import { insertWebhook, type CreatedWebhook } from "./internal/insert-webhook";
 

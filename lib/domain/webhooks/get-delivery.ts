@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { events, webhookDeliveries, webhooks } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
-import { idPattern } from "@/lib/platform/ids";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
+import { idPattern } from "@/lib/base/ids";
 import { deliveryBody } from "./deliver";
 import { deliveryColumns, deliveryView, eventOfDelivery, type DeliveryView } from "./internal/delivery-view";
 import { webhookView, type WebhookView } from "./internal/view";

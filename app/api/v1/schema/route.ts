@@ -1,8 +1,8 @@
 // GET /schema – the public vocabulary: no key, ETag with If-None-Match → 304, 60 requests a minute per address
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { vocabularyRoute } from "./declaration";
-import { methods } from "@/lib/platform/http/methods";
-import { json } from "@/lib/platform/http/respond";
+import { methods } from "@/lib/adapters/http/methods";
+import { json } from "@/lib/adapters/http/respond";
 import { vocabularyDocument } from "@/lib/domain/vocabulary/current";
 
 const schema = endpoint(vocabularyRoute, async ({ ctx, request }) => {

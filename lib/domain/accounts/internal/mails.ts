@@ -1,7 +1,7 @@
-import { sendMail } from "@/lib/platform/mail";
-import { config } from "@/lib/platform/config";
-import { format, messages, type Locale } from "@/lib/platform/i18n";
-import type { MailKey, MailParams } from "@/lib/platform/i18n/keys";
+import { sendMail } from "@/lib/infra/mail";
+import { config } from "@/lib/base/config";
+import { format, messages, type Locale } from "@/lib/base/i18n";
+import type { MailKey, MailParams } from "@/lib/base/i18n/keys";
 
 /** A portal page's address with its query: the links mails carry. */
 export function portalLink(path: string, query: Record<string, string> = {}): string {

@@ -1,4 +1,4 @@
-import { randomToken } from "@/lib/platform/ids";
+import { randomToken } from "@/lib/base/ids";
 
 // Upper-case letters and digits without 0/O, 1/I/L: a code read aloud or typed from paper survives.
 const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";

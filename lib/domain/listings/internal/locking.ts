@@ -1,8 +1,8 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import { postgresError, sqlState } from "@/db/errors";
 import { listings } from "@/db/schema";
-import type { AccountActor, StaffActor, TransactionContext } from "@/lib/platform/context";
-import { AppError, notFound } from "@/lib/platform/errors";
+import type { AccountActor, StaffActor, TransactionContext } from "@/lib/base/context";
+import { AppError, notFound } from "@/lib/base/errors";
 import { isListingCode } from "./codes";
 import { listedOf, listedQuery, type ListedRow } from "./queries";
 import { visibleTo } from "./scope";

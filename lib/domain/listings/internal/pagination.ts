@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ValidationError } from "@/lib/platform/errors";
+import { ValidationError } from "@/lib/base/errors";
 
 /**
  * Opaque cursors over the "last modified" order (`mod_seq`, newest first). A cursor says where a

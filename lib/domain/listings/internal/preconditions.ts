@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/platform/errors";
+import { AppError } from "@/lib/base/errors";
 import { listingEtag, type ListingRow } from "./read-shape";
 
 /**

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, isNull, lt, type SQL } from "drizzle-orm";
 import { accounts, agencies, listings } from "@/db/schema";
 import type { Handle } from "@/db";
-import { notFound } from "@/lib/platform/errors";
+import { notFound } from "@/lib/base/errors";
 import { toPage, type Cursor, type Page } from "./pagination";
 import { toListingDetail, toListingItem, type ListingRow } from "./read-shape";
 import { visibleTo, type ListingOwner } from "./scope";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { listings } from "@/db/schema";
 import { baseCurrency } from "@/lib/domain/currency/currencies";
-import { config } from "@/lib/platform/config";
+import { config } from "@/lib/base/config";
 import type { ListingDetail, ListingItem } from "../schemas";
 
 export type ListingRow = typeof listings.$inferSelect;

@@ -1,6 +1,6 @@
 import { and, eq, isNull, or, type SQL } from "drizzle-orm";
 import { listings } from "@/db/schema";
-import type { AgencyMembership } from "@/lib/platform/context";
+import type { AgencyMembership } from "@/lib/base/context";
 
 /** Who acts on listings: an account, with its agency membership when it has one (an `AccountActor` is one). */
 export interface ListingOwner {

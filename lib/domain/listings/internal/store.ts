@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { listings, type ListingStatus } from "@/db/schema";
 import { baseCurrency, toEur, type CurrencyRates } from "@/lib/domain/currency/currencies";
-import type { TransactionContext } from "@/lib/platform/context";
+import type { TransactionContext } from "@/lib/base/context";
 import type { ListedRow } from "./queries";
 import { searchKey } from "./search-key";
 import type { ListingRow } from "./read-shape";

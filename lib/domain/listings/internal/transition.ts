@@ -1,4 +1,4 @@
-import type { TransactionContext } from "@/lib/platform/context";
+import type { TransactionContext } from "@/lib/base/context";
 import { listingEventData, recordEvent, type EventType } from "@/lib/domain/events";
 import type { ListedRow } from "./queries";
 import { rewritten, updateListing, type ListingChanges } from "./store";

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { floorLevels } from "@/lib/domain/vocabulary/floor-levels";
 import { unstorableReason } from "@/lib/domain/listings/validation/text";
-import { ValidationError, type FieldError } from "@/lib/platform/errors";
-import { idPattern } from "@/lib/platform/ids";
-import { checkUrlForm } from "@/lib/platform/net/public-address";
+import { ValidationError, type FieldError } from "@/lib/base/errors";
+import { idPattern } from "@/lib/base/ids";
+import { checkUrlForm } from "@/lib/infra/net/public-address";
 import { maxPhotosPerListing, maxPhotoUrlLength, maxRoomLabelLength, maxRoomsPerPhoto } from "../limits";
 
 /** One photo of a list, checked: a URL or an upload key, with its level tag and room labels. */

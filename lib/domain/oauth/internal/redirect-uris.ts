@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FieldIssue } from "@/lib/platform/errors";
+import type { FieldIssue } from "@/lib/base/errors";
 
 const loopbackHosts = new Set(["127.0.0.1", "localhost", "[::1]"]);
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { randomToken } from "@/lib/platform/ids";
+import { randomToken } from "@/lib/base/ids";
 
 const secretAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 

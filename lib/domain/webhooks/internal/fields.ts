@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { eventTypes, type EventType } from "@/lib/domain/events";
-import { ValidationError, type FieldIssue } from "@/lib/platform/errors";
-import { checkPublicUrl, MAX_URL_LENGTH, type UrlRefusal } from "@/lib/platform/net/public-address";
+import { ValidationError, type FieldIssue } from "@/lib/base/errors";
+import { checkPublicUrl, MAX_URL_LENGTH, type UrlRefusal } from "@/lib/infra/net/public-address";
 
 /** What a webhook may subscribe to: every event type but `webhook.test`, which only the test button sends. */
 export const subscribableEventTypes = Object.values(eventTypes).filter(

@@ -8,12 +8,12 @@ import { editListing } from "@/lib/domain/listings/edit";
 import { getManagedListing } from "@/lib/domain/listings/get";
 import type { ListingRow } from "@/lib/domain/listings/internal/read-shape";
 import type { ListingWarning } from "@/lib/domain/listings/validation";
-import { AppError } from "@/lib/platform/errors";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { formText, refusalState, type FormState } from "@/lib/portal/form-state";
-import { documentOf, formSections, kindOf, postedValues, type ListingKind } from "@/lib/portal/listing-form";
-import { requireAccount, type PortalSession } from "@/lib/portal/session";
-import { controlOfPointer } from "@/lib/portal/unit-type-rows";
+import { AppError } from "@/lib/base/errors";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
+import { documentOf, formSections, kindOf, postedValues, type ListingKind } from "@/lib/adapters/portal/listing-form";
+import { requireAccount, type PortalSession } from "@/lib/adapters/portal/session";
+import { controlOfPointer } from "@/lib/adapters/portal/unit-type-rows";
 import { listingFormTokenMatches } from "./form-token";
 
 export type SavedAs = "draft" | "submitted" | "moderation" | "saved" | "unchanged";

@@ -1,11 +1,11 @@
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { catalogListingRoute, deleteListingRoute, editListingRoute } from "./declaration";
-import { methods } from "@/lib/platform/http/methods";
-import { json, noContent } from "@/lib/platform/http/respond";
+import { methods } from "@/lib/adapters/http/methods";
+import { json, noContent } from "@/lib/adapters/http/respond";
 import { editListing } from "@/lib/domain/listings/edit";
 import { detailOf } from "@/lib/domain/listings/internal/queries";
 import { getCatalogListing } from "@/lib/domain/listings/get";
-import { listingResponse } from "@/lib/platform/http/listing-response";
+import { listingResponse } from "@/lib/adapters/http/listing-response";
 import { deleteListing } from "@/lib/domain/listings/delete";
 
 // GET /listings/{code} – one active listing of the public catalog

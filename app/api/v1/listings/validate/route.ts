@@ -1,8 +1,8 @@
 // POST /listings/validate – validate a listing body exactly as creation would, writing nothing
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { validateListingRoute } from "./declaration";
-import { methods } from "@/lib/platform/http/methods";
-import { json } from "@/lib/platform/http/respond";
+import { methods } from "@/lib/adapters/http/methods";
+import { json } from "@/lib/adapters/http/respond";
 import { validateOrThrow } from "@/lib/domain/listings/internal/validate";
 
 const validate = endpoint(validateListingRoute, async ({ ctx, body }) => {

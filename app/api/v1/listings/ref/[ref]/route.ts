@@ -1,9 +1,9 @@
 // PUT /listings/ref/{ref} – create (201) or update as merge patch (200/202) by the integrator's own id
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { upsertListingByRefRoute } from "./declaration";
-import { methods } from "@/lib/platform/http/methods";
+import { methods } from "@/lib/adapters/http/methods";
 import { detailOf } from "@/lib/domain/listings/internal/queries";
-import { listingResponse } from "@/lib/platform/http/listing-response";
+import { listingResponse } from "@/lib/adapters/http/listing-response";
 import { upsertListingByRef } from "@/lib/domain/listings/upsert-by-ref";
 
 const upsert = endpoint(upsertListingByRefRoute, async ({ ctx, params, request, body }) => {
