@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { remindConfirmationDue } from "@/lib/domain/listings/remind-confirmation";
 import { unconfirmStaleListings } from "@/lib/domain/listings/unconfirm";
+import { listingJobs } from "@/lib/domain/listings/jobs";
 import { defineJob } from "@/lib/infra/jobs/define";
 
 // One pass handles a bounded batch; a few passes per run keep a backlog moving while staying well
@@ -12,9 +12,8 @@ const maxPassesPerRun = 20;
  * daily, so a listing changes state within the hour its 30 days end.
  */
 export const unconfirmListingsJob = defineJob({
-  name: "listings.unconfirm",
+  ...listingJobs.unconfirm,
   cron: "10 * * * *",
-  payload: z.object({}),
   retry: { delaysSeconds: [300, 1800] },
   handler: async (_payload, ctx) => {
     let unconfirmed = 0;
@@ -33,9 +32,8 @@ export const unconfirmListingsJob = defineJob({
  * in the same tick of the runner for nothing.
  */
 export const remindConfirmationJob = defineJob({
-  name: "listings.remind-confirmation",
+  ...listingJobs.remindConfirmation,
   cron: "40 * * * *",
-  payload: z.object({}),
   retry: { delaysSeconds: [300, 1800] },
   handler: async (_payload, ctx) => {
     const total = { reminded: 0, mails: 0 };

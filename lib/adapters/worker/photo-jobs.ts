@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { cleanUpPhotoFiles } from "@/lib/domain/media/clean-up-files";
+import { mediaJobs } from "@/lib/domain/media/jobs";
 import { processListingPhotos } from "@/lib/domain/media/process-photos";
 import { defineJob } from "@/lib/infra/jobs/define";
 import { enqueue } from "@/lib/infra/jobs/enqueue";
@@ -10,8 +10,7 @@ import { enqueue } from "@/lib/infra/jobs/enqueue";
  * finds the listing held comes back when the lease ends, in case its holder died.
  */
 export const processPhotosJob = defineJob({
-  name: "photos.process",
-  payload: z.object({ listingId: z.string().min(1) }),
+  ...mediaJobs.processPhotos,
   retry: { delaysSeconds: [10, 60, 300, 1800] },
   handler: async (payload, ctx) => {
     const outcome = await processListingPhotos({ ctx, input: payload });
@@ -27,9 +26,8 @@ export const processPhotosJob = defineJob({
  * the files no photo refers to any more.
  */
 export const cleanUpPhotoFilesJob = defineJob({
-  name: "photos.cleanup",
+  ...mediaJobs.cleanUpFiles,
   cron: "40 * * * *",
-  payload: z.object({}),
   retry: { delaysSeconds: [300, 1800] },
   handler: (_payload, ctx) => cleanUpPhotoFiles({ ctx }),
 });

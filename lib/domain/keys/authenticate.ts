@@ -3,7 +3,8 @@ import type { Connection, Database } from "@/db";
 import { accounts, agencyMembers, apiKeys } from "@/db/schema";
 import { config } from "@/lib/base/config";
 import { AppError } from "@/lib/base/errors";
-import { parseKey, secretMatches, type Permission } from "./format";
+import { parseKey, type Permission } from "./format";
+import { secretMatches } from "@/lib/base/secret-hash";
 import { markKeyUsed } from "./last-used";
 
 export interface Principal {

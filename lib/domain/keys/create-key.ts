@@ -14,7 +14,8 @@ import {
 } from "@/lib/base/context";
 import { AppError, notFound } from "@/lib/base/errors";
 import { parseOrThrow } from "@/lib/base/validation/zod";
-import { generateKey, hashSecret, permissions, validityDays, type Permission } from "./format";
+import { generateKey, permissions, validityDays, type Permission } from "./format";
+import { hashSecret } from "@/lib/base/secret-hash";
 
 export const maxKeysPerAccount = 10;
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { accounts, oauthClients } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
-import { hashSecret } from "@/lib/domain/keys/format";
+import { hashSecret } from "@/lib/base/secret-hash";
 import {
   withTransaction,
   type AccountActor,

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { apiKeys, oauthConnections } from "@/db/schema";
-import { parseKey, secretMatches } from "@/lib/domain/keys/format";
+import { parseKey } from "@/lib/domain/keys/format";
+import { secretMatches } from "@/lib/base/secret-hash";
 import { withTransaction, type ServiceContext } from "@/lib/base/context";
 import { AppError } from "@/lib/base/errors";
 import { authenticateClient, type ClientAuthenticatedInput } from "./internal/client-auth";

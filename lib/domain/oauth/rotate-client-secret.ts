@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { oauthClients } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
-import { hashSecret } from "@/lib/domain/keys/format";
+import { hashSecret } from "@/lib/base/secret-hash";
 import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
 import { lockOwnClient } from "./internal/own-client";
 import { newClientSecret } from "./internal/secrets";

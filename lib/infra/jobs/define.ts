@@ -7,10 +7,18 @@ export interface JobContext extends ServiceContext<SystemActor> {
   job: { id: string; name: string; attempt: number };
 }
 
-export interface JobOptions<P extends z.ZodType> {
+/**
+ * What a job is to those who enqueue it: its name and the payload it takes. A domain declares its
+ * jobs (`declareJob`) beside its services and enqueues them; the worker binds each to its handler,
+ * retries and schedule (`defineJob`, lib/adapters/worker), so the domain never imports the worker.
+ */
+export interface JobDeclaration<P extends z.ZodType = z.ZodType> {
   /** Stable name: stored in the jobs rows and used as the Inngest event `jobs/<name>`. */
-  name: string;
-  payload: P;
+  readonly name: string;
+  readonly payload: P;
+}
+
+export interface JobOptions<P extends z.ZodType> extends JobDeclaration<P> {
   /**
    * Waits before each retry after a failed attempt: `[60, 300]` means at most three attempts, the
    * second a minute after the first fails, the third five minutes after the second fails.
@@ -31,8 +39,13 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> extends JobOptio
 
 const jobNamePattern = /^[a-z][a-z0-9]*(?:[.-][a-z0-9]+)*$/;
 
+export function declareJob<P extends z.ZodType>(declaration: JobDeclaration<P>): JobDeclaration<P> {
+  if (!jobNamePattern.test(declaration.name)) throw new Error(`Job name "${declaration.name}" must be lower-case words`);
+  return declaration;
+}
+
 export function defineJob<P extends z.ZodType>(options: JobOptions<P>): JobDefinition<P> {
-  if (!jobNamePattern.test(options.name)) throw new Error(`Job name "${options.name}" must be lower-case words`);
+  declareJob(options);
   if (options.retry.delaysSeconds.some((delay) => !Number.isInteger(delay) || delay < 1)) {
     // A zero delay would make a failing job due again within the same runDueJobs pass.
     throw new Error(`Job "${options.name}": retry delays are whole seconds, at least 1`);

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { database, type Connection, type Handle, type Transaction } from "@/db";
-import type { JobDefinition } from "./define";
+import type { JobDeclaration } from "./define";
 import { dispatchJobs, type DispatchedJob } from "./dispatch";
 import { insertJob } from "./store";
 
@@ -28,7 +28,7 @@ export interface EnqueuedJob extends Required<DispatchedJob> {
  * the caller after its transaction (until then, or if that never happens, the sweep covers it).
  */
 export async function enqueue<P extends z.ZodType>(
-  job: JobDefinition<P>,
+  job: JobDeclaration<P>,
   payload: z.input<P>,
   options: EnqueueOptions = {},
 ): Promise<EnqueuedJob> {
@@ -43,7 +43,7 @@ export async function enqueue<P extends z.ZodType>(
 
 /** `enqueue` bound to one transaction. */
 export type EnqueueInTransaction = <P extends z.ZodType>(
-  job: JobDefinition<P>,
+  job: JobDeclaration<P>,
   payload: z.input<P>,
   options?: Omit<EnqueueOptions, "tx">,
 ) => Promise<EnqueuedJob>;

@@ -4,7 +4,7 @@ import type { Transaction } from "@/db";
 import { accountTokens } from "@/db/schema";
 import { ValidationError } from "@/lib/base/errors";
 import { newId } from "@/lib/base/ids";
-import { hashSecret } from "@/lib/domain/keys/format";
+import { hashSecret } from "@/lib/base/secret-hash";
 
 export type TokenPurpose = (typeof accountTokens.$inferSelect)["purpose"];
 

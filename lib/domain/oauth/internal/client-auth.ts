@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { oauthClients } from "@/db/schema";
-import { secretMatches } from "@/lib/domain/keys/format";
+import { secretMatches } from "@/lib/base/secret-hash";
 import type { ServiceContext } from "@/lib/base/context";
 import { AppError } from "@/lib/base/errors";
 
