@@ -5,7 +5,7 @@ import { database } from "@/db";
 import { changeListingState } from "@/lib/domain/listings/change-state";
 import { countAccountListings } from "@/lib/domain/listings/count-by-status";
 import { deleteListing } from "@/lib/domain/listings/delete";
-import { encodeCursor } from "@/lib/domain/listings/internal/pagination";
+import { encodeCursor } from "@/lib/domain/listings/pagination";
 import { searchKey } from "@/lib/domain/listings/internal/search-key";
 import { searchKeySql } from "@/lib/domain/listings/internal/search-key-sql";
 import { listAccountListings, accountListingsQuery } from "@/lib/domain/listings/list";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listingCodePattern } from "@/lib/domain/listings/internal/codes";
+import { listingCodePattern } from "@/lib/domain/listings/codes";
 
 /** Parts several route declarations share (see lib/adapters/http/route.ts). */
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { moderateListing, moderationDecision, rejectionCodes, type ModerationDecision } from "@/lib/domain/listings/moderate";
-import { detailOf } from "@/lib/domain/listings/internal/queries";
+import { detailOf } from "@/lib/domain/listings/read-shape";
 import type { OperatorActor, ServiceContext } from "@/lib/base/context";
 import { commaList, defineCommand, type JsonObject } from "./command";
 

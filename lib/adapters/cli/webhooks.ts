@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { accounts } from "@/db/schema";
 import { createWebhookFor } from "@/lib/domain/webhooks/create-webhook";
-import { subscribableEventTypes } from "@/lib/domain/webhooks/internal/fields";
+import { subscribableEventTypes } from "@/lib/domain/webhooks/fields";
 import { sendTestDelivery } from "@/lib/domain/webhooks/send-test-delivery";
 import { ValidationError } from "@/lib/base/errors";
 import { commaList, defineCommand } from "./command";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listingDetailSchema } from "@/lib/domain/listings/schemas";
-import { encodeCursor, type Page } from "@/lib/domain/listings/internal/pagination";
-import type { ListedRow } from "@/lib/domain/listings/internal/queries";
+import { encodeCursor, type Page } from "@/lib/domain/listings/pagination";
+import type { ListedRow } from "@/lib/domain/listings/read-shape";
 
 /** Members `fields` may name: those of the detail shape, in its order. */
 const detailFields = Object.keys(listingDetailSchema.shape);

@@ -1,5 +1,5 @@
 import { deliveryStatuses } from "@/lib/domain/webhooks/list-deliveries";
-import type { DeliveryView } from "@/lib/domain/webhooks/internal/delivery-view";
+import type { DeliveryView } from "@/lib/domain/webhooks/delivery-view";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 
 /** What the webhook pages do besides calling services: read the log's query, word a delivery's outcome. */

@@ -8,7 +8,7 @@ import { parseOrThrow } from "@/lib/base/validation/zod";
 import { recordActivity } from "./activity";
 import { rateLimiter } from "@/lib/infra/rate-limit";
 import { emailBucket, signInRules } from "./internal/limits";
-import { portalLink, sendAccountMail } from "./internal/mails";
+import { portalLink, sendAccountMail } from "./mails";
 import { hashPassword, newPassword, passwordMatches } from "./internal/password";
 import { consumeTokens } from "./internal/tokens";
 

@@ -5,7 +5,7 @@ import { withTransaction, type PublicActor, type ServiceContext } from "@/lib/ba
 import type { Locale } from "@/lib/base/i18n";
 import { parseOrThrow } from "@/lib/base/validation/zod";
 import { recordActivity } from "./activity";
-import { portalLink, sendAccountMail } from "./internal/mails";
+import { portalLink, sendAccountMail } from "./mails";
 import { hashPassword, newPassword } from "./internal/password";
 import { redeemToken } from "./internal/tokens";
 

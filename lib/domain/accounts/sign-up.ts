@@ -8,7 +8,7 @@ import { newId } from "@/lib/base/ids";
 import { parseOrThrow } from "@/lib/base/validation/zod";
 import { recordActivity } from "./activity";
 import { accountMailRule, emailBucket } from "./internal/limits";
-import { portalLink, sendAccountMail } from "./internal/mails";
+import { portalLink, sendAccountMail } from "./mails";
 import { hashPassword, newPassword } from "./internal/password";
 import { issueToken, tokenLifetimeMs } from "./internal/tokens";
 import { emailAddress } from "./internal/requested-link";

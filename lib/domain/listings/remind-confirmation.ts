@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, lt, lte, or } from "drizzle-orm";
 import { accounts, listings } from "@/db/schema";
-import { portalLink, sendAccountMail } from "@/lib/domain/accounts/internal/mails";
+import { portalLink, sendAccountMail } from "@/lib/domain/accounts/mails";
 import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/base/context";
 import { logger } from "@/lib/base/logger";
 import { confirmationDays } from "./unconfirm";

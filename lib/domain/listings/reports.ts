@@ -6,7 +6,7 @@ import { AppError, notFound } from "@/lib/base/errors";
 import { rateLimiter, type RateRule } from "@/lib/infra/rate-limit";
 import { idPattern, newId } from "@/lib/base/ids";
 import { parseOrThrow } from "@/lib/base/validation/zod";
-import { isListingCode } from "./internal/codes";
+import { isListingCode } from "./codes";
 import { actingModerator, ownedBy, refuseOwnListing } from "./internal/moderator";
 
 export const reportReason = z.string().trim().min(1).max(1000);

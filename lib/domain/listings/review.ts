@@ -1,7 +1,7 @@
 import { and, count, eq } from "drizzle-orm";
 import { listingReports, listings, type ListingStatus } from "@/db/schema";
 import type { ServiceContext, StaffActor } from "@/lib/base/context";
-import { isListingCode } from "./internal/codes";
+import { isListingCode } from "./codes";
 import { actingModerator, ownedBy } from "./internal/moderator";
 import { findListed } from "./internal/queries";
 import { notFound } from "@/lib/base/errors";

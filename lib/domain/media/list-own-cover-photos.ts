@@ -1,4 +1,4 @@
-import { visibleTo } from "@/lib/domain/listings/internal/scope";
+import { visibleTo } from "@/lib/domain/listings/scope";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { coverPhotos, type PublicPhoto } from "./internal/cover-photos";
 

@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { listings, photos, type PhotoState } from "@/db/schema";
-import { isListingCode } from "@/lib/domain/listings/internal/codes";
-import { visibleTo } from "@/lib/domain/listings/internal/scope";
+import { isListingCode } from "@/lib/domain/listings/codes";
+import { visibleTo } from "@/lib/domain/listings/scope";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { notFound } from "@/lib/base/errors";
 

@@ -1,14 +1,14 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { blobGarbage, photoLists, photos, uploads } from "@/db/schema";
-import { lockListing } from "@/lib/domain/listings/internal/locking";
-import { updateListing } from "@/lib/domain/listings/internal/store";
+import { lockListing } from "@/lib/domain/listings/locking";
+import { updateListing } from "@/lib/domain/listings/store";
 import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
 import { ValidationError, type FieldError } from "@/lib/base/errors";
 import { newId } from "@/lib/base/ids";
 import { dispatchJobs } from "@/lib/infra/jobs/dispatch";
 import { enqueue, type EnqueuedJob } from "@/lib/infra/jobs/enqueue";
 import { derivativeKeys, publishedImages } from "./internal/photo-rows";
-import { readPhotoList, type PhotoItem } from "./internal/photo-list";
+import { readPhotoList, type PhotoItem } from "./photo-list";
 import { mediaJobs } from "./jobs";
 
 /**

@@ -3,7 +3,7 @@ import { AppError } from "@/lib/base/errors";
 import { format, messages } from "@/lib/base/i18n";
 import { errorRedirect, localeOf, registeredClient, type AuthorizeRequest } from "./internal/authorize-request";
 import { parseScope } from "./internal/scope";
-import { codeChallengePattern } from "./internal/secrets";
+import { codeChallengePattern } from "./secrets";
 
 export type { AuthorizeRequest };
 

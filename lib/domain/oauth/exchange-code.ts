@@ -9,7 +9,7 @@ import { AppError } from "@/lib/base/errors";
 import { authenticateClient, type ClientAuthenticatedInput, type OAuthClient } from "./internal/client-auth";
 import { endConnection, revokeConnectionKeys } from "./internal/connection-keys";
 import { scopeText } from "./internal/scope";
-import { codeVerifierPattern, s256 } from "./internal/secrets";
+import { codeVerifierPattern, s256 } from "./secrets";
 
 /** Days a key granted by consent lasts (spec: Authentication 8, `expires_in` of 365 days). */
 export const grantedKeyDays = 365;

@@ -9,7 +9,7 @@ import { notFound } from "@/lib/base/errors";
 import { newId } from "@/lib/base/ids";
 import { parseOrThrow } from "@/lib/base/validation/zod";
 import { redirectWith, registeredClient, type AuthorizeRequest } from "./internal/authorize-request";
-import { codeChallengePattern, newAuthorizationCode } from "./internal/secrets";
+import { codeChallengePattern, newAuthorizationCode } from "./secrets";
 
 /** How long a code can be exchanged (spec: Limits, 60 seconds). */
 export const codeLifetimeSeconds = 60;

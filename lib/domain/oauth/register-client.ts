@@ -14,8 +14,8 @@ import {
 import { AppError, notFound } from "@/lib/base/errors";
 import { newId } from "@/lib/base/ids";
 import { parseOrThrow } from "@/lib/base/validation/zod";
-import { redirectUris } from "./internal/redirect-uris";
-import { newClientSecret } from "./internal/secrets";
+import { redirectUris } from "./redirect-uris";
+import { newClientSecret } from "./secrets";
 
 export const clientFieldsInput = z.object({
   name: z.string().trim().min(1).max(100),

@@ -5,7 +5,7 @@ import { recordActivity } from "@/lib/domain/accounts/activity";
 import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
 import { parseOrThrow } from "@/lib/base/validation/zod";
 import { lockOwnClient } from "./internal/own-client";
-import { redirectUris } from "./internal/redirect-uris";
+import { redirectUris } from "./redirect-uris";
 
 export const updateClientRedirectUrisInput = z.object({ client_id: z.string().min(1), redirect_uris: redirectUris });
 

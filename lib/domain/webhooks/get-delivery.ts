@@ -4,7 +4,7 @@ import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { notFound } from "@/lib/base/errors";
 import { idPattern } from "@/lib/base/ids";
 import { deliveryBody } from "./deliver";
-import { deliveryColumns, deliveryView, eventOfDelivery, type DeliveryView } from "./internal/delivery-view";
+import { deliveryColumns, deliveryView, eventOfDelivery, type DeliveryView } from "./delivery-view";
 import { webhookView, type WebhookView } from "./internal/view";
 
 export interface DeliveryDetail extends DeliveryView {

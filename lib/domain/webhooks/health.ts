@@ -1,7 +1,7 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Handle } from "@/db";
 import { accounts, webhookDeliveries, webhooks } from "@/db/schema";
-import { portalLink, sendAccountMail } from "@/lib/domain/accounts/internal/mails";
+import { portalLink, sendAccountMail } from "@/lib/domain/accounts/mails";
 import { recordActivity } from "@/lib/domain/accounts/activity";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import type { Locale } from "@/lib/base/i18n";

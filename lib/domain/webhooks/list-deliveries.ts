@@ -6,7 +6,7 @@ import { notFound } from "@/lib/base/errors";
 import { idPattern } from "@/lib/base/ids";
 import { decodeKeyset, olderThan, toKeysetPage, type KeysetPage } from "@/lib/base/keyset";
 import { parseOrThrow } from "@/lib/base/validation/zod";
-import { deliveryColumns, deliveryView, eventOfDelivery, type DeliveryView } from "./internal/delivery-view";
+import { deliveryColumns, deliveryView, eventOfDelivery, type DeliveryView } from "./delivery-view";
 import { webhookView, type WebhookView } from "./internal/view";
 
 export const deliveryStatuses = ["pending", "delivering", "succeeded", "failed"] as const;

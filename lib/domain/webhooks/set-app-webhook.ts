@@ -5,7 +5,7 @@ import { recordActivity } from "@/lib/domain/accounts/activity";
 import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
 import { notFound } from "@/lib/base/errors";
 import { parseOrThrow } from "@/lib/base/validation/zod";
-import { publicWebhookUrl, webhookFieldsInput } from "./internal/fields";
+import { publicWebhookUrl, webhookFieldsInput } from "./fields";
 import { insertWebhook } from "./internal/insert-webhook";
 import { webhookView, type WebhookView } from "./internal/view";
 

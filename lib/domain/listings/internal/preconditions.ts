@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/base/errors";
-import { listingEtag, type ListingRow } from "./read-shape";
+import { listingEtag, type ListingRow } from "@/lib/domain/listings/read-shape";
 
 /**
  * `If-Match` as DESIGN §4 decides: the strong tag verbatim or without quotes, a list of tags, or `*`.

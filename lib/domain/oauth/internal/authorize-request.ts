@@ -6,7 +6,7 @@ import { AppError } from "@/lib/base/errors";
 import type { Locale } from "@/lib/base/i18n";
 import { describeError } from "@/lib/domain/oauth/error-description";
 import { issuer } from "./issuer";
-import { redirectMatches, withParameters } from "./redirect-uris";
+import { redirectMatches, withParameters } from "@/lib/domain/oauth/redirect-uris";
 
 /** A consent request that passed every check: what the consent page shows, and what Allow and Deny take back. */
 export interface AuthorizeRequest {

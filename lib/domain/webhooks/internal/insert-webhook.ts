@@ -5,12 +5,9 @@ import type { Actor, TransactionContext } from "@/lib/base/context";
 import { AppError, notFound } from "@/lib/base/errors";
 import { newId } from "@/lib/base/ids";
 import { newWebhookSecret } from "../signature";
-import type { WebhookFields } from "./fields";
+import { maxWebhooksPerAccount, type WebhookFields } from "../fields";
 import { sealSecret } from "./secret-box";
 import { webhookView, type WebhookView } from "./view";
-
-/** Spec: Limits. An integrator app's webhook counts in its owner's five. */
-export const maxWebhooksPerAccount = 5;
 
 export type CreatedWebhook = WebhookView & {
   /** `whsec_…`, shown once: only an encrypted copy is stored, for signing. */

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { ActionButton } from "@/components/forms/action-button";
 import { ConfirmAction } from "@/components/forms/confirm-action";
 import { ListingCover } from "@/components/listing-cover";
-import type { ListedRow } from "@/lib/domain/listings/internal/queries";
+import type { ListedRow } from "@/lib/domain/listings/read-shape";
 import { confirmationDeadline, confirmationDueSoon } from "@/lib/domain/listings/remind-confirmation";
 import type { PublicPhoto } from "@/lib/domain/media/list-public-photos";
 import { labelOf } from "@/lib/base/i18n/labels";

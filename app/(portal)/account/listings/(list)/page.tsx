@@ -4,7 +4,7 @@ import { requestLocale } from "@/app/locale";
 import { givenValues, type SearchParams } from "@/lib/adapters/portal/search-params";
 import { Field } from "@/components/forms/form-kit";
 import { countAccountListings } from "@/lib/domain/listings/count-by-status";
-import { encodeCursor } from "@/lib/domain/listings/internal/pagination";
+import { encodeCursor } from "@/lib/domain/listings/pagination";
 import { accountListingsQuery, accountListingsSearch, listAccountListings } from "@/lib/domain/listings/list";
 import { listOwnCoverPhotos } from "@/lib/domain/media/list-own-cover-photos";
 import { ValidationError } from "@/lib/base/errors";

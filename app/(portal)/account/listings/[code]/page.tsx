@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requestLocale } from "@/app/locale";
 import { getManagedListing } from "@/lib/domain/listings/get";
-import { listingEtag } from "@/lib/domain/listings/internal/read-shape";
+import { listingEtag } from "@/lib/domain/listings/read-shape";
 import { listOwnPhotos } from "@/lib/domain/media/list-own-photos";
 import { floorLevels, labelOf, photoRooms, writeFields } from "@/lib/domain/vocabulary";
 import { mediaFailureReasons } from "@/lib/domain/vocabulary/media-failure-reasons";

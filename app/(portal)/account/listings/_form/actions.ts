@@ -6,7 +6,7 @@ import { requestLocale } from "@/app/locale";
 import { createListing } from "@/lib/domain/listings/create";
 import { editListing } from "@/lib/domain/listings/edit";
 import { getManagedListing } from "@/lib/domain/listings/get";
-import type { ListingRow } from "@/lib/domain/listings/internal/read-shape";
+import type { ListingRow } from "@/lib/domain/listings/read-shape";
 import type { ListingWarning } from "@/lib/domain/listings/validation";
 import { AppError } from "@/lib/base/errors";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
@@ -71,7 +71,7 @@ async function edit(
   const after = result.listed.row.status;
   const saved: SavedAs = result.unchanged
     ? "unchanged"
-    : result.status === 202
+    : result.heldForModeration
       ? "moderation"
       : before !== "pending" && after === "pending"
         ? "submitted"

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ListingRow } from "@/lib/domain/listings/internal/read-shape";
+import type { ListingRow } from "@/lib/domain/listings/read-shape";
 import { labelOf } from "@/lib/base/i18n/labels";
 import { rejectionCodes } from "@/lib/domain/vocabulary/rejection-codes";
 import { format, type Locale } from "@/lib/base/i18n";

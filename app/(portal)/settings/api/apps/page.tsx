@@ -6,7 +6,7 @@ import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
 import { requireAccount } from "@/lib/adapters/portal/session";
 import { listWebhooks } from "@/lib/domain/webhooks/list-webhooks";
-import { subscribableEventTypes } from "@/lib/domain/webhooks/internal/fields";
+import { subscribableEventTypes } from "@/lib/domain/webhooks/fields";
 import { AppWebhookForm, RedirectUrisForm, RegisterAppForm, RotateSecret } from "./app-forms";
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { requestLocale } from "@/app/locale";
 import { createWebhook } from "@/lib/domain/webhooks/create-webhook";
 import { deleteWebhook } from "@/lib/domain/webhooks/delete-webhook";
-import type { webhookFieldsInput } from "@/lib/domain/webhooks/internal/fields";
+import type { webhookFieldsInput } from "@/lib/domain/webhooks/fields";
 import { resendDelivery, resendFailedDeliveries } from "@/lib/domain/webhooks/resend-deliveries";
 import { rotateWebhookSecret } from "@/lib/domain/webhooks/rotate-webhook-secret";
 import { sendTestDelivery } from "@/lib/domain/webhooks/send-test-delivery";

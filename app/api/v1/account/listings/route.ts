@@ -4,7 +4,7 @@ import { accountListingsRoute } from "./declaration";
 import { methods } from "@/lib/adapters/http/methods";
 import { json } from "@/lib/adapters/http/respond";
 import { collectionBody, pickFields } from "@/lib/adapters/http/collection";
-import { detailOf, itemOf } from "@/lib/domain/listings/internal/queries";
+import { detailOf, itemOf } from "@/lib/domain/listings/read-shape";
 import { listAccountListings } from "@/lib/domain/listings/list";
 
 const list = endpoint(accountListingsRoute, async ({ ctx, url, query }) => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { photoListSchema } from "@/lib/domain/media/internal/photo-list";
+import { photoListSchema } from "@/lib/domain/media/photo-list";
 import { defineRoute } from "@/lib/adapters/http/route";
 import { codeParams } from "../../../parameters";
 

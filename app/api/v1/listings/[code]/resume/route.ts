@@ -2,7 +2,7 @@
 import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { resumeListingRoute } from "./declaration";
 import { methods } from "@/lib/adapters/http/methods";
-import { detailOf } from "@/lib/domain/listings/internal/queries";
+import { detailOf } from "@/lib/domain/listings/read-shape";
 import { listingResponse } from "@/lib/adapters/http/listing-response";
 import { changeListingState } from "@/lib/domain/listings/change-state";
 

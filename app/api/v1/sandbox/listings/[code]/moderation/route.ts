@@ -5,7 +5,7 @@ import { config } from "@/lib/base/config";
 import { notFound } from "@/lib/base/errors";
 import { methods } from "@/lib/adapters/http/methods";
 import { simulateModeration } from "@/lib/domain/listings/moderate";
-import { detailOf } from "@/lib/domain/listings/internal/queries";
+import { detailOf } from "@/lib/domain/listings/read-shape";
 import { listingResponse } from "@/lib/adapters/http/listing-response";
 
 const simulate = endpoint(simulateModerationRoute, async ({ ctx, params, body }) => {

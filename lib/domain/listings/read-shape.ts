@@ -2,9 +2,17 @@ import { createHash } from "node:crypto";
 import type { listings } from "@/db/schema";
 import { baseCurrency } from "@/lib/domain/currency/currencies";
 import { config } from "@/lib/base/config";
-import type { ListingDetail, ListingItem } from "../schemas";
+import type { ListingDetail, ListingItem } from "./schemas";
 
 export type ListingRow = typeof listings.$inferSelect;
+
+/** A listing's row with who lists it (the agency's name, else the account's) and the account's phone: what services return. */
+export interface ListedRow {
+  row: ListingRow;
+  lister: string;
+  accountPhone: string | null;
+  modSeq: number;
+}
 
 /** Write fields shown at the top level or inside `location` rather than in `facts`. */
 const topLevel = new Set([
@@ -123,3 +131,9 @@ export function toListingDetail(row: ListingRow, lister: string, contactPhone: s
 }
 
 export type { ListingDetail, ListingItem };
+
+/** The API's full shape of a listing a service returned (`GET /account/listings/{code}`). */
+export const detailOf = (listed: ListedRow): ListingDetail => toListingDetail(listed.row, listed.lister, listed.accountPhone);
+
+/** The API's list shape of a listing a service returned (catalog and list items). */
+export const itemOf = (listed: ListedRow): ListingItem => toListingItem(listed.row, listed.lister);

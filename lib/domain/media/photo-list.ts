@@ -4,7 +4,7 @@ import { unstorableReason } from "@/lib/domain/listings/validation/text";
 import { ValidationError, type FieldError } from "@/lib/base/errors";
 import { idPattern } from "@/lib/base/ids";
 import { checkUrlForm } from "@/lib/infra/net/public-address";
-import { maxPhotosPerListing, maxPhotoUrlLength, maxRoomLabelLength, maxRoomsPerPhoto } from "../limits";
+import { maxPhotosPerListing, maxPhotoUrlLength, maxRoomLabelLength, maxRoomsPerPhoto } from "./limits";
 
 /** One photo of a list, checked: a URL or an upload key, with its level tag and room labels. */
 export type PhotoItem = ({ url: string; key?: undefined } | { key: string; url?: undefined }) & { floor: string | null; rooms: string[] };

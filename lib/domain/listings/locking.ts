@@ -4,7 +4,8 @@ import { listings } from "@/db/schema";
 import type { AccountActor, StaffActor, TransactionContext } from "@/lib/base/context";
 import { AppError, notFound } from "@/lib/base/errors";
 import { isListingCode } from "./codes";
-import { listedOf, listedQuery, type ListedRow } from "./queries";
+import { listedOf, listedQuery } from "./internal/queries";
+import { type ListedRow } from "./read-shape";
 import { visibleTo } from "./scope";
 
 /**

@@ -18,3 +18,6 @@ export function visibleTo(owner: ListingOwner): SQL {
   const scope = manager ? or(own, eq(listings.agencyId, owner.agency!.id))! : own;
   return and(scope, isNull(listings.deletedAt))!;
 }
+
+/** The public catalog shows active listings only. */
+export const publicScope = and(eq(listings.status, "active"), isNull(listings.deletedAt))!;
