@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { listings } from "@/db/schema";
 import { baseCurrency } from "@/lib/domain/currency/currencies";
-import { config } from "@/lib/base/config";
+import { listingUrl } from "@/lib/base/public-urls";
 import type { ListingDetail, ListingItem } from "./schemas";
 
 export type ListingRow = typeof listings.$inferSelect;
@@ -42,8 +42,6 @@ const topLevel = new Set([
   "street_manual",
   "landmark",
 ]);
-
-const listingUrl = (code: string) => `${config().APP_URL}/listings/${code}`;
 
 /** Strong ETag of a listing version; opaque to clients. */
 export function listingEtag(row: Pick<ListingRow, "id" | "version">): string {
