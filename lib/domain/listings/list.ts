@@ -7,8 +7,7 @@ import { decodeCursor } from "./pagination";
 import { searchKey } from "./internal/search-key";
 import { containsPattern, searchKeySql } from "./internal/search-key-sql";
 import { pageOf } from "./internal/queries";
-import { publicScope } from "./scope";
-import { visibleTo } from "./scope";
+import { publicScope, visibleTo } from "./scope";
 
 const perPage = z.coerce.number().int().min(1).max(100).default(50).meta({ description: "1–100, default 50." });
 const cursor = z

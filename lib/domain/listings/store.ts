@@ -2,9 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { listings, type ListingStatus } from "@/db/schema";
 import { baseCurrency, toEur, type CurrencyRates } from "@/lib/domain/currency/currencies";
 import type { TransactionContext } from "@/lib/base/context";
-import type { ListedRow } from "./read-shape";
+import type { ListedRow, ListingRow } from "./read-shape";
 import { searchKey } from "./internal/search-key";
-import type { ListingRow } from "./read-shape";
 
 /** Columns the catalog searches on, derived from the stored fields on every write. */
 export function searchColumns(fields: Record<string, unknown>, rates: CurrencyRates) {
