@@ -1,8 +1,27 @@
+import { readdirSync } from "node:fs";
 import next from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
 // The layers (README "Where things live"): each zone's files never import from the folders in `from`.
-// Paths are resolved first, so `@/…` aliases and relative imports are caught alike.
+// Paths are resolved first, so `@/…` aliases and relative imports are caught alike. lib/ is four
+// layers, each importing only those beneath it: base < infra < domain < adapters (and db/ below all).
+const layers = [
+  { name: "base", above: ["./lib/infra", "./lib/domain", "./lib/adapters"] },
+  { name: "infra", above: ["./lib/domain", "./lib/adapters"] },
+  { name: "domain", above: ["./lib/adapters"] },
+];
+
+// A domain area's internal/ is its own: other areas, the adapters, app/ and the rest use what the
+// area exports beside it. Tests and benchmarks may reach a helper directly.
+const domainAreas = readdirSync(new URL("./lib/domain", import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const internalZones = domainAreas.map((area) => ({
+  target: ["./!(lib|tests|bench)/**", "./*.{ts,tsx,mjs}", "./lib/!(domain)/**", `./lib/domain/!(${area})/**`],
+  from: `./lib/domain/${area}/internal`,
+  message: `lib/domain/${area}/internal/ is private to that area: use what lib/domain/${area} exports beside it.`,
+}));
+
 const layering = {
   files: ["**/*.{ts,tsx,mts,cts,js,mjs}"],
   rules: {
@@ -23,6 +42,12 @@ const layering = {
             message: "db/ is the bottom layer: settings are passed in (configureDatabase), never read from lib/.",
           },
           { target: "./components", from: "./db", message: "Components get their data from pages, through services." },
+          ...layers.map(({ name, above }) => ({
+            target: `./lib/${name}`,
+            from: above,
+            message: `lib/${name} imports only the layers beneath it (base < infra < domain < adapters).`,
+          })),
+          ...internalZones,
           {
             target: "./app/**/{page,layout,template,default,loading,error,global-error,not-found}.tsx",
             from: "./db",
@@ -44,7 +69,7 @@ const callerScope = {
       {
         paths: [
           {
-            name: "@/lib/platform/context",
+            name: "@/lib/base/context",
             importNames: ["systemContext", "operatorContext", "asAccount"],
             message:
               "Routes and pages use the caller's context (the endpoint wrapper's ctx, pageContext): staff contexts belong to jobs, the CLI and the seed.",

@@ -2,15 +2,15 @@
 export async function register(): Promise<void> {
   // The runtime test stays inline: it is what lets the bundler drop the Node-only imports from the edge build.
   if (process.env.NEXT_RUNTIME === "nodejs" && process.env.NEXT_PHASE !== "phase-production-build") {
-    const { refuseForbiddenMethods } = await import("@/lib/platform/http/forbidden-methods");
+    const { refuseForbiddenMethods } = await import("@/lib/adapters/http/forbidden-methods");
     refuseForbiddenMethods();
     // Jobs run on Inngest, which this process tells about each committed row (set before anything
     // can enqueue), or else in the embedded runner, which polls the table.
     const { registerInngestDispatcher } = await import("@/inngest/dispatch");
     registerInngestDispatcher();
-    const { prepareServer } = await import("@/lib/platform/startup");
+    const { prepareServer } = await import("@/lib/adapters/startup");
     await prepareServer();
-    const { startJobRunner } = await import("@/lib/platform/jobs/runner");
+    const { startJobRunner } = await import("@/lib/adapters/worker/runner");
     startJobRunner();
   }
 }

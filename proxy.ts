@@ -1,9 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { hasMalformedPath, malformedPath } from "@/lib/platform/http/malformed-path";
-import { newNonce, pageSecurityHeaders } from "@/lib/platform/security-headers";
-import { vercelBlobOrigin } from "@/lib/platform/storage/vercel-origin";
-import { crossOriginRefusal, isCrossOriginPost } from "@/lib/portal/cross-origin";
-import { pagePathHeader } from "@/lib/portal/page-path";
+import { hasMalformedPath, malformedPath } from "@/lib/adapters/http/malformed-path";
+import { newNonce, pageSecurityHeaders } from "@/lib/adapters/portal/security-headers";
+import { vercelBlobOrigin } from "@/lib/infra/storage/vercel-origin";
+import { crossOriginRefusal, isCrossOriginPost } from "@/lib/adapters/portal/cross-origin";
+import { pagePathHeader } from "@/lib/adapters/portal/page-path";
 
 // Read once: the photo store does not change while the server runs.
 const photoOrigin = process.env.BLOB_READ_WRITE_TOKEN ? vercelBlobOrigin(process.env.BLOB_READ_WRITE_TOKEN) : undefined;
@@ -19,7 +19,7 @@ const photoOrigin = process.env.BLOB_READ_WRITE_TOKEN ? vercelBlobOrigin(process
  *   CSP nonce and the security headers. Next.js reads the nonce from the request's
  *   Content-Security-Policy header and puts it on the scripts it renders, which is why the policy is
  *   set on the request as well as on the response.
- * - A form post to a page from another site (lib/portal/cross-origin.ts) gets a 403 page in the
+ * - A form post to a page from another site (lib/adapters/portal/cross-origin.ts) gets a 403 page in the
  *   visitor's language before it reaches Next.js, whose own refusal is a 500.
  */
 export async function proxy(request: NextRequest): Promise<Response> {
@@ -31,7 +31,7 @@ export async function proxy(request: NextRequest): Promise<Response> {
   if (isCrossOriginPost(request)) return crossOriginRefusal(request, headers);
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", headers["Content-Security-Policy"]);
-  // Where a signed-out visitor returns after signing in (lib/portal/session.ts); a layout cannot read its path otherwise.
+  // Where a signed-out visitor returns after signing in (lib/adapters/portal/session.ts); a layout cannot read its path otherwise.
   requestHeaders.set(pagePathHeader, request.nextUrl.pathname + request.nextUrl.search);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);

@@ -2,12 +2,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { LanguageSwitcher } from "@/components/language-switcher";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { requestLocale } from "@/app/locale";
 import { logOut } from "@/app/login/actions";
-import { format } from "@/lib/platform/i18n";
-import { signedInAccount } from "@/lib/portal/session";
-import { config } from "@/lib/platform/config";
+import { format } from "@/lib/base/i18n";
+import { signedInAccount } from "@/lib/adapters/portal/session";
+import { config } from "@/lib/base/config";
 import "./globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {

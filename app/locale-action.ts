@@ -3,9 +3,9 @@
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { setAccountLanguage } from "@/lib/domain/accounts/set-account-language";
-import { isLocale } from "@/lib/platform/i18n";
-import { localeCookie, localeCookieMaxAge, returnPath } from "@/lib/platform/i18n/page-locale";
-import { sessionContext, signedInAccount } from "@/lib/portal/session";
+import { isLocale } from "@/lib/base/i18n";
+import { localeCookie, localeCookieMaxAge, returnPath } from "@/lib/adapters/portal/page-locale";
+import { sessionContext, signedInAccount } from "@/lib/adapters/portal/session";
 
 /**
  * The language switcher's form: remembers the language in a cookie and, for a signed-in holder, on

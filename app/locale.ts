@@ -1,8 +1,8 @@
 import { cookies, headers } from "next/headers";
 import { cache } from "react";
-import { pageLocale, type Locale } from "@/lib/platform/i18n";
-import { localeCookie } from "@/lib/platform/i18n/page-locale";
-import { signedInAccount } from "@/lib/portal/session";
+import { pageLocale, type Locale } from "@/lib/base/i18n";
+import { localeCookie } from "@/lib/adapters/portal/page-locale";
+import { signedInAccount } from "@/lib/adapters/portal/session";
 
 /**
  * The language of the page being rendered, read once per request: the signed-in account's language

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { requestLocale } from "@/app/locale";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 
 /** Every page's 404 (an unknown address, a listing that is not public), in the page's language. */
 export default async function NotFound() {

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { fill } from "@/components/fill";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { requestLocale } from "@/app/locale";
-import { publicPageMetadata } from "@/lib/portal/page-metadata";
+import { publicPageMetadata } from "@/lib/adapters/portal/page-metadata";
 
 export async function generateMetadata(): Promise<Metadata> {
   const locale = await requestLocale();

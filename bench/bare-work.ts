@@ -64,7 +64,7 @@ async function authenticate(header: string | undefined): Promise<KeyRow | undefi
   return given.length === stored.length && timingSafeEqual(given, stored) ? row : undefined;
 }
 
-/** `visibleTo` of lib/domain/listings/internal/scope.ts: own listings, and the agency's for its owners and admins. */
+/** `visibleTo` of lib/domain/listings/scope.ts: own listings, and the agency's for its owners and admins. */
 const visible = (key: KeyRow) =>
   key.agency_id && key.agency_role !== "agent"
     ? sql`(l.account_id = ${key.account_id} or l.agency_id = ${key.agency_id}) and l.deleted_at is null`

@@ -1,4 +1,4 @@
-import { rateRules } from "@/lib/platform/http/rate-limit";
+import { rateRules } from "@/lib/infra/rate-limit";
 import type { BenchAccount } from "./seed";
 
 const window = rateRules.key.windowSeconds * 1000;

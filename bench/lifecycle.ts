@@ -2,7 +2,7 @@ import postgres, { type Sql } from "postgres";
 import { openDatabase, type Database } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { createThrowawayDatabase } from "@/db/throwaway";
-import { operatorContext } from "@/lib/platform/context";
+import { operatorContext } from "@/lib/base/context";
 
 /**
  * The shell of `npm run bench` and `npm run soak`: runs `main`, then the clean-up steps it

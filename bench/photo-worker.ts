@@ -28,8 +28,8 @@ import sharp from "sharp";
 import { rgbaToThumbHash } from "thumbhash";
 import { openDatabase } from "@/db/client";
 import { maxPhotoPixels } from "@/lib/domain/media/limits";
-import { processPhotosJob } from "@/lib/platform/jobs/photo-jobs";
-import { runDueJobs } from "@/lib/platform/jobs/runner";
+import { processPhotosJob } from "@/lib/adapters/worker/photo-jobs";
+import { runDueJobs } from "@/lib/adapters/worker/runner";
 
 export type PhotoWorkerCommand = { type: "reset" } | { type: "run" } | { type: "run"; urls: string[]; outDir: string; concurrency: number };
 

@@ -9,8 +9,8 @@
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import type { OperatorActor, ServiceContext } from "@/lib/platform/context";
-import { encodeCursor } from "@/lib/domain/listings/internal/pagination";
+import type { OperatorActor, ServiceContext } from "@/lib/base/context";
+import { encodeCursor } from "@/lib/domain/listings/pagination";
 import { KeyPool } from "./key-pool";
 import { positiveEnv, runScript, throwawayDatabase } from "./lifecycle";
 import { measure, plannedRequests, type Figure, type LoadPlan } from "./load";

@@ -18,7 +18,7 @@ import { performance } from "node:perf_hooks";
 import { openDatabase } from "@/db/client";
 import { maxInFlightPerWebhook } from "@/lib/domain/webhooks/deliver";
 import { signWebhook } from "@/lib/domain/webhooks/signature";
-import { defaultMaxInFlight, startDeliveryLane, stopDeliveryLane } from "@/lib/platform/jobs/delivery-lane";
+import { defaultMaxInFlight, startDeliveryLane, stopDeliveryLane } from "@/lib/adapters/worker/delivery-lane";
 
 export interface BareRequest {
   receiver: number;

@@ -2,7 +2,7 @@
 
 import { useEffect, useMemo, useState } from "react";
 import { fill } from "./fill";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
 
 type Labels = PageMessages["apiReference"];
 

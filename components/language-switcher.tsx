@@ -2,7 +2,7 @@
 
 import { usePathname, useSearchParams } from "next/navigation";
 import { chooseLocale } from "@/app/locale-action";
-import type { Locale } from "@/lib/platform/i18n";
+import type { Locale } from "@/lib/base/i18n";
 
 /**
  * One button per language, each named in its own language. A form post, so it works without

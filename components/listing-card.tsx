@@ -2,12 +2,12 @@ import Link from "next/link";
 import { ListingCover } from "@/components/listing-cover";
 import type { ListingItem } from "@/lib/domain/listings/schemas";
 import type { PublicPhoto } from "@/lib/domain/media/list-public-photos";
-import { labelOf, type Enumeration } from "@/lib/domain/vocabulary/labels";
+import { labelOf, type Enumeration } from "@/lib/base/i18n/labels";
 import { pricePeriods } from "@/lib/domain/vocabulary/price-periods";
 import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
-import type { Locale } from "@/lib/platform/i18n";
-import { format } from "@/lib/platform/i18n/format";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import type { Locale } from "@/lib/base/i18n";
+import { format } from "@/lib/base/i18n/format";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
 
 /**
  * One result of the catalog: the cover photo (400 px, over its placeholder) or a box saying there is

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRef, useState } from "react";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
 
 /**
  * A secret shown once, with its label, a Copy button (the clipboard, or else the text selected for

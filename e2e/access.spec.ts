@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { cli, fromOwnAddress, newHolder, postPageForm, signInWithoutBrowser } from "./support";
 
 /**

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { format, messages } from "../lib/platform/i18n";
-import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { format, messages } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { checkPage, cli, newHolder, signedInPage } from "./support";
 
 /**

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { cli, ownKey, sampleListing } from "./support";
 
 /** The public catalog as a visitor uses it: a city typed without diacritics, filters kept in a link to share, paging. */

@@ -1,7 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
 import { exampleApartment } from "@/lib/domain/listings/examples";
-import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { newHolder, ownKey, signInWithoutBrowser } from "./support";
 
 // What the production server answers to requests the framework alone would answer with a bare 500.

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { format } from "../lib/platform/i18n/format";
-import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { format } from "@/lib/base/i18n/format";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { holderKey, newHolder, signedInPage } from "./support";
 
 /**

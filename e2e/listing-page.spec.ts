@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import sharp from "sharp";
-import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { cli, expectNoSeriousAxeViolations, fromOwnAddress, ownKey, sampleListing } from "./support";
 
 test("an approved listing created through the API has a public page at its url", async ({ page, request }) => {

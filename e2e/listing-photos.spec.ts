@@ -2,8 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { format } from "../lib/platform/i18n/format";
-import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { format } from "@/lib/base/i18n/format";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { holderKey, newHolder, sampleListing, signedInPage } from "./support";
 
 /**

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { rejectionCodes } from "../lib/domain/vocabulary/rejection-codes";
-import { messages } from "../lib/platform/i18n";
-import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { messages } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { cli, expectNoSeriousAxeViolations, fromOwnAddress, holderKey, newHolder, sampleListing, signedInPage } from "./support";
 
 /**

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { messages } from "../lib/platform/i18n";
-import { format } from "../lib/platform/i18n/format";
-import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { messages } from "@/lib/base/i18n";
+import { format } from "@/lib/base/i18n/format";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { cli, holderKey, newHolder, sampleListing, signedInPage } from "./support";
 
 /**

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import * as oauth from "oauth4webapi";
-import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { expectNoSeriousAxeViolations, fromOwnAddress, newHolder, screenshot, signedInPage } from "./support";
 
 /**

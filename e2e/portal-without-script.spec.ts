@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { holderKey, newHolder, sampleListing, signedInPage } from "./support";
 
 /**

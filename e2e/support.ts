@@ -2,8 +2,8 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type APIRequestContext, type Browser, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
 import { readLock } from "../db/lock";
-import { commandRequest } from "../lib/platform/cli/main";
-import { sendCommand } from "../lib/platform/cli/operator-channel";
+import { commandRequest } from "@/lib/adapters/cli/main";
+import { sendCommand } from "@/lib/adapters/cli/operator-channel";
 
 /**
  * Runs an operator command, written as on the command line, against the e2e server's database. The

@@ -2,8 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
-import { format } from "../lib/platform/i18n";
-import { pageMessages } from "../lib/platform/i18n/page-messages";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { checkPage, cli, holderKey, newHolder, sampleListing, signedInPage } from "./support";
 
 /**

@@ -1,5 +1,5 @@
-import { inngestConfigured } from "@/lib/platform/config";
-import { registerJobDispatcher, type DispatchedJob, type JobDispatcher } from "@/lib/platform/jobs/dispatch";
+import { inngestConfigured } from "@/lib/base/config";
+import { registerJobDispatcher, type DispatchedJob, type JobDispatcher } from "@/lib/infra/jobs/dispatch";
 import { inngest } from "./client";
 
 /** The Inngest event that runs one jobs row: `jobs/<name>` with the row's id. */

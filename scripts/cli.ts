@@ -1,8 +1,8 @@
 import { closeDatabase, configureDatabase } from "@/db";
 import { registerInngestDispatcher } from "@/inngest/dispatch";
-import { runCli } from "@/lib/platform/cli/main";
-import { databaseSettings } from "@/lib/platform/config";
-import { unsupportedNodeMessage } from "@/lib/platform/node-version";
+import { runCli } from "@/lib/adapters/cli/main";
+import { databaseSettings } from "@/lib/base/config";
+import { unsupportedNodeMessage } from "@/lib/base/node-version";
 
 const write = (stream: NodeJS.WriteStream) => (text: string) => stream.write(text);
 const tooOld = unsupportedNodeMessage();

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { accounts } from "@/db/schema";
-import { newId } from "@/lib/platform/ids";
+import { newId } from "@/lib/base/ids";
 
 describe("database handle", () => {
   it("runs the migrations and the same queries on the configured driver", async () => {

@@ -1,8 +1,8 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import { format } from "@/lib/platform/i18n/format";
-import { shellTexts } from "@/lib/platform/i18n/pages/shell";
+import { format } from "@/lib/base/i18n/format";
+import { shellTexts } from "@/lib/base/i18n/pages/shell";
 
 /** A signed-in page that failed: what happened in the page's language, the reference the server logged, and a retry. */
 export default function PortalError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {

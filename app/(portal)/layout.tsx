@@ -3,11 +3,11 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { WithCode } from "@/components/with-code";
 import { listWebhooks } from "@/lib/domain/webhooks/list-webhooks";
-import { deliveryLogPath } from "@/lib/portal/webhook-pages";
+import { deliveryLogPath } from "@/lib/adapters/portal/webhook-pages";
 import { PortalNav, type NavSection } from "@/components/portal-nav";
 import { requestLocale } from "@/app/locale";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { requireAccount } from "@/lib/portal/session";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { requireAccount } from "@/lib/adapters/portal/session";
 
 /** Nothing signed in is for search engines: an account's pages and the moderation desk (their pages set no robots of their own). */
 export const metadata: Metadata = { robots: { index: false, follow: false } };

@@ -4,10 +4,10 @@ import { redirect } from "next/navigation";
 import { requestLocale } from "@/app/locale";
 import { confirmEmail } from "@/lib/domain/accounts/confirm-email";
 import { resendConfirmation } from "@/lib/domain/accounts/resend-confirmation";
-import { pageContext } from "@/lib/platform/context";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { formText, refusalState, type FormState } from "@/lib/portal/form-state";
+import { pageContext } from "@/lib/base/context";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
 
 /**
  * The button on the page the confirmation link opens. A button, not the link itself: mail scanners

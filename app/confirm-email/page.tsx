@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requestLocale } from "@/app/locale";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { ConfirmForm, ResendForm } from "./forms";
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -2,11 +2,11 @@
 
 import { redirect } from "next/navigation";
 import { requestLocale } from "@/app/locale";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { format } from "@/lib/platform/i18n";
-import { signIn, signOut, SignInRefused } from "@/lib/portal/auth";
-import { formText, type FormState } from "@/lib/portal/form-state";
-import { safeReturnPath } from "@/lib/portal/return-path";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { format } from "@/lib/base/i18n";
+import { signIn, signOut, SignInRefused } from "@/lib/adapters/portal/auth";
+import { formText, type FormState } from "@/lib/adapters/portal/form-state";
+import { safeReturnPath } from "@/lib/adapters/portal/return-path";
 
 /** The sign-in form: on success back to the page that asked for it; a refusal says why only as far as it is safe to. */
 export async function logIn(_previous: FormState, form: FormData): Promise<FormState> {

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useActionState } from "react";
 import { Field, FormMessage, SubmitButton } from "@/components/forms/form-kit";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { logIn } from "./actions";
 
 export function LoginForm({ texts, next }: { texts: PageMessages["access"]; next: string }) {

@@ -4,10 +4,10 @@ import { redirect } from "next/navigation";
 import { requestLocale } from "@/app/locale";
 import { requestPasswordReset } from "@/lib/domain/accounts/request-password-reset";
 import { resetPassword } from "@/lib/domain/accounts/reset-password";
-import { pageContext } from "@/lib/platform/context";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { formText, refusalState, type FormState } from "@/lib/portal/form-state";
+import { pageContext } from "@/lib/base/context";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
 
 /** Asks for a reset link; the same answer whether the address has an account or not. */
 export async function requestLink(_previous: FormState, form: FormData): Promise<FormState> {

@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { Field, FormMessage, SubmitButton } from "@/components/forms/form-kit";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { requestLink, setNewPassword } from "./actions";
 
 export function RequestLinkForm({ texts }: { texts: PageMessages["access"] }) {

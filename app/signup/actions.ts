@@ -2,10 +2,10 @@
 
 import { requestLocale } from "@/app/locale";
 import { signUp } from "@/lib/domain/accounts/sign-up";
-import { pageContext } from "@/lib/platform/context";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { formText, refusalState, type FormState } from "@/lib/portal/form-state";
+import { pageContext } from "@/lib/base/context";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
 
 /** The sign-up form: the same answer whether the address had an account or not (the mail says which). */
 export async function createAccount(_previous: FormState, form: FormData): Promise<FormState> {

@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { requestLocale } from "@/app/locale";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { portalStart } from "@/lib/portal/return-path";
-import { signedInAccount } from "@/lib/portal/session";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { portalStart } from "@/lib/adapters/portal/return-path";
+import { signedInAccount } from "@/lib/adapters/portal/session";
 import { SignupForm } from "./signup-form";
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { FormMessage, SubmitButton } from "./form-kit";
-import type { FormState } from "@/lib/portal/form-state";
+import type { FormState } from "@/lib/adapters/portal/form-state";
 
 /**
  * One button posting `fields` to a server action that needs no question first (a test, a stop that

@@ -2,7 +2,7 @@
 
 import { useActionState, useId, useRef, useState, type ReactNode } from "react";
 import { SubmitButton } from "./form-kit";
-import type { FormState } from "@/lib/portal/form-state";
+import type { FormState } from "@/lib/adapters/portal/form-state";
 
 /**
  * A destructive action asked twice: the first button reveals the question with Confirm and Cancel

@@ -2,7 +2,7 @@
 
 import { useFormStatus } from "react-dom";
 import type { ReactNode } from "react";
-import type { FormState } from "@/lib/portal/form-state";
+import type { FormState } from "@/lib/adapters/portal/form-state";
 
 /** The ids a control's `aria-describedby` names: its hint's and its error's, those it has. */
 export const describedBy = (id: string, hint?: string, error?: string): string | undefined =>

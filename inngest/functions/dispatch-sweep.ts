@@ -1,6 +1,6 @@
 import { database as processDatabase, type Database } from "@/db";
-import { overdueJobs } from "@/lib/platform/jobs/dispatch";
-import { jobNames } from "@/lib/platform/jobs/registry";
+import { overdueJobs } from "@/lib/infra/jobs/dispatch";
+import { jobNames } from "@/lib/adapters/worker/registry";
 import { inngest } from "../client";
 import { jobEvent } from "../dispatch";
 

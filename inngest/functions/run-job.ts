@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { database as processDatabase, type Database } from "@/db";
-import type { JobDefinition } from "@/lib/platform/jobs/define";
-import { enqueueCronOccurrence, runJobById, type RunByIdResult } from "@/lib/platform/jobs/runner";
+import type { JobDefinition } from "@/lib/infra/jobs/define";
+import { enqueueCronOccurrence, runJobById, type RunByIdResult } from "@/lib/adapters/worker/runner";
 import { inngest } from "../client";
 import { jobEventName } from "../dispatch";
 

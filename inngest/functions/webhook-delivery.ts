@@ -7,7 +7,7 @@ import {
   maxInFlightPerWebhook,
   type DeliveryStep,
 } from "@/lib/domain/webhooks/deliver";
-import { systemContext } from "@/lib/platform/context";
+import { systemContext } from "@/lib/base/context";
 import { inngest } from "../client";
 
 /** The Inngest event that runs one delivery's attempts. */

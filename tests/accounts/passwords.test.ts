@@ -10,8 +10,8 @@ import { hashPassword, dummyHash, passwordMatches } from "@/lib/domain/accounts/
 import { requestPasswordReset } from "@/lib/domain/accounts/request-password-reset";
 import { resetPassword } from "@/lib/domain/accounts/reset-password";
 import { signUp } from "@/lib/domain/accounts/sign-up";
-import { accountContext, operatorContext } from "@/lib/platform/context";
-import { AppError } from "@/lib/platform/errors";
+import { accountContext, operatorContext } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
 import { withFrozenClock } from "../support/clock";
 import { accountWithKey, fixturePassword, fixturePasswordHash } from "../support/fixtures";
 import { accountByEmail, confirmedAccount, freshEmail, mailsTo, password, publicCtx, refusal, tokenIn } from "./support";

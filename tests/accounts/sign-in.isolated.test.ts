@@ -6,7 +6,7 @@ import { accounts } from "@/db/schema";
 import { createAccount } from "@/lib/domain/accounts/create-account";
 import { signUp } from "@/lib/domain/accounts/sign-up";
 import { verifyCredentials } from "@/lib/domain/accounts/verify-credentials";
-import { operatorContext } from "@/lib/platform/context";
+import { operatorContext } from "@/lib/base/context";
 import { withFrozenClock } from "../support/clock";
 import { confirmedAccount, freshEmail, password, publicCtx } from "./support";
 

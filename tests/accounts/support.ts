@@ -4,9 +4,9 @@ import { database } from "@/db";
 import { accounts, sandboxMail } from "@/db/schema";
 import { confirmEmail } from "@/lib/domain/accounts/confirm-email";
 import { signUp } from "@/lib/domain/accounts/sign-up";
-import { publicContext } from "@/lib/platform/context";
-import { ValidationError } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
+import { publicContext } from "@/lib/base/context";
+import { ValidationError } from "@/lib/base/errors";
+import { newId } from "@/lib/base/ids";
 
 export const password = "correct horse battery";
 

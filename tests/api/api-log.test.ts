@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { GET as ping } from "@/app/api/v1/ping/route";
 import { database } from "@/db";
 import { apiLog } from "@/db/schema";
-import { flushApiLog } from "@/lib/platform/http/api-log";
-import { keyedEndpoint } from "@/lib/platform/http/endpoint";
-import { maxBodyBytes } from "@/lib/platform/http/body";
-import { json } from "@/lib/platform/http/respond";
+import { flushApiLog } from "@/lib/adapters/http/api-log";
+import { keyedEndpoint } from "@/lib/adapters/http/endpoint";
+import { maxBodyBytes } from "@/lib/adapters/http/body";
+import { json } from "@/lib/adapters/http/respond";
 import { accountWithKey, call } from "../support/fixtures";
 
 const echo = keyedEndpoint(null, async ({ body }) => json({ received: await body() }));

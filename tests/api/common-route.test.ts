@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { routes } from "@/app/api/v1/routes";
 import { revokeAnyKey } from "@/lib/domain/keys/revoke-key";
 import type { Permission } from "@/lib/domain/keys/format";
-import { httpMethods, type RouteDeclaration } from "@/lib/platform/http/route";
+import { httpMethods, type RouteDeclaration } from "@/lib/adapters/http/route";
 import { accountWithKey, allPermissions, call, operatorCtx } from "../support/fixtures";
 import { declaredMethods, pathOf, routeModuleOf } from "../support/documented";
 import { createListing, validApartment } from "../support/listings";

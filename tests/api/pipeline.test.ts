@@ -6,9 +6,9 @@ import { POST as create } from "@/app/api/v1/listings/route";
 import { GET as ping } from "@/app/api/v1/ping/route";
 import { database } from "@/db";
 import { accounts } from "@/db/schema";
-import { resetConfig } from "@/lib/platform/config";
-import { keyedEndpoint } from "@/lib/platform/http/endpoint";
-import { json } from "@/lib/platform/http/respond";
+import { resetConfig } from "@/lib/base/config";
+import { keyedEndpoint } from "@/lib/adapters/http/endpoint";
+import { json } from "@/lib/adapters/http/respond";
 import { accountWithKey, call } from "../support/fixtures";
 
 describe("API pipeline", () => {

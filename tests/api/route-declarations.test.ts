@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { apiDocument, routes } from "@/app/api/v1/routes";
-import { declarationOf, httpMethods, type RouteDeclaration } from "@/lib/platform/http/route";
+import { declarationOf, httpMethods, type RouteDeclaration } from "@/lib/adapters/http/route";
 import { accountWithKey, call, createdKeys } from "../support/fixtures";
 import { consentCode, freshAccount, freshClient, postRevoke, postToken, tokenForm } from "../oauth/support";
 import { pathOf, routeFileOf, routeModuleOf } from "../support/documented";

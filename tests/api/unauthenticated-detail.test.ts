@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GET as ping } from "@/app/api/v1/ping/route";
 import { generateKey } from "@/lib/domain/keys/format";
 import { revokeAnyKey } from "@/lib/domain/keys/revoke-key";
-import { resetConfig } from "@/lib/platform/config";
+import { resetConfig } from "@/lib/base/config";
 import { accountWithKey, call, operatorCtx } from "../support/fixtures";
 
 /**

@@ -6,8 +6,8 @@ import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { apiLog } from "@/db/schema";
-import { flushApiLog } from "@/lib/platform/http/api-log";
-import { refuseForbiddenMethods } from "@/lib/platform/http/forbidden-methods";
+import { flushApiLog } from "@/lib/adapters/http/api-log";
+import { refuseForbiddenMethods } from "@/lib/adapters/http/forbidden-methods";
 import { config as proxyConfig, proxy } from "@/proxy";
 import { unstable_doesMiddlewareMatch } from "next/experimental/testing/server";
 

@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { accounts, activityLog, agencyMembers } from "@/db/schema";
-import { newId } from "@/lib/platform/ids";
+import { newId } from "@/lib/base/ids";
 import { authenticate } from "@/lib/domain/keys/authenticate";
-import { sendMail } from "@/lib/platform/mail";
+import { sendMail } from "@/lib/infra/mail";
 import { cli, text } from "./support";
 
 const email = () => `${newId("account")}@example.test`;

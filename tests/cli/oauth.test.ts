@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newId } from "@/lib/platform/ids";
+import { newId } from "@/lib/base/ids";
 import { challenge, postToken, redirectUri, tokenForm } from "../oauth/support";
 import { createdKeys } from "../support/fixtures";
 import { cli, text } from "./support";

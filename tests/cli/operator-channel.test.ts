@@ -4,10 +4,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { database } from "@/db";
 import type { LockInfo } from "@/db/lock";
-import { chooseRoute } from "@/lib/platform/cli/main";
-import { sendCommand, startOperatorChannel, stopOperatorChannel, type ChannelAddress } from "@/lib/platform/cli/operator-channel";
-import { config } from "@/lib/platform/config";
-import { newId } from "@/lib/platform/ids";
+import { chooseRoute } from "@/lib/adapters/cli/main";
+import { sendCommand, startOperatorChannel, stopOperatorChannel, type ChannelAddress } from "@/lib/adapters/cli/operator-channel";
+import { config } from "@/lib/base/config";
+import { newId } from "@/lib/base/ids";
 import { authenticate } from "@/lib/domain/keys/authenticate";
 import { accountWithKey } from "../support/fixtures";
 

@@ -1,5 +1,5 @@
-import { runCli } from "@/lib/platform/cli/main";
-import type { ErrorBody } from "@/lib/platform/cli/reply";
+import { runCli } from "@/lib/adapters/cli/main";
+import type { ErrorBody } from "@/lib/adapters/cli/reply";
 
 type PrintedError = ErrorBody & { commands?: { name: string; usage: string; summary: string }[] };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { webhookSigningSecret } from "@/lib/domain/webhooks/webhook-signing-secret";
-import { newId } from "@/lib/platform/ids";
+import { newId } from "@/lib/base/ids";
 import { redirectUri } from "../oauth/support";
 import { operatorCtx } from "../support/fixtures";
 import { receiver } from "../webhooks/support";

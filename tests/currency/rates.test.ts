@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { database, type Database } from "@/db";
 import { openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { executeCommand } from "@/lib/platform/cli/execute";
-import { operatorContext } from "@/lib/platform/context";
+import { executeCommand } from "@/lib/adapters/cli/execute";
+import { operatorContext } from "@/lib/base/context";
 import { listRates, loadRates, setRate, withdrawRate } from "@/lib/domain/currency";
-import { ValidationError } from "@/lib/platform/errors";
+import { ValidationError } from "@/lib/base/errors";
 
 // These tests change rates, which every listing test converts prices with: they get a database of
 // their own instead of the one test files share on PostgreSQL.

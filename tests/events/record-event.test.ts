@@ -4,7 +4,7 @@ import { database } from "@/db";
 import { apiKeys, events } from "@/db/schema";
 import { createAccount } from "@/lib/domain/accounts/create-account";
 import { eventId, eventTypes, listEvents, listingEventData, parseEventId, recordEvent } from "@/lib/domain/events";
-import { newId } from "@/lib/platform/ids";
+import { newId } from "@/lib/base/ids";
 import { revokeAnyKey } from "@/lib/domain/keys/revoke-key";
 import { accountWithKey, fixturePasswordHash, operatorCtx } from "../support/fixtures";
 

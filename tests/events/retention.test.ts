@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { events } from "@/db/schema";
-import { applyRetentionRule } from "@/lib/platform/jobs/retention";
-import { retentionRules } from "@/lib/platform/jobs/retention-rules";
+import { applyRetentionRule } from "@/lib/adapters/worker/retention";
+import { retentionRules } from "@/lib/adapters/worker/retention-rules";
 import { accountWithKey } from "../support/fixtures";
 
 const dayMs = 86_400_000;

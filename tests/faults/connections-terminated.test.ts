@@ -5,7 +5,7 @@ import { POST as pauseRoute } from "@/app/api/v1/listings/[code]/pause/route";
 import { POST as createRoute } from "@/app/api/v1/listings/route";
 import { database } from "@/db";
 import { eventTypes } from "@/lib/domain/events";
-import { logger } from "@/lib/platform/logger";
+import { logger } from "@/lib/base/logger";
 import { accountWithKey, call } from "../support/fixtures";
 import { activeListing, validApartment } from "../support/listings";
 

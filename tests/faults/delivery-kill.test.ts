@@ -11,7 +11,7 @@ import { webhooks } from "@/db/schema";
 import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
 import { eventId } from "@/lib/domain/events";
 import { deliveryLeaseSeconds, maxDeliveryAttempts, retryDelaysSeconds } from "@/lib/domain/webhooks/deliver";
-import { databaseSettings } from "@/lib/platform/config";
+import { databaseSettings } from "@/lib/base/config";
 import { startHttpServer, type LocalServer, type ReceivedRequest } from "../support/local-http-server";
 import { keyedAccount, record, webhookOf } from "@/tests/webhooks/support";
 

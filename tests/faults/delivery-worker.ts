@@ -39,8 +39,8 @@ async function main(): Promise<void> {
   const { configureDatabase, database } = await import("@/db");
   const { webhookDeliveries } = await import("@/db/schema");
   const { deliveriesChannel } = await import("@/lib/domain/webhooks/deliver");
-  const { databaseSettings } = await import("@/lib/platform/config");
-  const { startDeliveryLane } = await import("@/lib/platform/jobs/delivery-lane");
+  const { databaseSettings } = await import("@/lib/base/config");
+  const { startDeliveryLane } = await import("@/lib/adapters/worker/delivery-lane");
 
   configureDatabase(databaseSettings);
   const db = await database();

@@ -8,7 +8,7 @@ import * as photosRoute from "@/app/api/v1/listings/[code]/photos/route";
 import { closeDatabase, configureDatabase, database } from "@/db";
 import { listings, photos } from "@/db/schema";
 import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
-import { databaseSettings, resetConfig } from "@/lib/platform/config";
+import { databaseSettings, resetConfig } from "@/lib/base/config";
 import { accountWithKey, call } from "../support/fixtures";
 import { createListing } from "../support/listings";
 import { startHttpServer, type LocalServer } from "../support/local-http-server";

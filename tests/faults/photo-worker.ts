@@ -26,9 +26,9 @@ globalThis.Date = OffsetDate as DateConstructor;
 
 async function main(): Promise<void> {
   const { configureDatabase, database } = await import("@/db");
-  const { databaseSettings } = await import("@/lib/platform/config");
-  const { processPhotosJob } = await import("@/lib/platform/jobs/photo-jobs");
-  const { runDueJobs } = await import("@/lib/platform/jobs/runner");
+  const { databaseSettings } = await import("@/lib/base/config");
+  const { processPhotosJob } = await import("@/lib/adapters/worker/photo-jobs");
+  const { runDueJobs } = await import("@/lib/adapters/worker/runner");
   configureDatabase(databaseSettings);
   const db = await database();
   process.send?.({ type: "ready" });

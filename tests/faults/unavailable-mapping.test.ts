@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { databaseUnavailable, unreachableMessage } from "@/db/errors";
-import { keyedEndpoint } from "@/lib/platform/http/endpoint";
-import { databaseRetryAfterSeconds, renderProblem } from "@/lib/platform/http/problem";
+import { keyedEndpoint } from "@/lib/adapters/http/endpoint";
+import { databaseRetryAfterSeconds, renderProblem } from "@/lib/base/problem";
 import { apiDocument } from "@/app/api/v1/routes";
 import { accountWithKey, call } from "../support/fixtures";
 

@@ -4,7 +4,7 @@ import { PATCH } from "@/app/api/v1/listings/[code]/route";
 import { PUT as putByRef } from "@/app/api/v1/listings/ref/[ref]/route";
 import { POST as createRoute } from "@/app/api/v1/listings/route";
 import { POST as validateRoute } from "@/app/api/v1/listings/validate/route";
-import { maxNestingDepth } from "@/lib/platform/http/body";
+import { maxNestingDepth } from "@/lib/adapters/http/body";
 import { call } from "../support/fixtures";
 import { validApartment } from "../support/listings";
 import { valid } from "../validation/fixtures";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { database } from "@/db";
-import { AppError } from "@/lib/platform/errors";
-import { keyedEndpoint } from "@/lib/platform/http/endpoint";
-import { withIdempotency, type IdempotentRequest } from "@/lib/platform/http/idempotency";
-import { json } from "@/lib/platform/http/respond";
-import { newId, randomToken } from "@/lib/platform/ids";
+import { AppError } from "@/lib/base/errors";
+import { keyedEndpoint } from "@/lib/adapters/http/endpoint";
+import { withIdempotency, type IdempotentRequest } from "@/lib/adapters/http/idempotency";
+import { json } from "@/lib/adapters/http/respond";
+import { newId, randomToken } from "@/lib/base/ids";
 import { accountWithKey, call } from "../support/fixtures";
 
 /** A create under a key nobody has used yet. */

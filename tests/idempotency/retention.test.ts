@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { idempotencyKeys } from "@/db/schema";
-import { newId } from "@/lib/platform/ids";
-import { applyRetentionRule } from "@/lib/platform/jobs/retention";
-import { retentionRules } from "@/lib/platform/jobs/retention-rules";
+import { newId } from "@/lib/base/ids";
+import { applyRetentionRule } from "@/lib/adapters/worker/retention";
+import { retentionRules } from "@/lib/adapters/worker/retention-rules";
 
 describe("idempotency keys retention", () => {
   it("deletes rows expired more than a day ago and keeps the rest", async () => {

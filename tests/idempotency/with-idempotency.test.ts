@@ -2,10 +2,10 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { idempotencyKeys } from "@/db/schema";
-import { AppError, ValidationError } from "@/lib/platform/errors";
-import { json } from "@/lib/platform/http/respond";
-import { canonicalJson, idempotencyWindowMs, withIdempotency, type IdempotentRequest } from "@/lib/platform/http/idempotency";
-import { newId, randomToken } from "@/lib/platform/ids";
+import { AppError, ValidationError } from "@/lib/base/errors";
+import { json } from "@/lib/adapters/http/respond";
+import { canonicalJson, idempotencyWindowMs, withIdempotency, type IdempotentRequest } from "@/lib/adapters/http/idempotency";
+import { newId, randomToken } from "@/lib/base/ids";
 
 async function request(overrides: Partial<IdempotentRequest> = {}): Promise<IdempotentRequest> {
   return {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { jobs } from "@/db/schema";
-import { newId } from "@/lib/platform/ids";
-import { runDueJobs } from "@/lib/platform/jobs/runner";
-import { claimDueJobs } from "@/lib/platform/jobs/store";
+import { newId } from "@/lib/base/ids";
+import { runDueJobs } from "@/lib/adapters/worker/runner";
+import { claimDueJobs } from "@/lib/infra/jobs/store";
 import { at, recordingJob } from "./fixtures";
 
 const t0 = at("2031-04-01T08:00:00Z");

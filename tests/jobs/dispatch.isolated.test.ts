@@ -2,9 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { database } from "@/db";
-import { resetConfig } from "@/lib/platform/config";
-import { dispatchJobs, registerJobDispatcher } from "@/lib/platform/jobs/dispatch";
-import { enqueue, transactionWithJobs } from "@/lib/platform/jobs/enqueue";
+import { resetConfig } from "@/lib/base/config";
+import { dispatchJobs, registerJobDispatcher } from "@/lib/infra/jobs/dispatch";
+import { enqueue, transactionWithJobs } from "@/lib/infra/jobs/enqueue";
 import { at, jobRow, recordingJob, rowsNamed } from "./fixtures";
 
 interface SentEvent {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { resetConfig } from "@/lib/platform/config";
-import { enqueue } from "@/lib/platform/jobs/enqueue";
-import { retentionJob } from "@/lib/platform/jobs/retention-job";
-import { startJobRunner, stopJobRunner } from "@/lib/platform/jobs/runner";
+import { resetConfig } from "@/lib/base/config";
+import { enqueue } from "@/lib/infra/jobs/enqueue";
+import { retentionJob } from "@/lib/adapters/worker/retention-job";
+import { startJobRunner, stopJobRunner } from "@/lib/adapters/worker/runner";
 import { jobRow, rowsNamed } from "./fixtures";
 
 function withEnv(env: Record<string, string | undefined>) {

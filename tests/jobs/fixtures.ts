@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { database } from "@/db";
 import { jobs } from "@/db/schema";
-import { defineJob, type JobContext } from "@/lib/platform/jobs/define";
-import { randomToken } from "@/lib/platform/ids";
+import { defineJob, type JobContext } from "@/lib/infra/jobs/define";
+import { randomToken } from "@/lib/base/ids";
 
 /**
  * A job with a name of its own: on PostgreSQL every test file shares one database, and a runner

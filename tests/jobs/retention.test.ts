@@ -2,13 +2,13 @@ import { eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { apiLog, jobs } from "@/db/schema";
-import { newId, randomToken } from "@/lib/platform/ids";
-import { enqueue } from "@/lib/platform/jobs/enqueue";
-import { jobRegistry } from "@/lib/platform/jobs/registry";
-import { applyRetentionRule, retentionBatchSize } from "@/lib/platform/jobs/retention";
-import { retentionJob } from "@/lib/platform/jobs/retention-job";
-import { retentionRules } from "@/lib/platform/jobs/retention-rules";
-import { runDueJobs } from "@/lib/platform/jobs/runner";
+import { newId, randomToken } from "@/lib/base/ids";
+import { enqueue } from "@/lib/infra/jobs/enqueue";
+import { jobRegistry } from "@/lib/adapters/worker/registry";
+import { applyRetentionRule, retentionBatchSize } from "@/lib/adapters/worker/retention";
+import { retentionJob } from "@/lib/adapters/worker/retention-job";
+import { retentionRules } from "@/lib/adapters/worker/retention-rules";
+import { runDueJobs } from "@/lib/adapters/worker/runner";
 import { jobRow, plusSeconds } from "./fixtures";
 
 // Real time: on PostgreSQL other test files share these tables, and their rows are all recent.

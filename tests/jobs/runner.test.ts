@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { jobs } from "@/db/schema";
-import { enqueue } from "@/lib/platform/jobs/enqueue";
-import { runDueJobs } from "@/lib/platform/jobs/runner";
-import { newId } from "@/lib/platform/ids";
+import { enqueue } from "@/lib/infra/jobs/enqueue";
+import { runDueJobs } from "@/lib/adapters/worker/runner";
+import { newId } from "@/lib/base/ids";
 import { at, jobRow, plusSeconds, recordingJob, rowsNamed } from "./fixtures";
 
 const t0 = at("2031-03-01T10:00:00Z");

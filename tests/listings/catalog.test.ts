@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GET as catalog } from "@/app/api/v1/listings/route";
 import { GET as catalogListing } from "@/app/api/v1/listings/[code]/route";
-import { newId } from "@/lib/platform/ids";
+import { newId } from "@/lib/base/ids";
 import { accountWithKey, call } from "../support/fixtures";
 import { activeListing, createListing, validApartment } from "../support/listings";
 

@@ -1,4 +1,7 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { database } from "@/db";
+import { listings } from "@/db/schema";
 import { POST } from "@/app/api/v1/listings/route";
 import { POST as validate } from "@/app/api/v1/listings/validate/route";
 import { GET as accountListing } from "@/app/api/v1/account/listings/[code]/route";
@@ -38,7 +41,13 @@ describe("POST /listings – happy", () => {
     expect(res.json!.warnings).toEqual([]);
     const read = await call(accountListing, { path: `/account/listings/${data.code}`, key, params: { code: data.code } });
     expect(read.json!.data).toEqual(data);
-    expect(account.id).toBeTruthy();
+    const [stored] = await (
+      await database()
+    ).connection
+      .select({ accountId: listings.accountId })
+      .from(listings)
+      .where(eq(listings.code, data.code));
+    expect(stored.accountId).toBe(account.id);
   });
 
   it("converts a price in RON to euros and keeps the declared one", async () => {

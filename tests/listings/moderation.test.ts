@@ -7,7 +7,7 @@ import { GET as eventsRoute } from "@/app/api/v1/events/route";
 import { database } from "@/db";
 import { listings } from "@/db/schema";
 import { unconfirmStaleListings } from "@/lib/domain/listings/unconfirm";
-import { resetConfig } from "@/lib/platform/config";
+import { resetConfig } from "@/lib/base/config";
 import { accountWithKey, call, operatorCtx } from "../support/fixtures";
 import { activeListing, createListing, moderate } from "../support/listings";
 

@@ -5,11 +5,11 @@ import { events } from "@/db/schema";
 import { createListing } from "@/lib/domain/listings/create";
 import { editListing } from "@/lib/domain/listings/edit";
 import { getCatalogListing, getManagedListing } from "@/lib/domain/listings/get";
-import { listingEtag } from "@/lib/domain/listings/internal/read-shape";
-import { ValidationError } from "@/lib/platform/errors";
-import { refusalState } from "@/lib/portal/form-state";
-import { documentOf, formSections, postedValues, storedValues } from "@/lib/portal/listing-form";
-import { controlOfPointer } from "@/lib/portal/unit-type-rows";
+import { listingEtag } from "@/lib/domain/listings/read-shape";
+import { ValidationError } from "@/lib/base/errors";
+import { refusalState } from "@/lib/adapters/portal/form-state";
+import { documentOf, formSections, postedValues, storedValues } from "@/lib/adapters/portal/listing-form";
+import { controlOfPointer } from "@/lib/adapters/portal/unit-type-rows";
 import { appErrorCode, freshAccount, signedIn } from "../portal-services/support";
 import { accountWithKey } from "../support/fixtures";
 import { moderate, validApartment } from "../support/listings";
@@ -94,7 +94,7 @@ describe("the portal's listing form: drafts", () => {
     const active = (await getManagedListing({ ctx, input: { code } })).row;
 
     const edit = await editListing({ ctx, input: { code, patch: { price: 170000 }, ifMatch: listingEtag(active), source: "portal" } });
-    expect(edit.status).toBe(202);
+    expect(edit.heldForModeration).toBe(true);
     expect(edit.listed.row).toMatchObject({ status: "active", pendingFields: expect.objectContaining({ price: 170000 }) });
     expect((await getCatalogListing({ ctx, input: { code } })).price).toBe(validApartment().price);
     expect((await portalEvents(account.id)).at(-1)?.data).toMatchObject({ code, status: "active", etag: listingEtag(edit.listed.row) });

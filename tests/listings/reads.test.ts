@@ -3,7 +3,7 @@ import { GET as accountListings } from "@/app/api/v1/account/listings/route";
 import { GET as accountListing } from "@/app/api/v1/account/listings/[code]/route";
 import { GET as accountListingByRef } from "@/app/api/v1/account/listings/ref/[ref]/route";
 import { PATCH } from "@/app/api/v1/listings/[code]/route";
-import { newId } from "@/lib/platform/ids";
+import { newId } from "@/lib/base/ids";
 import { accountWithKey, call } from "../support/fixtures";
 import { createListing, moderate, validApartment } from "../support/listings";
 

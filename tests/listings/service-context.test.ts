@@ -4,7 +4,7 @@ import { database } from "@/db";
 import { events, listings } from "@/db/schema";
 import { changeListingState } from "@/lib/domain/listings/change-state";
 import { editListing } from "@/lib/domain/listings/edit";
-import { lockAnyListing, lockListing } from "@/lib/domain/listings/internal/locking";
+import { lockAnyListing, lockListing } from "@/lib/domain/listings/locking";
 import { moderateListing } from "@/lib/domain/listings/moderate";
 import { unconfirmStaleListings } from "@/lib/domain/listings/unconfirm";
 import { createKey } from "@/lib/domain/keys/create-key";
@@ -20,7 +20,7 @@ import {
   type OperatorActor,
   type PublicActor,
   type ServiceContext,
-} from "@/lib/platform/context";
+} from "@/lib/base/context";
 import { accountWithKey } from "../support/fixtures";
 import { activeListing } from "../support/listings";
 

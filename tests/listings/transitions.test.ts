@@ -8,7 +8,7 @@ import { GET as accountListing } from "@/app/api/v1/account/listings/[code]/rout
 import { GET as eventsRoute } from "@/app/api/v1/events/route";
 import { database } from "@/db";
 import { listingReports, listings } from "@/db/schema";
-import { newId } from "@/lib/platform/ids";
+import { newId } from "@/lib/base/ids";
 import { accountWithKey, call } from "../support/fixtures";
 import { activeListing, createListing } from "../support/listings";
 

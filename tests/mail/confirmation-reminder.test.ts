@@ -5,8 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { database } from "@/db";
 import { listings } from "@/db/schema";
 import { remindConfirmationDue } from "@/lib/domain/listings/remind-confirmation";
-import { systemContext } from "@/lib/platform/context";
-import { resetConfig } from "@/lib/platform/config";
+import { systemContext } from "@/lib/base/context";
+import { resetConfig } from "@/lib/base/config";
 import { accountWithKey } from "../support/fixtures";
 import { activeListing } from "../support/listings";
 

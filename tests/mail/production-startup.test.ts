@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { configureDatabase, database } from "@/db";
-import { databaseSettings, resetConfig } from "@/lib/platform/config";
-import { prepareServer } from "@/lib/platform/startup";
+import { databaseSettings, resetConfig } from "@/lib/base/config";
+import { prepareServer } from "@/lib/adapters/startup";
 
 afterEach(() => {
   vi.unstubAllEnvs();

@@ -4,9 +4,9 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { database } from "@/db";
 import { sandboxMail } from "@/db/schema";
-import { resetConfig } from "@/lib/platform/config";
-import { newId } from "@/lib/platform/ids";
-import { sendMail } from "@/lib/platform/mail";
+import { resetConfig } from "@/lib/base/config";
+import { newId } from "@/lib/base/ids";
+import { sendMail } from "@/lib/infra/mail";
 import { freshAccount } from "../portal-services/support";
 
 interface Received {

@@ -6,7 +6,7 @@ import { database } from "@/db";
 import { uploads } from "@/db/schema";
 import { createUpload } from "@/lib/domain/media/create-upload";
 import { maxPhotoBytes, uploadBlobKey, uploadContentType } from "@/lib/domain/media/limits";
-import { accountContext } from "@/lib/platform/context";
+import { accountContext } from "@/lib/base/context";
 import { accountWithKey, call } from "../support/fixtures";
 import { readBlob, requestUpload, sendUpload, storageKinds, useStorage } from "./support";
 

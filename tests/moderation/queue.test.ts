@@ -4,7 +4,7 @@ import { createListing as createListingService } from "@/lib/domain/listings/cre
 import { listModerationQueue, nextInQueue } from "@/lib/domain/listings/moderation-queue";
 import { getListingForReview } from "@/lib/domain/listings/review";
 import { describeEdit } from "@/lib/domain/vocabulary/describe-edit";
-import { accountContext, moderatorContext } from "@/lib/platform/context";
+import { accountContext, moderatorContext } from "@/lib/base/context";
 import { accountWithKey } from "../support/fixtures";
 import { activeListing, createListing, validApartment } from "../support/listings";
 import { editPublished, newModerator } from "./support";

@@ -1,7 +1,7 @@
 import { GET as eventsRoute } from "@/app/api/v1/events/route";
 import { PATCH } from "@/app/api/v1/listings/[code]/route";
 import { database } from "@/db";
-import { moderatorContext } from "@/lib/platform/context";
+import { moderatorContext } from "@/lib/base/context";
 import { accountWithKey, call } from "../support/fixtures";
 
 /** A moderator account (with a key, so its own listings can be made through the API) and its desk context. */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { resetConfig } from "@/lib/platform/config";
-import { checkPublicUrl, type Resolver } from "@/lib/platform/net/public-address";
-import { OutboundError, safePost, type SafePostRequest } from "@/lib/platform/net/safe-request";
+import { resetConfig } from "@/lib/base/config";
+import { checkPublicUrl, type Resolver } from "@/lib/infra/net/public-address";
+import { OutboundError, safePost, type SafePostRequest } from "@/lib/infra/net/safe-request";
 import { closedPort, startHttpServer, startRawServer, type LocalServer } from "../support/local-http-server";
 
 const servers: LocalServer[] = [];

@@ -5,7 +5,7 @@ import { createKey } from "@/lib/domain/keys/create-key";
 import { checkAuthorizeRequest, type AuthorizeCheck } from "@/lib/domain/oauth/check-authorize-request";
 import { denyConsent } from "@/lib/domain/oauth/deny-consent";
 import { grantConsent } from "@/lib/domain/oauth/grant-consent";
-import { AppError } from "@/lib/platform/errors";
+import { AppError } from "@/lib/base/errors";
 import { operatorCtx } from "../support/fixtures";
 import { rows } from "./rows";
 import { authorizeQuery, challenge, ctxOf, exchange, freshAccount, freshClient, redirectUri } from "./support";

@@ -6,7 +6,7 @@ import { listOwnClients } from "@/lib/domain/oauth/list-own-clients";
 import { registerClient } from "@/lib/domain/oauth/register-client";
 import { rotateClientSecret } from "@/lib/domain/oauth/rotate-client-secret";
 import { updateClientRedirectUris } from "@/lib/domain/oauth/update-client-redirect-uris";
-import { ValidationError } from "@/lib/platform/errors";
+import { ValidationError } from "@/lib/base/errors";
 import { consentCode, freshAccount, postToken, redirectUri, tokenForm } from "./support";
 import { rows } from "./rows";
 

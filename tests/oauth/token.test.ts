@@ -306,7 +306,7 @@ describe("POST /oauth/token – one code, one key", () => {
   });
 
   it("gives the challenge of the Appendix B verifier", async () => {
-    const { s256 } = await import("@/lib/domain/oauth/internal/secrets");
+    const { s256 } = await import("@/lib/domain/oauth/secrets");
     expect(s256(verifier)).toBe(challenge);
   });
 });

@@ -6,8 +6,8 @@ import { accounts, agencyMembers } from "@/db/schema";
 import { currentAccountSummary } from "@/lib/domain/accounts/current-account-summary";
 import { listAgencyMembers } from "@/lib/domain/accounts/list-agency-members";
 import { setAccountLanguage } from "@/lib/domain/accounts/set-account-language";
-import { ValidationError } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
+import { ValidationError } from "@/lib/base/errors";
+import { newId } from "@/lib/base/ids";
 import { accountWithKey, call } from "../support/fixtures";
 import { appErrorCode, freshAccount, signedIn } from "./support";
 

@@ -5,8 +5,8 @@ import { activityActor } from "@/lib/domain/accounts/activity-actor";
 import { listActivity } from "@/lib/domain/accounts/list-activity";
 import { createKey, createOwnKey } from "@/lib/domain/keys/create-key";
 import { revokeKey } from "@/lib/domain/keys/revoke-key";
-import { ValidationError } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
+import { ValidationError } from "@/lib/base/errors";
+import { newId } from "@/lib/base/ids";
 import { createdKeys, operatorCtx } from "../support/fixtures";
 import { freshAccount, signedIn } from "./support";
 

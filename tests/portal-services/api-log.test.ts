@@ -7,10 +7,10 @@ import { apiLogBodyDays, getApiLogEntry } from "@/lib/domain/api-log/get-api-log
 import { likePrefix, listApiLog } from "@/lib/domain/api-log/list-api-log";
 import { flushKeyUsage } from "@/lib/domain/keys/last-used";
 import { listOwnKeys } from "@/lib/domain/keys/list-keys";
-import { ValidationError } from "@/lib/platform/errors";
-import { flushApiLog } from "@/lib/platform/http/api-log";
-import { retentionRules } from "@/lib/platform/jobs/retention-rules";
-import { applyRetention } from "@/lib/platform/jobs/retention";
+import { ValidationError } from "@/lib/base/errors";
+import { flushApiLog } from "@/lib/adapters/http/api-log";
+import { retentionRules } from "@/lib/adapters/worker/retention-rules";
+import { applyRetention } from "@/lib/adapters/worker/retention";
 import { accountWithKey, call } from "../support/fixtures";
 import { appErrorCode, freshAccount, logRows, signedIn } from "./support";
 

@@ -5,8 +5,8 @@ import { apiKeys, oauthClients, oauthConnections } from "@/db/schema";
 import { createKey, createOwnKey, issueKey, maxKeysPerAccount } from "@/lib/domain/keys/create-key";
 import { listOwnKeys } from "@/lib/domain/keys/list-keys";
 import { revokeKey } from "@/lib/domain/keys/revoke-key";
-import { systemContext, withTransaction } from "@/lib/platform/context";
-import { newId } from "@/lib/platform/ids";
+import { systemContext, withTransaction } from "@/lib/base/context";
+import { newId } from "@/lib/base/ids";
 import { createdKeys, operatorCtx } from "../support/fixtures";
 import { appErrorCode, freshAccount, signedIn } from "./support";
 

@@ -2,9 +2,9 @@ import { expect } from "vitest";
 import { database } from "@/db";
 import { apiLog } from "@/db/schema";
 import { createAccount, type CreateAccountInput } from "@/lib/domain/accounts/create-account";
-import { accountContext } from "@/lib/platform/context";
-import { AppError } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
+import { accountContext } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
+import { newId } from "@/lib/base/ids";
 import { fixturePasswordHash, operatorCtx } from "../support/fixtures";
 
 /** A fresh account (each test makes its own), by default confirmed and without an agency. */

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { InvalidBlobKeyError, type BlobStorage } from "@/lib/platform/storage";
+import { InvalidBlobKeyError, type BlobStorage } from "@/lib/infra/storage";
 
 /** Keys that must never reach a file system or a Blob pathname. */
 export const refusedKeys = [

@@ -1,8 +1,8 @@
 import { BlobAccessError } from "@vercel/blob";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { resetConfig } from "@/lib/platform/config";
-import { blobStorage } from "@/lib/platform/storage";
-import { createVercelBlobStorage } from "@/lib/platform/storage/vercel";
+import { resetConfig } from "@/lib/base/config";
+import { blobStorage } from "@/lib/infra/storage";
+import { createVercelBlobStorage } from "@/lib/infra/storage/vercel";
 import { startFakeVercelBlob, type FakeVercelBlob } from "../support/fake-vercel-blob";
 import { readAll, storageContract } from "./contract";
 

@@ -1,5 +1,5 @@
 import { vi } from "vitest";
-import { resetRateLimiter } from "@/lib/platform/http/rate-limit";
+import { resetRateLimiter } from "@/lib/infra/rate-limit";
 
 /**
  * Runs `test` with `Date` standing still, so that a fixed rate-limit window (aligned to the clock's

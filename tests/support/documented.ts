@@ -1,10 +1,10 @@
 import path from "node:path";
 import { z } from "zod";
 import { routes } from "@/app/api/v1/routes";
-import type { RouteHandler } from "@/lib/platform/http/endpoint";
-import { declarationOf, httpMethods, type HttpMethod, type RouteDeclaration } from "@/lib/platform/http/route";
-import { problemSchema } from "@/lib/platform/openapi/components";
-import { documentedRefusals } from "@/lib/platform/openapi/operations";
+import type { RouteHandler } from "@/lib/adapters/http/endpoint";
+import { declarationOf, httpMethods, type HttpMethod, type RouteDeclaration } from "@/lib/adapters/http/route";
+import { problemSchema } from "@/lib/adapters/openapi/components";
+import { documentedRefusals } from "@/lib/adapters/openapi/operations";
 
 /**
  * Checks a real answer of a declared handler against its declaration (the OpenAPI document is built

@@ -1,7 +1,7 @@
 import { database } from "@/db";
 import { createAccount, type CreateAccountInput } from "@/lib/domain/accounts/create-account";
-import { operatorContext } from "@/lib/platform/context";
-import { newId } from "@/lib/platform/ids";
+import { operatorContext } from "@/lib/base/context";
+import { newId } from "@/lib/base/ids";
 import { createKey } from "@/lib/domain/keys/create-key";
 import type { Permission } from "@/lib/domain/keys/format";
 import { createdKeys } from "./created-keys";

@@ -1,5 +1,5 @@
 import { routes } from "@/app/api/v1/routes";
-import type { RouteDeclaration } from "@/lib/platform/http/route";
+import type { RouteDeclaration } from "@/lib/adapters/http/route";
 import { routeModuleOf } from "./documented";
 
 const base = "/api/v1";

@@ -2,10 +2,10 @@ import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { activityActor } from "@/lib/domain/accounts/activity-actor";
-import { locales } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { activitySentence, activityWho } from "@/lib/portal/activity-text";
-import { portalDateTime } from "@/lib/portal/dates";
+import { locales } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { activitySentence, activityWho } from "@/lib/adapters/portal/activity-text";
+import { portalDateTime } from "@/lib/adapters/portal/dates";
 
 const en = pageMessages("en").activity;
 const ro = pageMessages("ro").activity;

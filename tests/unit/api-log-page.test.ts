@@ -1,4 +1,4 @@
-import { portalDateTime } from "@/lib/portal/dates";
+import { portalDateTime } from "@/lib/adapters/portal/dates";
 import { describe, expect, it } from "vitest";
 import {
   apiLogEntryHref,
@@ -8,9 +8,9 @@ import {
   parseApiLogQuery,
   prettyBody,
   statusTone,
-} from "@/lib/portal/api-log-page";
-import { AppError, ValidationError } from "@/lib/platform/errors";
-import { encodeKeyset } from "@/lib/platform/keyset";
+} from "@/lib/adapters/portal/api-log-page";
+import { AppError, ValidationError } from "@/lib/base/errors";
+import { encodeKeyset } from "@/lib/base/keyset";
 
 const keys = ["key-1", "key-2"];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { AppError, ValidationError, errorStatus, type ErrorCode, type FieldError } from "@/lib/platform/errors";
-import { renderProblem } from "@/lib/platform/http/problem";
-import { locales, messages, quantity, type Locale } from "@/lib/platform/i18n";
+import { AppError, ValidationError, errorStatus, type ErrorCode, type FieldError } from "@/lib/base/errors";
+import { renderProblem } from "@/lib/base/problem";
+import { locales, messages, quantity, type Locale } from "@/lib/base/i18n";
 import {
   mailTexts,
   problemDetails,
@@ -12,10 +12,10 @@ import {
   type PluralText,
   type ValidationCode,
   type ValidationReason,
-} from "@/lib/platform/i18n/keys";
+} from "@/lib/base/i18n/keys";
 
 /**
- * The registry (lib/platform/i18n/keys.ts) lists every key the code can use, with the names of its
+ * The registry (lib/base/i18n/keys.ts) lists every key the code can use, with the names of its
  * parameters; error constructors are typed by it. Each catalogue must hold exactly those keys (a key
  * in one language only is missing in the other; a key outside the registry is unused) with exactly
  * those placeholders, and every entry must render in both languages with nothing left unfilled.

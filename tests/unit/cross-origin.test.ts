@@ -1,7 +1,7 @@
 import { NextRequest } from "next/server";
 import { describe, expect, it, vi } from "vitest";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { logger } from "@/lib/platform/logger";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { logger } from "@/lib/base/logger";
 import { proxy } from "@/proxy";
 
 /**

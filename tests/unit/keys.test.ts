@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { generateKey, hashSecret, parseKey, secretMatches } from "@/lib/domain/keys/format";
+import { generateKey, parseKey } from "@/lib/domain/keys/format";
+import { hashSecret, secretMatches } from "@/lib/base/secret-hash";
 
 describe("API key format", () => {
   it("generates <id>|<prefix><secret> with the environment's prefix", () => {

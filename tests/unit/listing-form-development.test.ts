@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { documentOf, formSections, postedValues, storedValues } from "@/lib/portal/listing-form";
-import { cornersOfText, outlinePoints, parcelOfText, parcelText } from "@/lib/portal/parcel-text";
-import { controlOfPointer, unitTypeRowsOfValues } from "@/lib/portal/unit-type-rows";
+import { documentOf, formSections, postedValues, storedValues } from "@/lib/adapters/portal/listing-form";
+import { cornersOfText, outlinePoints, parcelOfText, parcelText } from "@/lib/adapters/portal/parcel-text";
+import { controlOfPointer, unitTypeRowsOfValues } from "@/lib/adapters/portal/unit-type-rows";
 
 /**
  * A development's unit types and a parcel outline in the listing form: the posted form as the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fromAcceptLanguage, resolveLocale } from "@/lib/platform/i18n";
+import { fromAcceptLanguage, resolveLocale } from "@/lib/base/i18n";
 
 describe("locale resolution", () => {
   it("orders query > account language > Accept-Language > ro", () => {

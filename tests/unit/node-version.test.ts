@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import packageJson from "@/package.json";
-import { minimumNode, supportsNode, unsupportedNodeMessage } from "@/lib/platform/node-version";
+import { minimumNode, supportsNode, unsupportedNodeMessage } from "@/lib/base/node-version";
 
 describe("the supported Node.js versions", () => {
   it("come from package.json engines", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { locales } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { locales } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 
 /**
  * The page catalogues follow the API catalogues' rule (catalogues.test.ts): every key in both

@@ -1,10 +1,10 @@
 import { unstable_doesMiddlewareMatch } from "next/experimental/testing/server";
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
-import { pageLocale } from "@/lib/platform/i18n";
-import { returnPath } from "@/lib/platform/i18n/page-locale";
-import { pageSecurityHeaders } from "@/lib/platform/security-headers";
-import { vercelBlobOrigin } from "@/lib/platform/storage/vercel-origin";
+import { pageLocale } from "@/lib/base/i18n";
+import { returnPath } from "@/lib/adapters/portal/page-locale";
+import { pageSecurityHeaders } from "@/lib/adapters/portal/security-headers";
+import { vercelBlobOrigin } from "@/lib/infra/storage/vercel-origin";
 import { config as proxyConfig, proxy } from "@/proxy";
 
 describe("the language of a page", () => {

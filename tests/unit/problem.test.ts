@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { AppError, ValidationError, errorStatus } from "@/lib/platform/errors";
-import { renderProblem } from "@/lib/platform/http/problem";
-import { en } from "@/lib/platform/i18n/en";
-import { ro } from "@/lib/platform/i18n/ro";
+import { AppError, ValidationError, errorStatus } from "@/lib/base/errors";
+import { renderProblem } from "@/lib/base/problem";
+import { en } from "@/lib/base/i18n/en";
+import { ro } from "@/lib/base/i18n/ro";
 
 describe("problem rendering", () => {
   it("renders RFC 9457 members with a stable code and a translated title", () => {

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sitePath } from "@/lib/platform/http/site-path";
-import { returnPath } from "@/lib/platform/i18n/page-locale";
-import { portalStart, safeReturnPath } from "@/lib/portal/return-path";
+import { sitePath } from "@/lib/base/site-path";
+import { returnPath } from "@/lib/adapters/portal/page-locale";
+import { portalStart, safeReturnPath } from "@/lib/adapters/portal/return-path";
 
 describe("safeReturnPath (where sign-in returns to)", () => {
   it.each([

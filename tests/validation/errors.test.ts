@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "@/lib/platform/errors";
-import { renderProblem } from "@/lib/platform/http/problem";
+import { ValidationError } from "@/lib/base/errors";
+import { renderProblem } from "@/lib/base/problem";
 import { crossFieldCodes, fieldCodes } from "./cases";
 import { check, valid, variant } from "./fixtures";
 

@@ -2,7 +2,7 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { attemptDelivery } from "@/lib/domain/webhooks/attempt";
 import { newWebhookSecret } from "@/lib/domain/webhooks/signature";
-import { resetConfig } from "@/lib/platform/config";
+import { resetConfig } from "@/lib/base/config";
 import { closedPort, startHttpServer, type LocalServer, type ReceivedRequest } from "../support/local-http-server";
 
 const secret = newWebhookSecret();

@@ -9,7 +9,7 @@ import { failingDaysBeforeStop, webhookSuccessRates } from "@/lib/domain/webhook
 import { listDeliveries } from "@/lib/domain/webhooks/list-deliveries";
 import { resendDelivery, resendFailedDeliveries } from "@/lib/domain/webhooks/resend-deliveries";
 import { startWebhook } from "@/lib/domain/webhooks/start-webhook";
-import { AppError } from "@/lib/platform/errors";
+import { AppError } from "@/lib/base/errors";
 import { ctxOf } from "../oauth/support";
 import { deliver, hookedAccount, localReceiver, onlyDelivery, plusSeconds, releaseHeld, withLocalReceivers } from "./delivery-support";
 import { actionsOf, keyedAccount, record, webhookOf, webhookRow } from "./support";

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, vi } from "vitest";
 import { database } from "@/db";
 import { webhookDeliveries, webhooks } from "@/db/schema";
 import { claimDueDeliveries, runClaimedDelivery } from "@/lib/domain/webhooks/deliver";
-import { resetConfig } from "@/lib/platform/config";
+import { resetConfig } from "@/lib/base/config";
 import { startHttpServer, type LocalServer, type ReceivedRequest } from "../support/local-http-server";
 import { deliveriesOf, keyedAccount, webhookOf } from "./support";
 

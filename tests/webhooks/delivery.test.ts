@@ -17,7 +17,7 @@ import {
 import { setAppWebhook } from "@/lib/domain/webhooks/set-app-webhook";
 import { startWebhook } from "@/lib/domain/webhooks/start-webhook";
 import { stopWebhook } from "@/lib/domain/webhooks/stop-webhook";
-import { startDeliveryLane, stopDeliveryLane } from "@/lib/platform/jobs/delivery-lane";
+import { startDeliveryLane, stopDeliveryLane } from "@/lib/adapters/worker/delivery-lane";
 import { consentCode, exchange, redirectUri } from "../oauth/support";
 import {
   deliver,

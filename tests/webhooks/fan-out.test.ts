@@ -12,7 +12,7 @@ import { listWebhooks } from "@/lib/domain/webhooks/list-webhooks";
 import { setAppWebhook } from "@/lib/domain/webhooks/set-app-webhook";
 import { startWebhook } from "@/lib/domain/webhooks/start-webhook";
 import { stopWebhook } from "@/lib/domain/webhooks/stop-webhook";
-import { idPattern } from "@/lib/platform/ids";
+import { idPattern } from "@/lib/base/ids";
 import { consentCode, exchange, redirectUri } from "../oauth/support";
 import { actionsOf, deliveriesOf, freshAccount, keyedAccount, otherReceiver, receiver, record, webhookOf } from "./support";
 

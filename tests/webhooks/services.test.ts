@@ -7,8 +7,8 @@ import { rotateWebhookSecret } from "@/lib/domain/webhooks/rotate-webhook-secret
 import { startWebhook } from "@/lib/domain/webhooks/start-webhook";
 import { stopWebhook } from "@/lib/domain/webhooks/stop-webhook";
 import { webhookSigningSecret } from "@/lib/domain/webhooks/webhook-signing-secret";
-import { AppError, ValidationError } from "@/lib/platform/errors";
-import { idPattern } from "@/lib/platform/ids";
+import { AppError, ValidationError } from "@/lib/base/errors";
+import { idPattern } from "@/lib/base/ids";
 import { rows } from "../oauth/rows";
 import { operatorCtx } from "../support/fixtures";
 import { actionsOf, deliveriesOf, freshAccount, keyedAccount, otherReceiver, receiver, record, webhookOf, webhookRow } from "./support";

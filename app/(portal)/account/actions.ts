@@ -3,9 +3,9 @@
 import { redirect } from "next/navigation";
 import { requestLocale } from "@/app/locale";
 import { changePassword } from "@/lib/domain/accounts/change-password";
-import { signIn } from "@/lib/portal/auth";
-import { formText, refusalState, type FormState } from "@/lib/portal/form-state";
-import { requireAccount } from "@/lib/portal/session";
+import { signIn } from "@/lib/adapters/portal/auth";
+import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
+import { requireAccount } from "@/lib/adapters/portal/session";
 
 /**
  * Changes the password. The service moves the session generation on, which ends every session,

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { requestLocale } from "@/app/locale";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { requireAccount } from "@/lib/portal/session";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { requireAccount } from "@/lib/adapters/portal/session";
 import { PasswordForm } from "./password-form";
 
 export async function generateMetadata(): Promise<Metadata> {

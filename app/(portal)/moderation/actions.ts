@@ -6,11 +6,11 @@ import { requestLocale } from "@/app/locale";
 import { moderateListing } from "@/lib/domain/listings/moderate";
 import { nextInQueue } from "@/lib/domain/listings/moderation-queue";
 import { closeReport } from "@/lib/domain/listings/reports";
-import { formTokenMatches } from "@/lib/portal/csrf";
-import { formText, refusalState, type FormState } from "@/lib/portal/form-state";
-import { decisionPurpose, reportPurpose, reviewPath } from "@/lib/portal/moderation-pages";
-import { requireModerator } from "@/lib/portal/session";
-import { AppError } from "@/lib/platform/errors";
+import { formTokenMatches } from "@/lib/adapters/portal/csrf";
+import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
+import { decisionPurpose, reportPurpose, reviewPath } from "@/lib/adapters/portal/moderation-pages";
+import { requireModerator } from "@/lib/adapters/portal/session";
+import { AppError } from "@/lib/base/errors";
 
 /**
  * Approve, reject or hide, posted from a listing's review page with the form token of that listing;

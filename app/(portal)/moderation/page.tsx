@@ -1,16 +1,16 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requestLocale } from "@/app/locale";
-import { firstValue, type SearchParams } from "@/lib/portal/search-params";
+import { firstValue, type SearchParams } from "@/lib/adapters/portal/search-params";
 import { listModerationQueue } from "@/lib/domain/listings/moderation-queue";
 import { countOpenReports } from "@/lib/domain/listings/reports";
-import { labelOf } from "@/lib/domain/vocabulary/labels";
+import { labelOf } from "@/lib/base/i18n/labels";
 import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { portalDateTime } from "@/lib/portal/dates";
-import { reviewPath } from "@/lib/portal/moderation-pages";
-import { requireModerator } from "@/lib/portal/session";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { portalDateTime } from "@/lib/adapters/portal/dates";
+import { reviewPath } from "@/lib/adapters/portal/moderation-pages";
+import { requireModerator } from "@/lib/adapters/portal/session";
 
 type Props = { searchParams: Promise<SearchParams> };
 

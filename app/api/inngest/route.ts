@@ -3,7 +3,7 @@ import type { NextRequest } from "next/server";
 import { serve } from "inngest/next";
 import { inngest } from "@/inngest/client";
 import { inngestFunctions } from "@/inngest/functions";
-import { inngestConfigured } from "@/lib/platform/config";
+import { inngestConfigured } from "@/lib/base/config";
 
 type Handler = ReturnType<typeof serve>;
 let handler: Handler | undefined;

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { listingCodePattern } from "@/lib/domain/listings/internal/codes";
+import { listingCodePattern } from "@/lib/domain/listings/codes";
 
-/** Parts several route declarations share (see lib/platform/http/route.ts). */
+/** Parts several route declarations share (see lib/adapters/http/route.ts). */
 
 export const codeParams = z.object({
   code: z.string().regex(listingCodePattern).meta({ description: "Public code of the listing: 8 characters." }),

@@ -1,5 +1,5 @@
-import { openApiDocument } from "@/lib/platform/openapi/document";
-import type { RouteDeclaration } from "@/lib/platform/http/route";
+import { openApiDocument } from "@/lib/adapters/openapi/document";
+import type { RouteDeclaration } from "@/lib/adapters/http/route";
 import { accountListingRoute } from "./account/listings/[code]/declaration";
 import { accountListingsRoute } from "./account/listings/declaration";
 import { accountListingByRefRoute } from "./account/listings/ref/[ref]/declaration";

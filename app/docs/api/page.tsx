@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ApiReference } from "@/components/api-reference";
 import { fill } from "@/components/fill";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { requestLocale } from "@/app/locale";
 
 export async function generateMetadata(): Promise<Metadata> {

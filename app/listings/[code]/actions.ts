@@ -3,10 +3,10 @@
 import { headers } from "next/headers";
 import { requestLocale } from "@/app/locale";
 import { reportListing } from "@/lib/domain/listings/reports";
-import { pageContext } from "@/lib/platform/context";
-import { clientIp } from "@/lib/platform/http/endpoint";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { formText, refusalState, type FormState } from "@/lib/portal/form-state";
+import { pageContext } from "@/lib/base/context";
+import { clientIp } from "@/lib/adapters/http/endpoint";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
 
 /** "Report this listing": no account needed, counted per client address; the report goes to the moderators. */
 export async function reportListingAction(code: string, _previous: FormState, form: FormData): Promise<FormState> {

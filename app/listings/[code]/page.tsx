@@ -2,22 +2,22 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { baseCurrency } from "@/lib/domain/currency";
-import { pageContext } from "@/lib/platform/context";
-import { AppError } from "@/lib/platform/errors";
+import { pageContext } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
 import { getCatalogListing } from "@/lib/domain/listings/get";
 import { listPublicPhotos } from "@/lib/domain/media/list-public-photos";
 import { ListingPhotos } from "@/components/listing-photos";
 import { ReportForm } from "./report-form";
-import { format } from "@/lib/platform/i18n";
-import { labelOf, type Enumeration } from "@/lib/domain/vocabulary/labels";
+import { format } from "@/lib/base/i18n";
+import { labelOf, type Enumeration } from "@/lib/base/i18n/labels";
 import { amenities } from "@/lib/domain/vocabulary/amenities";
 import { describeFacts } from "@/lib/domain/vocabulary/describe-facts";
 import { FactList } from "@/components/fact-list";
 import { pricePeriods } from "@/lib/domain/vocabulary/price-periods";
 import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { requestLocale } from "@/app/locale";
-import { publicPageMetadata } from "@/lib/portal/page-metadata";
+import { publicPageMetadata } from "@/lib/adapters/portal/page-metadata";
 
 type Props = { params: Promise<{ code: string }> };
 

@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { Field, FormMessage, SubmitButton } from "@/components/forms/form-kit";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { reportListingAction } from "./actions";
 
 /** "Report this listing", folded until asked for; once sent, only the thanks remains. */

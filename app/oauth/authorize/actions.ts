@@ -5,10 +5,10 @@ import { requestLocale } from "@/app/locale";
 import { checkAuthorizeRequest } from "@/lib/domain/oauth/check-authorize-request";
 import { denyConsent } from "@/lib/domain/oauth/deny-consent";
 import { grantConsent } from "@/lib/domain/oauth/grant-consent";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import type { FormState } from "@/lib/portal/form-state";
-import { requireAccount } from "@/lib/portal/session";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import type { FormState } from "@/lib/adapters/portal/form-state";
+import { requireAccount } from "@/lib/adapters/portal/session";
 import { consentQuery, consentTokenMatches } from "./consent-request";
 
 /**

@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { useFormStatus } from "react-dom";
 import { FormMessage } from "@/components/forms/form-kit";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { answerConsent } from "./actions";
 
 export function ConsentForm({ fields, token, texts }: { fields: Record<string, string>; token: string; texts: PageMessages["consent"] }) {

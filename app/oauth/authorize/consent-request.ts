@@ -1,7 +1,7 @@
 import type { AuthorizeQuery } from "@/lib/domain/oauth/check-authorize-request";
 import type { AuthorizeRequest } from "@/lib/domain/oauth/check-authorize-request";
 import type { SessionAccount } from "@/lib/domain/accounts/session-account";
-import { formToken, formTokenMatches } from "@/lib/portal/csrf";
+import { formToken, formTokenMatches } from "@/lib/adapters/portal/csrf";
 
 /** The consent form's hidden fields: the checked request, posted back and checked again by the action. */
 export const consentFields = (request: AuthorizeRequest) => ({
@@ -31,7 +31,7 @@ export const consentQuery = (form: FormData): AuthorizeQuery => {
 
 const subject = (request: AuthorizeRequest) => Object.values(consentFields(request));
 
-/** The form token of this account's answer to exactly this request (lib/portal/csrf.ts). */
+/** The form token of this account's answer to exactly this request (lib/adapters/portal/csrf.ts). */
 export const consentToken = (account: SessionAccount, request: AuthorizeRequest) =>
   formToken(account, "oauth-consent", ...subject(request));
 

@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { requestLocale } from "@/app/locale";
 import { checkAuthorizeRequest } from "@/lib/domain/oauth/check-authorize-request";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { requireAccount } from "@/lib/portal/session";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { requireAccount } from "@/lib/adapters/portal/session";
 import { ConsentForm } from "./consent-form";
 import { consentFields, consentToken } from "./consent-request";
 

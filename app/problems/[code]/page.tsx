@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { errorStatus, type ErrorCode } from "@/lib/platform/errors";
-import { format, locales, messages } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
+import { errorStatus, type ErrorCode } from "@/lib/base/errors";
+import { format, locales, messages } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { requestLocale } from "@/app/locale";
 
 type Props = { params: Promise<{ code: string }> };

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { notFound } from "next/navigation";
-import { mailDelivery } from "@/lib/platform/config";
-import { listOwnSandboxMail } from "@/lib/platform/mail/list-sandbox-mail";
-import { requireAccount } from "@/lib/portal/session";
+import { mailDelivery } from "@/lib/base/config";
+import { listOwnSandboxMail } from "@/lib/infra/mail/list-sandbox-mail";
+import { requireAccount } from "@/lib/adapters/portal/session";
 
 export const metadata: Metadata = { title: "Sandbox mailbox", robots: { index: false } };
 

@@ -1,6 +1,6 @@
 /**
  * Who did something in an account's activity log, as a page shows it to the viewing account. The log
- * stores `actorLabel` (lib/platform/context.ts): `account:<id>`, `api:<keyId>`, `moderator:<id>`,
+ * stores `actorLabel` (lib/base/context.ts): `account:<id>`, `api:<keyId>`, `moderator:<id>`,
  * `operator`, `system`, and `public` for a link used without signing in (confirmation, password reset).
  */
 export type ActivityActor =

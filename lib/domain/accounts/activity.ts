@@ -1,7 +1,7 @@
 import { activityLog } from "@/db/schema";
 import type { Handle } from "@/db";
-import { actorLabel, type Actor } from "@/lib/platform/context";
-import { newId } from "@/lib/platform/ids";
+import { actorLabel, type Actor } from "@/lib/base/context";
+import { newId } from "@/lib/base/ids";
 
 /** Appends to the account's activity log; callers pass their transaction so both commit together. */
 export async function recordActivity(

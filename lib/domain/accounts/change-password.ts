@@ -1,14 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { accounts } from "@/db/schema";
-import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
-import { AppError, ValidationError } from "@/lib/platform/errors";
-import type { Locale } from "@/lib/platform/i18n";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
+import { AppError, ValidationError } from "@/lib/base/errors";
+import type { Locale } from "@/lib/base/i18n";
+import { parseOrThrow } from "@/lib/base/validation/zod";
 import { recordActivity } from "./activity";
-import { rateLimiter } from "@/lib/platform/http/rate-limit";
+import { rateLimiter } from "@/lib/infra/rate-limit";
 import { emailBucket, signInRules } from "./internal/limits";
-import { portalLink, sendAccountMail } from "./internal/mails";
+import { portalLink, sendAccountMail } from "./mails";
 import { hashPassword, newPassword, passwordMatches } from "./internal/password";
 import { consumeTokens } from "./internal/tokens";
 

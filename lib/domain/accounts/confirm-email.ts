@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { accounts } from "@/db/schema";
-import { withTransaction, type PublicActor, type ServiceContext } from "@/lib/platform/context";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
+import { withTransaction, type PublicActor, type ServiceContext } from "@/lib/base/context";
+import { parseOrThrow } from "@/lib/base/validation/zod";
 import { recordActivity } from "./activity";
 import { redeemToken } from "./internal/tokens";
 

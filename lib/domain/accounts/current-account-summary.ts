@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { accounts, agencies, agencyMembers } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
-import type { Locale } from "@/lib/platform/i18n";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
+import type { Locale } from "@/lib/base/i18n";
 
 export interface AccountSummary {
   name: string;

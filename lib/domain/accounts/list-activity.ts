@@ -1,9 +1,9 @@
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { activityLog } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { cursorTimestamp, decodeKeyset, olderThan, toKeysetPage, type KeysetPage } from "@/lib/platform/keyset";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { cursorTimestamp, decodeKeyset, olderThan, toKeysetPage, type KeysetPage } from "@/lib/base/keyset";
+import { parseOrThrow } from "@/lib/base/validation/zod";
 import { activityActor, type ActivityActor } from "./activity-actor";
 
 export const listActivityInput = z.object({

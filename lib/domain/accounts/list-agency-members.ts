@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { accounts, agencies, agencyMembers } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { AppError } from "@/lib/platform/errors";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
 
 export type AgencyRole = "owner" | "admin" | "agent";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { PublicActor, ServiceContext } from "@/lib/platform/context";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
-import { portalLink, sendAccountMail } from "./internal/mails";
+import type { PublicActor, ServiceContext } from "@/lib/base/context";
+import { parseOrThrow } from "@/lib/base/validation/zod";
+import { portalLink, sendAccountMail } from "./mails";
 import { emailAddress, issueRequestedLink } from "./internal/requested-link";
 import { tokenLifetimeMs } from "./internal/tokens";
 

@@ -1,11 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { accounts } from "@/db/schema";
-import { withTransaction, type PublicActor, type ServiceContext } from "@/lib/platform/context";
-import type { Locale } from "@/lib/platform/i18n";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
+import { withTransaction, type PublicActor, type ServiceContext } from "@/lib/base/context";
+import type { Locale } from "@/lib/base/i18n";
+import { parseOrThrow } from "@/lib/base/validation/zod";
 import { recordActivity } from "./activity";
-import { portalLink, sendAccountMail } from "./internal/mails";
+import { portalLink, sendAccountMail } from "./mails";
 import { hashPassword, newPassword } from "./internal/password";
 import { redeemToken } from "./internal/tokens";
 

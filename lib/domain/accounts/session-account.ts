@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { accounts, agencies, agencyMembers } from "@/db/schema";
-import type { AgencyMembership, PublicActor, ServiceContext } from "@/lib/platform/context";
-import type { Locale } from "@/lib/platform/i18n";
+import type { AgencyMembership, PublicActor, ServiceContext } from "@/lib/base/context";
+import type { Locale } from "@/lib/base/i18n";
 
 /** The signed-in account as every portal page shows it (shell, scope of its services). */
 export interface SessionAccount {

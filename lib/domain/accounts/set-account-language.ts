@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { accounts } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
-import type { Locale } from "@/lib/platform/i18n";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
+import type { Locale } from "@/lib/base/i18n";
+import { parseOrThrow } from "@/lib/base/validation/zod";
 
 export const setAccountLanguageInput = z.object({ language: z.enum(["ro", "en"]) });
 

@@ -1,17 +1,17 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { accounts, agencyMembers } from "@/db/schema";
-import type { AgencyMembership, PublicActor, ServiceContext } from "@/lib/platform/context";
-import type { Locale } from "@/lib/platform/i18n";
-import { rateLimiter } from "@/lib/platform/http/rate-limit";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
+import type { AgencyMembership, PublicActor, ServiceContext } from "@/lib/base/context";
+import type { Locale } from "@/lib/base/i18n";
+import { rateLimiter } from "@/lib/infra/rate-limit";
+import { parseOrThrow } from "@/lib/base/validation/zod";
 import { emailBucket, normalEmail, signInRules } from "./internal/limits";
 import { passwordMatches } from "./internal/password";
 
 export const verifyCredentialsInput = z.object({
   email: z.string().max(254),
   password: z.string().max(200),
-  /** The client's address (lib/platform/http client address), for the per-address limit. */
+  /** The client's address (lib/adapters/http client address), for the per-address limit. */
   address: z.string().min(1).max(100),
 });
 

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { apiKeys, apiLog } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
-import { loggable, loggableQuery, storableText } from "@/lib/platform/http/redact";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
+import { loggable, loggableQuery, storableText } from "@/lib/base/redact";
 import { keyOfRow, rowColumns, shapeRow, type ApiLogRow } from "./internal/rows";
 
 /** Request and response bodies are kept 30 days, the rest of a row 365 (spec: Limits; the retention job blanks them). */
@@ -44,7 +44,7 @@ export async function getApiLogEntry({
     .leftJoin(apiKeys, keyOfRow)
     .where(and(eq(apiLog.id, id.data), eq(apiLog.accountId, ctx.actor.accountId)));
   if (!row) throw notFound();
-  // The retention job blanks rows older than the cutoff, strictly (lib/platform/jobs/retention.ts).
+  // The retention job blanks rows older than the cutoff, strictly (lib/adapters/worker/retention.ts).
   const bodiesExpired = row.createdAt.getTime() < ctx.now.getTime() - apiLogBodyDays * 86_400_000;
   return {
     ...shapeRow(row),

@@ -1,9 +1,9 @@
 import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { apiKeys, apiLog } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { decodeKeyset, olderThan, toKeysetPage, type KeysetPage } from "@/lib/platform/keyset";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { decodeKeyset, olderThan, toKeysetPage, type KeysetPage } from "@/lib/base/keyset";
+import { parseOrThrow } from "@/lib/base/validation/zod";
 import { keyOfRow, rowColumns, shapeRow, type ApiLogRow } from "./internal/rows";
 
 export const statusClasses = ["2xx", "3xx", "4xx", "5xx"] as const;

@@ -1,4 +1,4 @@
-import { enumeration } from "@/lib/domain/vocabulary/labels";
+import { enumeration } from "@/lib/base/i18n/labels";
 
 /** Currencies a price may be declared in (a vocabulary code list). Prices are compared in euros after conversion. */
 export const currencies = enumeration([

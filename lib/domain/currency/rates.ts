@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Handle } from "@/db";
 import { currencyRates } from "@/db/schema";
-import { withTransaction, type OperatorActor, type ServiceContext, type SystemActor } from "@/lib/platform/context";
+import { withTransaction, type OperatorActor, type ServiceContext, type SystemActor } from "@/lib/base/context";
 import { baseCurrency, currencies, type CurrencyRates } from "./currencies";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
+import { parseOrThrow } from "@/lib/base/validation/zod";
 
 /**
  * The reference rates by currency; EUR is always 1. A rate stays in force until an operator sets a

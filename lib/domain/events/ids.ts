@@ -1,4 +1,4 @@
-import { idPrefixes } from "@/lib/platform/ids";
+import { idPrefixes } from "@/lib/base/ids";
 
 /**
  * Event ids are the outbox `seq` in base 36, padded so that ids sort like their numbers: an id is

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
 import { events } from "@/db/schema";
-import type { ServiceContext } from "@/lib/platform/context";
+import type { ServiceContext } from "@/lib/base/context";
 import { eventIdPattern, parseEventId } from "./ids";
 import { eventBody, type EventBody } from "./types";
 

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Handle } from "@/db";
 import { apiKeys, events } from "@/db/schema";
-import { fanOutEvent } from "@/lib/domain/webhooks/fan-out-event";
+import { fanOutEvent } from "@/lib/domain/events/fan-out";
 import { eventBody, type EventBody, type EventType } from "./types";
 
 // First key of the two-integer advisory lock space, naming "events of account <hash>". Lock ids of

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listingStatuses, type events, type listings } from "@/db/schema";
 import { rejectionCodes } from "@/lib/domain/vocabulary/rejection-codes";
-import { config } from "@/lib/platform/config";
+import { listingUrl } from "@/lib/base/public-urls";
 import { eventId } from "./ids";
 
 /** The nine event types of release 1.0.0 (spec: Events). Clients must accept new ones later. */
@@ -48,7 +48,7 @@ export function listingEventData(listing: ListingRef, extra: Record<string, unkn
     code: listing.code,
     external_ref: listing.externalRef,
     status: listing.status,
-    url: `${config().APP_URL}/listings/${listing.code}`,
+    url: listingUrl(listing.code),
     ...extra,
   };
 }

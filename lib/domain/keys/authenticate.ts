@@ -1,9 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import type { Connection, Database } from "@/db";
 import { accounts, agencyMembers, apiKeys } from "@/db/schema";
-import { config } from "@/lib/platform/config";
-import { AppError } from "@/lib/platform/errors";
-import { parseKey, secretMatches, type Permission } from "./format";
+import { config } from "@/lib/base/config";
+import { AppError } from "@/lib/base/errors";
+import { parseKey, type Permission } from "./format";
+import { secretMatches } from "@/lib/base/secret-hash";
 import { markKeyUsed } from "./last-used";
 
 export interface Principal {

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { accounts, apiKeys } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
-import { config } from "@/lib/platform/config";
+import { config } from "@/lib/base/config";
 import {
   withTransaction,
   type AccountActor,
@@ -11,10 +11,11 @@ import {
   type ServiceContext,
   type SystemActor,
   type TransactionContext,
-} from "@/lib/platform/context";
-import { AppError, notFound } from "@/lib/platform/errors";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
-import { generateKey, hashSecret, permissions, validityDays, type Permission } from "./format";
+} from "@/lib/base/context";
+import { AppError, notFound } from "@/lib/base/errors";
+import { parseOrThrow } from "@/lib/base/validation/zod";
+import { generateKey, permissions, validityDays, type Permission } from "./format";
+import { hashSecret } from "@/lib/base/secret-hash";
 
 export const maxKeysPerAccount = 10;
 

@@ -1,5 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
-import { idPattern, newId, randomToken } from "@/lib/platform/ids";
+import { idPattern, newId, randomToken } from "@/lib/base/ids";
 
 export const permissions = ["listings:read", "listings:write", "media:write"] as const;
 export type Permission = (typeof permissions)[number];
@@ -35,12 +34,4 @@ export function generateKey(environment: "sandbox" | "production"): { id: string
   const id = newId("apiKey");
   const secret = `${prefixFor(environment)}${randomToken(secretLength, secretAlphabet)}`;
   return { id, secret, key: `${id}|${secret}` };
-}
-
-export const hashSecret = (secret: string): string => createHash("sha256").update(secret).digest("hex");
-
-export function secretMatches(secret: string, storedHash: string): boolean {
-  const given = Buffer.from(hashSecret(secret), "hex");
-  const stored = Buffer.from(storedHash, "hex");
-  return given.length === stored.length && timingSafeEqual(given, stored);
 }

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { database } from "@/db";
-import { logger } from "@/lib/platform/logger";
+import { logger } from "@/lib/base/logger";
 
 /**
  * `last_used_at` is kept without a write per request: uses are collected in memory and written

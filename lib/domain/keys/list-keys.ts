@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { apiKeys, oauthClients, oauthConnections } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { maxKeysPerAccount } from "./create-key";
 import { prefixFor, type Permission } from "./format";
 

@@ -1,8 +1,8 @@
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { apiKeys } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
-import { withTransaction, type AccountActor, type OperatorActor, type ServiceContext, type SystemActor } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
+import { withTransaction, type AccountActor, type OperatorActor, type ServiceContext, type SystemActor } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
 
 /**
  * Revokes one of the acting account's keys at once: authentication reads the key row on every

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { listings } from "@/db/schema";
-import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
-import { AppError } from "@/lib/platform/errors";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
 import { eventTypes } from "@/lib/domain/events";
-import { lockListing } from "./internal/locking";
-import type { ListedRow } from "./internal/queries";
+import { lockListing } from "./locking";
+import type { ListedRow } from "./read-shape";
 import { transition } from "./internal/transition";
 
 /**

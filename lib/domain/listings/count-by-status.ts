@@ -1,7 +1,7 @@
 import { and, count, eq, lte } from "drizzle-orm";
 import { listings, listingStatuses, type ListingStatus } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { visibleTo } from "./internal/scope";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { visibleTo } from "./scope";
 import { reminderDaysBefore } from "./remind-confirmation";
 import { confirmationDays } from "./unconfirm";
 

@@ -1,12 +1,14 @@
 import { postgresError, sqlState } from "@/db/errors";
 import { eq } from "drizzle-orm";
 import { listings } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { ValidationError } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
-import { newListingCode } from "./internal/codes";
-import { findListed, type ListedRow } from "./internal/queries";
-import { searchColumns } from "./internal/store";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { ValidationError } from "@/lib/base/errors";
+import { newId } from "@/lib/base/ids";
+import { newListingCode } from "./codes";
+import { findListed } from "./internal/queries";
+import { detailOf, type ListedRow } from "./read-shape";
+import type { ListingDetail } from "./schemas";
+import { searchColumns } from "./store";
 import { validateOrThrow } from "./internal/validate";
 import type { ListingWarning } from "@/lib/domain/listings/validation";
 
@@ -27,7 +29,7 @@ export async function createListing({
 }: {
   ctx: ServiceContext<AccountActor>;
   input: CreateListingInput;
-}): Promise<{ listed: ListedRow; warnings: ListingWarning[] }> {
+}): Promise<{ listed: ListedRow; detail: ListingDetail; warnings: ListingWarning[] }> {
   const valid = await validateOrThrow(ctx, { document: input.body, mode: "create", draft: input.draft });
   const externalRef = typeof valid.fields.external_ref === "string" ? valid.fields.external_ref : null;
   // One insert, in no transaction of its own: a code collision is retried with a fresh code, which
@@ -53,7 +55,8 @@ export async function createListing({
         })
         .returning();
       // Read back with its lister, for the answer.
-      return { listed: await findListed(ctx.db, eq(listings.id, row.id)), warnings: valid.warnings };
+      const listed = await findListed(ctx.db, eq(listings.id, row.id));
+      return { listed, detail: detailOf(listed), warnings: valid.warnings };
     } catch (error) {
       const failure = postgresError(error);
       const constraint = failure?.code === sqlState.uniqueViolation ? failure.constraint : undefined;

@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { listingReports } from "@/db/schema";
-import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
-import { AppError } from "@/lib/platform/errors";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
 import { eventTypes, listingEventData, recordEvent } from "@/lib/domain/events";
-import { lockListing } from "./internal/locking";
-import { updateListing } from "./internal/store";
+import { lockListing } from "./locking";
+import { updateListing } from "./store";
 
 /** Deletes a listing (soft: it leaves every read and its external_ref is free again); refused while reports are open. */
 export async function deleteListing({ ctx, input }: { ctx: ServiceContext<AccountActor>; input: { code: string } }): Promise<void> {

@@ -1,14 +1,14 @@
 import { isDeepStrictEqual } from "node:util";
-import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
 import { eventTypes, listingEventData, recordEvent } from "@/lib/domain/events";
 import type { ListingWarning } from "@/lib/domain/listings/validation";
-import { AppError } from "@/lib/platform/errors";
-import { lockListing } from "./internal/locking";
+import { AppError } from "@/lib/base/errors";
+import { lockListing } from "./locking";
 import { mergePatch } from "./internal/merge-patch";
 import { checkIfMatch } from "./internal/preconditions";
-import type { ListedRow } from "./internal/queries";
-import { listingEtag } from "./internal/read-shape";
-import { rewritten, updateListing } from "./internal/store";
+import { detailOf, listingEtag, type ListedRow } from "./read-shape";
+import type { ListingDetail } from "./schemas";
+import { rewritten, updateListing } from "./store";
 import { validateOrThrow } from "./internal/validate";
 
 /** States whose listing has been public: an edit waits for moderation while the live version stays. */
@@ -26,11 +26,19 @@ export interface EditListingInput {
 
 export interface EditOutcome {
   listed: ListedRow;
+  /** The listing as its owner reads it after the edit (while an edit waits, the live version with `moderation.pending_fields`). */
+  detail: ListingDetail;
   warnings: ListingWarning[];
-  /** 202 when the edit waits for moderation, 200 when applied (or nothing changed). */
-  status: 200 | 202;
+  /** The edit waits for moderation and the live version stays; false when it was applied at once or changed nothing. */
+  heldForModeration: boolean;
   unchanged: boolean;
 }
+
+const outcomeOf = (listed: ListedRow, rest: Omit<EditOutcome, "listed" | "detail">): EditOutcome => ({
+  listed,
+  detail: detailOf(listed),
+  ...rest,
+});
 
 /**
  * Edits a listing as a JSON Merge Patch. Unpublished listings change at once (a rejected one goes
@@ -54,7 +62,7 @@ export async function editListing({ ctx, input }: { ctx: ServiceContext<AccountA
     const isPublished = published.has(row.status);
     const confirm = row.status === "unconfirmed" && input.source === "api";
     const unchanged = isDeepStrictEqual(valid.fields, base);
-    if (unchanged && !confirm && !submit) return { listed, warnings: valid.warnings, status: 200, unchanged: true };
+    if (unchanged && !confirm && !submit) return outcomeOf(listed, { warnings: valid.warnings, heldForModeration: false, unchanged: true });
 
     const changes = isPublished
       ? { pendingFields: isDeepStrictEqual(valid.fields, row.fields) ? null : valid.fields }
@@ -79,11 +87,10 @@ export async function editListing({ ctx, input }: { ctx: ServiceContext<AccountA
         now: ctx.now,
       });
     }
-    return {
-      listed: rewritten(listed, updated),
+    return outcomeOf(rewritten(listed, updated), {
       warnings: valid.warnings,
-      status: isPublished && !unchanged ? 202 : 200,
+      heldForModeration: isPublished && !unchanged,
       unchanged: false,
-    };
+    });
   });
 }

@@ -1,11 +1,13 @@
 import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Handle } from "@/db";
 import { listings } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
 import { patterns } from "./validation/field-schemas";
-import { isListingCode } from "./internal/codes";
-import { detailOf, findListed, itemOf, listedOf, listedQuery, publicScope, refCondition, type ListedRow } from "./internal/queries";
+import { isListingCode } from "./codes";
+import { detailOf, itemOf, type ListedRow } from "./read-shape";
+import { findListed, listedOf, listedQuery, refCondition } from "./internal/queries";
+import { publicScope } from "./scope";
 
 /** A listing the acting account may see (its own, and its agency's for owners and admins). */
 export async function getAccountListing({ ctx, input }: { ctx: ServiceContext<AccountActor>; input: { code: string } }) {

@@ -1,13 +1,13 @@
 import { and, eq, gte, like, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { listings, listingStatuses } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { refineStorable } from "./validation/text";
-import { decodeCursor } from "./internal/pagination";
+import { decodeCursor } from "./pagination";
 import { searchKey } from "./internal/search-key";
 import { containsPattern, searchKeySql } from "./internal/search-key-sql";
-import { pageOf, publicScope } from "./internal/queries";
-import { visibleTo } from "./internal/scope";
+import { pageOf } from "./internal/queries";
+import { publicScope, visibleTo } from "./scope";
 
 const perPage = z.coerce.number().int().min(1).max(100).default(50).meta({ description: "1–100, default 50." });
 const cursor = z

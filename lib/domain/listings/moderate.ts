@@ -1,15 +1,15 @@
 import { z } from "zod";
-import { withTransaction, type AccountActor, type ServiceContext, type StaffActor, type TransactionContext } from "@/lib/platform/context";
+import { withTransaction, type AccountActor, type ServiceContext, type StaffActor, type TransactionContext } from "@/lib/base/context";
 import { loadRates } from "@/lib/domain/currency";
-import { AppError } from "@/lib/platform/errors";
+import { AppError } from "@/lib/base/errors";
 import { eventTypes } from "@/lib/domain/events";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
+import { parseOrThrow } from "@/lib/base/validation/zod";
 import { rejectionCodes as rejectionCodeList } from "@/lib/domain/vocabulary/rejection-codes";
-import { lockAnyListing, lockListing } from "./internal/locking";
+import { lockAnyListing, lockListing } from "./locking";
 import { actingModerator, refuseOwnListing } from "./internal/moderator";
 import { refineStorable } from "./validation/text";
-import type { ListedRow } from "./internal/queries";
-import { rewritten, updateListing } from "./internal/store";
+import type { ListedRow } from "./read-shape";
+import { rewritten, updateListing } from "./store";
 import { transition } from "./internal/transition";
 
 /** Reasons a moderator can give: the vocabulary's `rejection_code` list (labels in `GET /schema`). */

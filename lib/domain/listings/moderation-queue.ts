@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, isNotNull, isNull, ne, not, or, type SQL } from "drizzle-orm";
 import { listings } from "@/db/schema";
-import type { ServiceContext, StaffActor } from "@/lib/platform/context";
-import { decodeCursor, encodeCursor } from "./internal/pagination";
+import type { ServiceContext, StaffActor } from "@/lib/base/context";
+import { decodeCursor, encodeCursor } from "./pagination";
 import { actingModerator, ownedBy, ownedCondition } from "./internal/moderator";
 import { listedOf, listedQuery } from "./internal/queries";
 

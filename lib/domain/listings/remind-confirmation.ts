@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, inArray, isNull, lt, lte, or } from "drizzle-orm";
 import { accounts, listings } from "@/db/schema";
-import { portalLink, sendAccountMail } from "@/lib/domain/accounts/internal/mails";
-import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/platform/context";
-import { logger } from "@/lib/platform/logger";
+import { portalLink, sendAccountMail } from "@/lib/domain/accounts/mails";
+import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/base/context";
+import { logger } from "@/lib/base/logger";
 import { confirmationDays } from "./unconfirm";
 
 /** The owner is reminded this many days before a listing's 30 days end (DESIGN §4). */

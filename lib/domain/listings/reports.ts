@@ -1,12 +1,12 @@
 import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { listingReports, listings } from "@/db/schema";
-import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/platform/context";
-import { AppError, notFound } from "@/lib/platform/errors";
-import { rateLimiter, type RateRule } from "@/lib/platform/http/rate-limit";
-import { idPattern, newId } from "@/lib/platform/ids";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
-import { isListingCode } from "./internal/codes";
+import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/base/context";
+import { AppError, notFound } from "@/lib/base/errors";
+import { rateLimiter, type RateRule } from "@/lib/infra/rate-limit";
+import { idPattern, newId } from "@/lib/base/ids";
+import { parseOrThrow } from "@/lib/base/validation/zod";
+import { isListingCode } from "./codes";
 import { actingModerator, ownedBy, refuseOwnListing } from "./internal/moderator";
 
 export const reportReason = z.string().trim().min(1).max(1000);

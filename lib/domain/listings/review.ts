@@ -1,10 +1,10 @@
 import { and, count, eq } from "drizzle-orm";
 import { listingReports, listings, type ListingStatus } from "@/db/schema";
-import type { ServiceContext, StaffActor } from "@/lib/platform/context";
-import { isListingCode } from "./internal/codes";
+import type { ServiceContext, StaffActor } from "@/lib/base/context";
+import { isListingCode } from "./codes";
 import { actingModerator, ownedBy } from "./internal/moderator";
 import { findListed } from "./internal/queries";
-import { notFound } from "@/lib/platform/errors";
+import { notFound } from "@/lib/base/errors";
 
 /** A listing as the moderation desk reviews it: the published document and the edit waiting on it. */
 export interface ListingReview {

@@ -1,8 +1,8 @@
 import { and, eq, lt } from "drizzle-orm";
 import { listings } from "@/db/schema";
-import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/platform/context";
-import { lockAnyListing } from "./internal/locking";
-import { updateListing } from "./internal/store";
+import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/base/context";
+import { lockAnyListing } from "./locking";
+import { updateListing } from "./store";
 
 export const confirmationDays = 30;
 

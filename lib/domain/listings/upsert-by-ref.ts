@@ -1,5 +1,5 @@
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { ValidationError } from "@/lib/platform/errors";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { ValidationError } from "@/lib/base/errors";
 import { listings } from "@/db/schema";
 import { createListing } from "./create";
 import { editListing, type EditOutcome } from "./edit";
@@ -43,8 +43,8 @@ export async function upsertListingByRef({
   if (existing) return edit(existing);
   try {
     const document = body && typeof body === "object" && !Array.isArray(body) ? { ...body, external_ref: input.ref } : body;
-    const { listed, warnings } = await createListing({ ctx, input: { body: document, source: "api" } });
-    return { listed, warnings, status: 200, unchanged: false, created: true };
+    const created = await createListing({ ctx, input: { body: document, source: "api" } });
+    return { ...created, heldForModeration: false, unchanged: false, created: true };
   } catch (error) {
     // Another request created the same ref meanwhile: this one becomes the update it would have been.
     const raced = error instanceof ValidationError && error.errors.some((e) => e.pointer === "/external_ref");

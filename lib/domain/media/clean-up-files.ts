@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, lt, notExists, sql } from "drizzle-orm";
 import { blobGarbage, listings, photos, uploads } from "@/db/schema";
-import type { ServiceContext, StaffActor } from "@/lib/platform/context";
-import { blobStorage } from "@/lib/platform/storage";
+import type { ServiceContext, StaffActor } from "@/lib/base/context";
+import { blobStorage } from "@/lib/infra/storage";
 import { derivativeKeys } from "./internal/photo-rows";
 import { uploadBlobKey } from "./limits";
 

@@ -1,8 +1,8 @@
 import { uploads } from "@/db/schema";
 import { grantUpload } from "@/lib/domain/media/upload-signature";
-import { config } from "@/lib/platform/config";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { newId } from "@/lib/platform/ids";
+import { config } from "@/lib/base/config";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { newId } from "@/lib/base/ids";
 import { uploadContentType } from "./limits";
 
 export interface UploadGrant {

@@ -1,5 +1,5 @@
-import { visibleTo } from "@/lib/domain/listings/internal/scope";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
+import { visibleTo } from "@/lib/domain/listings/scope";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { coverPhotos, type PublicPhoto } from "./internal/cover-photos";
 
 /**

@@ -1,9 +1,9 @@
 import { and, asc, eq } from "drizzle-orm";
 import { listings, photos, type PhotoState } from "@/db/schema";
-import { isListingCode } from "@/lib/domain/listings/internal/codes";
-import { visibleTo } from "@/lib/domain/listings/internal/scope";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
+import { isListingCode } from "@/lib/domain/listings/codes";
+import { visibleTo } from "@/lib/domain/listings/scope";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
 
 export interface OwnPhoto {
   /** What `PUT /listings/{code}/photos` names it by: its address or its upload key. */

@@ -1,7 +1,7 @@
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { listings, photos } from "@/db/schema";
-import { publicScope } from "@/lib/domain/listings/internal/queries";
-import type { ServiceContext, StaffActor } from "@/lib/platform/context";
+import { publicScope } from "@/lib/domain/listings/scope";
+import type { ServiceContext, StaffActor } from "@/lib/base/context";
 import { coverPhotos, publicPhoto, type PublicPhoto } from "./internal/cover-photos";
 
 export type { PublicPhoto };

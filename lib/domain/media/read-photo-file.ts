@@ -1,4 +1,4 @@
-import { blobStorage, isBlobKey } from "@/lib/platform/storage";
+import { blobStorage, isBlobKey } from "@/lib/infra/storage";
 
 /** The types photo derivatives are written with (the photos table records the same), by the key's extension. */
 const servedTypes: Record<string, string> = { webp: "image/webp", jpg: "image/jpeg" };

@@ -2,10 +2,10 @@ import { Readable } from "node:stream";
 import { and, eq, isNull } from "drizzle-orm";
 import { uploads } from "@/db/schema";
 import { verifyUpload } from "@/lib/domain/media/upload-signature";
-import type { PublicActor, ServiceContext } from "@/lib/platform/context";
-import { AppError } from "@/lib/platform/errors";
-import { idPattern } from "@/lib/platform/ids";
-import { blobStorage } from "@/lib/platform/storage";
+import type { PublicActor, ServiceContext } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
+import { idPattern } from "@/lib/base/ids";
+import { blobStorage } from "@/lib/infra/storage";
 import { uploadBlobKey } from "./limits";
 
 export interface ReceivedUpload {

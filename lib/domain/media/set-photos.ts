@@ -1,15 +1,15 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { blobGarbage, photoLists, photos, uploads } from "@/db/schema";
-import { lockListing } from "@/lib/domain/listings/internal/locking";
-import { updateListing } from "@/lib/domain/listings/internal/store";
-import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
-import { ValidationError, type FieldError } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
-import { dispatchJobs } from "@/lib/platform/jobs/dispatch";
-import { enqueue, type EnqueuedJob } from "@/lib/platform/jobs/enqueue";
-import { processPhotosJob } from "@/lib/platform/jobs/photo-jobs";
+import { lockListing } from "@/lib/domain/listings/locking";
+import { updateListing } from "@/lib/domain/listings/store";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
+import { ValidationError, type FieldError } from "@/lib/base/errors";
+import { newId } from "@/lib/base/ids";
+import { dispatchJobs } from "@/lib/infra/jobs/dispatch";
+import { enqueue, type EnqueuedJob } from "@/lib/infra/jobs/enqueue";
 import { derivativeKeys, publishedImages } from "./internal/photo-rows";
-import { readPhotoList, type PhotoItem } from "./internal/photo-list";
+import { readPhotoList, type PhotoItem } from "./photo-list";
+import { mediaJobs } from "./jobs";
 
 /**
  * `PUT /listings/{code}/photos`: the listing's complete photo list, in order. A photo already on
@@ -102,7 +102,7 @@ export async function setListingPhotos({
       if (!listing.mediaProcessing) await updateListing(tx, listing, { mediaProcessing: true });
       // One run per list, never deduplicated against a running one: that run may have published
       // already and be about to end. A run that finds the listing held leaves it to its holder.
-      job = await enqueue(processPhotosJob, { listingId: listing.id }, { tx: tx.db });
+      job = await enqueue(mediaJobs.processPhotos, { listingId: listing.id }, { tx: tx.db });
     } else {
       // Nothing to process (a reorder, a deletion, an empty list): the order is published at once.
       const images = await publishedImages(tx.db, listing.id);

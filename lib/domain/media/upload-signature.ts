@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
-import { authSecret } from "@/lib/platform/auth-secret";
+import { authSecret } from "@/lib/base/auth-secret";
 
 /**
  * The token of a pre-signed upload URL: an HMAC-SHA256, with a key derived from AUTH_SECRET (HKDF,

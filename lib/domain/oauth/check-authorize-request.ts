@@ -1,9 +1,9 @@
-import type { ServiceContext } from "@/lib/platform/context";
-import { AppError } from "@/lib/platform/errors";
-import { format, messages } from "@/lib/platform/i18n";
+import type { ServiceContext } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
+import { format, messages } from "@/lib/base/i18n";
 import { errorRedirect, localeOf, registeredClient, type AuthorizeRequest } from "./internal/authorize-request";
 import { parseScope } from "./internal/scope";
-import { codeChallengePattern } from "./internal/secrets";
+import { codeChallengePattern } from "./secrets";
 
 export type { AuthorizeRequest };
 

@@ -1,5 +1,5 @@
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { AppError, notFound } from "@/lib/platform/errors";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { AppError, notFound } from "@/lib/base/errors";
 import { errorRedirect, localeOf, registeredClient, type AuthorizeRequest } from "./internal/authorize-request";
 
 /** The account holder presses Deny: back to the app with `error=access_denied` and its `state` (RFC 6749 §4.1.2.1). */

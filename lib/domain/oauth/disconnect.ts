@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { oauthClients, oauthConnections } from "@/db/schema";
-import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
 import { endConnection } from "./internal/connection-keys";
 
 /**

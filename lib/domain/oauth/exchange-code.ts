@@ -2,13 +2,14 @@ import { and, eq, isNull } from "drizzle-orm";
 import { apiKeys, oauthCodes, oauthConnections } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
 import { issueKey, maxKeysPerAccount } from "@/lib/domain/keys/create-key";
-import { hashSecret, type Permission } from "@/lib/domain/keys/format";
-import { withTransaction, type ServiceContext, type TransactionContext } from "@/lib/platform/context";
-import { AppError } from "@/lib/platform/errors";
+import { type Permission } from "@/lib/domain/keys/format";
+import { hashSecret } from "@/lib/base/secret-hash";
+import { withTransaction, type ServiceContext, type TransactionContext } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
 import { authenticateClient, type ClientAuthenticatedInput, type OAuthClient } from "./internal/client-auth";
 import { endConnection, revokeConnectionKeys } from "./internal/connection-keys";
 import { scopeText } from "./internal/scope";
-import { codeVerifierPattern, s256 } from "./internal/secrets";
+import { codeVerifierPattern, s256 } from "./secrets";
 
 /** Days a key granted by consent lasts (spec: Authentication 8, `expires_in` of 365 days). */
 export const grantedKeyDays = 365;

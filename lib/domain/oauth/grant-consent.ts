@@ -2,13 +2,14 @@ import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { accounts, apiKeys, oauthCodes, oauthConnections } from "@/db/schema";
 import { maxKeysPerAccount } from "@/lib/domain/keys/create-key";
-import { hashSecret, permissions } from "@/lib/domain/keys/format";
-import { withTransaction, type AccountActor, type ServiceContext, type TransactionContext } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
+import { permissions } from "@/lib/domain/keys/format";
+import { hashSecret } from "@/lib/base/secret-hash";
+import { withTransaction, type AccountActor, type ServiceContext, type TransactionContext } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
+import { newId } from "@/lib/base/ids";
+import { parseOrThrow } from "@/lib/base/validation/zod";
 import { redirectWith, registeredClient, type AuthorizeRequest } from "./internal/authorize-request";
-import { codeChallengePattern, newAuthorizationCode } from "./internal/secrets";
+import { codeChallengePattern, newAuthorizationCode } from "./secrets";
 
 /** How long a code can be exchanged (spec: Limits, 60 seconds). */
 export const codeLifetimeSeconds = 60;

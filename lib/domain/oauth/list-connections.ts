@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { apiKeys, oauthClients, oauthConnections } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
 
 export interface Connection {
   connection_id: number;

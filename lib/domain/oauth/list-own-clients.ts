@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { oauthClients } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
 
 export interface OwnClient {
   client_id: string;

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { accounts, oauthClients } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
-import { hashSecret } from "@/lib/domain/keys/format";
+import { hashSecret } from "@/lib/base/secret-hash";
 import {
   withTransaction,
   type AccountActor,
@@ -10,12 +10,12 @@ import {
   type ServiceContext,
   type SystemActor,
   type TransactionContext,
-} from "@/lib/platform/context";
-import { AppError, notFound } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
-import { redirectUris } from "./internal/redirect-uris";
-import { newClientSecret } from "./internal/secrets";
+} from "@/lib/base/context";
+import { AppError, notFound } from "@/lib/base/errors";
+import { newId } from "@/lib/base/ids";
+import { parseOrThrow } from "@/lib/base/validation/zod";
+import { redirectUris } from "./redirect-uris";
+import { newClientSecret } from "./secrets";
 
 export const clientFieldsInput = z.object({
   name: z.string().trim().min(1).max(100),

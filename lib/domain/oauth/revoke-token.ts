@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { apiKeys, oauthConnections } from "@/db/schema";
-import { parseKey, secretMatches } from "@/lib/domain/keys/format";
-import { withTransaction, type ServiceContext } from "@/lib/platform/context";
-import { AppError } from "@/lib/platform/errors";
+import { parseKey } from "@/lib/domain/keys/format";
+import { secretMatches } from "@/lib/base/secret-hash";
+import { withTransaction, type ServiceContext } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
 import { authenticateClient, type ClientAuthenticatedInput } from "./internal/client-auth";
 import { endConnection } from "./internal/connection-keys";
 

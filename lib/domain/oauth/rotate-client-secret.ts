@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { oauthClients } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
-import { hashSecret } from "@/lib/domain/keys/format";
-import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
+import { hashSecret } from "@/lib/base/secret-hash";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
 import { lockOwnClient } from "./internal/own-client";
-import { newClientSecret } from "./internal/secrets";
+import { newClientSecret } from "./secrets";
 
 /**
  * A new secret for one of the account's apps, shown once. Only one hash is stored, so the old secret

@@ -2,10 +2,10 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { oauthClients } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
-import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
+import { parseOrThrow } from "@/lib/base/validation/zod";
 import { lockOwnClient } from "./internal/own-client";
-import { redirectUris } from "./internal/redirect-uris";
+import { redirectUris } from "./redirect-uris";
 
 export const updateClientRedirectUrisInput = z.object({ client_id: z.string().min(1), redirect_uris: redirectUris });
 

@@ -1,5 +1,5 @@
 import { createAccount, type CreateAccountInput, type CreatedAccount } from "@/lib/domain/accounts/create-account";
-import type { ServiceContext } from "@/lib/platform/context";
+import type { ServiceContext } from "@/lib/base/context";
 
 /** Every seeded account signs in with this password; it exists only in the sandbox and is printed by `npm run dev`. */
 export const sandboxPassword = "demo-password";

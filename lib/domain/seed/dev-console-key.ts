@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { accounts, apiKeys } from "@/db/schema";
-import type { OperatorActor, ServiceContext, SystemActor } from "@/lib/platform/context";
+import type { OperatorActor, ServiceContext, SystemActor } from "@/lib/base/context";
 import { createKey, type CreatedKey } from "@/lib/domain/keys/create-key";
 import { permissions } from "@/lib/domain/keys/format";
 import { revokeAnyKey } from "@/lib/domain/keys/revoke-key";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { accounts } from "@/db/schema";
-import type { ServiceContext, StaffActor } from "@/lib/platform/context";
+import type { ServiceContext, StaffActor } from "@/lib/base/context";
 import { demoEmail, sandboxPassword, seedAccounts } from "./accounts";
 import { seedListings, type SeededListings } from "./listings";
 

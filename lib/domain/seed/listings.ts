@@ -1,7 +1,7 @@
 import { inArray } from "drizzle-orm";
 import { listings, listingStatuses, type ListingStatus } from "@/db/schema";
 import type { CreatedAccount } from "@/lib/domain/accounts/create-account";
-import { asAccount, type AccountActor, type ServiceContext, type StaffActor } from "@/lib/platform/context";
+import { asAccount, type AccountActor, type ServiceContext, type StaffActor } from "@/lib/base/context";
 import { createListing } from "@/lib/domain/listings/create";
 import { editListing } from "@/lib/domain/listings/edit";
 import { moderateListing } from "@/lib/domain/listings/moderate";

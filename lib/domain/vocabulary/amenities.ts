@@ -1,4 +1,4 @@
-import { enumeration, fromEntries, type Labels, type VocabularyEntry } from "./labels";
+import { enumeration, fromEntries, type Labels, type VocabularyEntry } from "@/lib/base/i18n/labels";
 
 export const amenityGroups = enumeration([
   ["appliances", "Electrocasnice", "Appliances"],

@@ -2,7 +2,7 @@ import { amenities } from "./amenities";
 import { currencies } from "@/lib/domain/currency/currencies";
 import * as lists from "./enumerations";
 import { floorLevels } from "./floor-levels";
-import type { Enumeration } from "./labels";
+import type { Enumeration } from "@/lib/base/i18n/labels";
 import { photoRooms } from "./photo-rooms";
 import { pricePeriods } from "./price-periods";
 import { propertyTypes, transactionTypes } from "./property-types";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ServiceContext } from "@/lib/platform/context";
+import type { ServiceContext } from "@/lib/base/context";
 import { loadRates } from "@/lib/domain/currency";
 import { buildSchemaDocument, type SchemaDocument } from "./schema-document";
 

@@ -1,4 +1,4 @@
-import type { Locale } from "@/lib/platform/i18n";
+import type { Locale } from "@/lib/base/i18n";
 import { describeFacts } from "./describe-facts";
 import { isWriteField, writeFieldNames } from "./fields";
 

@@ -1,7 +1,7 @@
-import { quantity, type Locale } from "@/lib/platform/i18n";
+import { quantity, type Locale } from "@/lib/base/i18n";
 import { enumerations } from "./catalog";
 import { writeFields, type FieldSpec, type LevelRange, type ParcelPoint, type UnitTypeRow } from "./fields";
-import { labelOf, type Enumeration } from "./labels";
+import { labelOf, type Enumeration } from "@/lib/base/i18n/labels";
 import { subtypesByType, type PropertyType } from "./property-types";
 import { unitTypeFields } from "./unit-type-fields";
 

@@ -1,4 +1,4 @@
-import { enumeration } from "./labels";
+import { enumeration } from "@/lib/base/i18n/labels";
 
 export const tradeAccepts = enumeration([
   ["apartment", "Apartament", "Apartment"],

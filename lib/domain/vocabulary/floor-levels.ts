@@ -1,4 +1,4 @@
-import { fromEntries, type VocabularyEntry } from "./labels";
+import { fromEntries, type VocabularyEntry } from "@/lib/base/i18n/labels";
 
 const highestNumberedFloor = 60;
 

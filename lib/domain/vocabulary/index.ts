@@ -3,7 +3,7 @@ export * from "./catalog";
 export * from "./enumerations";
 export * from "./fields";
 export * from "./floor-levels";
-export * from "./labels";
+export * from "@/lib/base/i18n/labels";
 export * from "./photo-rooms";
 export * from "./price-periods";
 export * from "./rejection-codes";

@@ -1,4 +1,4 @@
-import { enumeration } from "./labels";
+import { enumeration } from "@/lib/base/i18n/labels";
 
 /**
  * Why photos were left out: `reason` of `media.failed`, kept per photo. `download_failed` and

@@ -1,6 +1,6 @@
-import type { Locale } from "@/lib/platform/i18n";
+import type { Locale } from "@/lib/base/i18n";
 import { floorLevels } from "./floor-levels";
-import { enumeration, labelOf } from "./labels";
+import { enumeration, labelOf } from "@/lib/base/i18n/labels";
 
 /**
  * Rooms the portal offers for a photo's labels (at most 3 per photo). A suggestion, not a rule

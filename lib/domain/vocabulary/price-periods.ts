@@ -1,4 +1,4 @@
-import { fromEntries, type Labels } from "./labels";
+import { fromEntries, type Labels } from "@/lib/base/i18n/labels";
 import type { PropertyType, TransactionType } from "./property-types";
 
 export interface PricePeriod {

@@ -1,4 +1,4 @@
-import { enumeration, type Enumeration } from "./labels";
+import { enumeration, type Enumeration } from "@/lib/base/i18n/labels";
 
 export const propertyTypes = enumeration([
   ["apartment", "Apartament", "Apartment"],

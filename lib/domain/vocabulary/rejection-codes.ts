@@ -1,4 +1,4 @@
-import { enumeration } from "./labels";
+import { enumeration } from "@/lib/base/i18n/labels";
 
 /** Why moderation refuses a listing: `rejection_codes` of `listing.rejected` and `moderation`. */
 export const rejectionCodes = enumeration([

@@ -1,4 +1,4 @@
-import type { Labels } from "./labels";
+import type { Labels } from "@/lib/base/i18n/labels";
 
 export interface RetiredCode {
   /** Name of the enumeration in the vocabulary document (`subtype.apartment`, `heating_type`, `amenity`). */

@@ -1,11 +1,11 @@
-import { locales } from "@/lib/platform/i18n";
-import { apiRelease } from "@/lib/platform/openapi/info";
+import { locales } from "@/lib/base/i18n";
+import { apiRelease } from "@/lib/base/api-release";
 import { amenityDetails, amenityGroups } from "./amenities";
 import { enumerations } from "./catalog";
 import { baseCurrency, currencies, eurPerUnit, priceCapEur, type CurrencyRates } from "@/lib/domain/currency/currencies";
 import { writeFields, type FieldSpec } from "./fields";
 import { unitTypeFields } from "./unit-type-fields";
-import type { Enumeration } from "./labels";
+import type { Enumeration } from "@/lib/base/i18n/labels";
 import { pricePeriodDetails } from "./price-periods";
 import { propertyTypes, subtypesByType, transactionTypes, transactionsByType, typeLimits } from "./property-types";
 import { retiredCodes } from "./retired";

@@ -1,4 +1,4 @@
-import { OutboundError, safePost, type OutboundFailure } from "@/lib/platform/net/safe-request";
+import { OutboundError, safePost, type OutboundFailure } from "@/lib/infra/net/safe-request";
 import { signWebhook } from "@/lib/domain/webhooks/signature";
 
 /**

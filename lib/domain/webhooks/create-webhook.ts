@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { withTransaction, type AccountActor, type OperatorActor, type ServiceContext, type SystemActor } from "@/lib/platform/context";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
-import { publicWebhookUrl, webhookFieldsInput } from "./internal/fields";
+import { withTransaction, type AccountActor, type OperatorActor, type ServiceContext, type SystemActor } from "@/lib/base/context";
+import { parseOrThrow } from "@/lib/base/validation/zod";
+import { publicWebhookUrl, webhookFieldsInput } from "./fields";
 import { insertWebhook, type CreatedWebhook } from "./internal/insert-webhook";
 
 export const createWebhookForInput = webhookFieldsInput.extend({ account_id: z.string().min(1) });

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { webhooks } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
-import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
 import { lockOwnWebhook } from "./internal/own-webhook";
 
 /** Deletes one of the account's webhooks with its deliveries (the foreign key cascades); it no longer counts in the five. */

@@ -3,7 +3,7 @@ import type { WithSubqueryWithSelection } from "drizzle-orm/pg-core";
 import type { Handle } from "@/db";
 import { events, webhookDeliveries, webhooks } from "@/db/schema";
 import { eventBody } from "@/lib/domain/events/types";
-import type { ServiceContext, StaffActor } from "@/lib/platform/context";
+import type { ServiceContext, StaffActor } from "@/lib/base/context";
 import { attemptDelivery, RECEIVER_TIMEOUT_MS, type DeliveryAttemptResult } from "./attempt";
 import { deliveryLeaseSeconds, maxDeliveryAttempts, maxInFlightPerWebhook } from "./internal/schedule";
 import {
@@ -16,7 +16,7 @@ import {
 } from "./outcomes";
 import { signingSecretOf } from "./webhook-signing-secret";
 
-export { deliveriesChannel } from "./fan-out-event";
+export { deliveriesChannel } from "@/lib/domain/events/fan-out";
 
 /**
  * The delivery engine (spec: Events, Delivery): both job engines call these functions, and every

@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { events, webhookDeliveries, webhooks } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
-import { idPattern } from "@/lib/platform/ids";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
+import { idPattern } from "@/lib/base/ids";
 import { deliveryBody } from "./deliver";
-import { deliveryColumns, deliveryView, eventOfDelivery, type DeliveryView } from "./internal/delivery-view";
+import { deliveryColumns, deliveryView, eventOfDelivery, type DeliveryView } from "./delivery-view";
 import { webhookView, type WebhookView } from "./internal/view";
 
 export interface DeliveryDetail extends DeliveryView {

@@ -1,11 +1,11 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Handle } from "@/db";
 import { accounts, webhookDeliveries, webhooks } from "@/db/schema";
-import { portalLink, sendAccountMail } from "@/lib/domain/accounts/internal/mails";
+import { portalLink, sendAccountMail } from "@/lib/domain/accounts/mails";
 import { recordActivity } from "@/lib/domain/accounts/activity";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import type { Locale } from "@/lib/platform/i18n";
-import { logger } from "@/lib/platform/logger";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import type { Locale } from "@/lib/base/i18n";
+import { logger } from "@/lib/base/logger";
 
 /**
  * Endpoint health (beyond the spec): a webhook whose every attempt has failed for this long is

@@ -1,12 +1,12 @@
 import { and, desc, eq, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { events, webhookDeliveries, webhooks } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
-import { idPattern } from "@/lib/platform/ids";
-import { decodeKeyset, olderThan, toKeysetPage, type KeysetPage } from "@/lib/platform/keyset";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
-import { deliveryColumns, deliveryView, eventOfDelivery, type DeliveryView } from "./internal/delivery-view";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
+import { idPattern } from "@/lib/base/ids";
+import { decodeKeyset, olderThan, toKeysetPage, type KeysetPage } from "@/lib/base/keyset";
+import { parseOrThrow } from "@/lib/base/validation/zod";
+import { deliveryColumns, deliveryView, eventOfDelivery, type DeliveryView } from "./delivery-view";
 import { webhookView, type WebhookView } from "./internal/view";
 
 export const deliveryStatuses = ["pending", "delivering", "succeeded", "failed"] as const;

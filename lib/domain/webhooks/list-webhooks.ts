@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { webhooks } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/platform/context";
+import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { webhookView, type WebhookView } from "./internal/view";
 
 /** The signed-in account's webhooks (its apps' included), oldest first; secrets are never readable again. */

@@ -2,11 +2,11 @@ import { and, eq, gte, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { webhookDeliveries } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
-import { withTransaction, type AccountActor, type ServiceContext, type TransactionContext } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
-import { idPattern } from "@/lib/platform/ids";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
-import { deliveriesChannel } from "./fan-out-event";
+import { withTransaction, type AccountActor, type ServiceContext, type TransactionContext } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
+import { idPattern } from "@/lib/base/ids";
+import { parseOrThrow } from "@/lib/base/validation/zod";
+import { deliveriesChannel } from "@/lib/domain/events/fan-out";
 import { lockOwnWebhook } from "./internal/own-webhook";
 
 const d = webhookDeliveries;

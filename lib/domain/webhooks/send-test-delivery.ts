@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { webhooks } from "@/db/schema";
 import { eventTypes } from "@/lib/domain/events";
-import type { AccountActor, ServiceContext, StaffActor } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
-import { idPattern, idPrefixes } from "@/lib/platform/ids";
+import type { AccountActor, ServiceContext, StaffActor } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
+import { idPattern, idPrefixes } from "@/lib/base/ids";
 import { attemptDelivery, type AttemptFailure } from "./attempt";
 import { signingSecretOf } from "./webhook-signing-secret";
 

@@ -2,10 +2,10 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { oauthClients, webhooks } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
-import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
-import { publicWebhookUrl, webhookFieldsInput } from "./internal/fields";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
+import { parseOrThrow } from "@/lib/base/validation/zod";
+import { publicWebhookUrl, webhookFieldsInput } from "./fields";
 import { insertWebhook } from "./internal/insert-webhook";
 import { webhookView, type WebhookView } from "./internal/view";
 

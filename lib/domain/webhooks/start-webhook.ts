@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { webhooks } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
-import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/platform/context";
+import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
 import { lockOwnWebhook } from "./internal/own-webhook";
 import { webhookView, type WebhookView } from "./internal/view";
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { webhooks } from "@/db/schema";
-import type { ServiceContext, StaffActor } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
+import type { ServiceContext, StaffActor } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
 import { openSecret } from "./internal/secret-box";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { apiDocument } from "@/app/api/v1/routes";
 import { eventDataSchemas, eventTypes, listingEventData, webhookEventBodySchema } from "@/lib/domain/events";
-import { webhookExampleData } from "@/lib/platform/openapi/webhooks";
+import { webhookExampleData } from "@/lib/adapters/openapi/webhooks";
 
 interface Parameter {
   in: string;

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { eventTypes } from "@/lib/domain/events";
 import { attemptDelivery } from "@/lib/domain/webhooks/attempt";
 import { newWebhookSecret, signWebhook } from "@/lib/domain/webhooks/signature";
-import { resetConfig } from "@/lib/platform/config";
+import { resetConfig } from "@/lib/base/config";
 
 // The receiver example of README "Webhooks" → "Receiving" is docs/examples/webhook-receiver.mjs,
 // embedded in the README verbatim: these tests hold the two equal and run that code against the

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { argsFor, parseArgv } from "@/lib/platform/cli/argv";
-import { defineCommand } from "@/lib/platform/cli/command";
-import { ValidationError } from "@/lib/platform/errors";
+import { argsFor, parseArgv } from "@/lib/adapters/cli/argv";
+import { defineCommand } from "@/lib/adapters/cli/command";
+import { ValidationError } from "@/lib/base/errors";
 
 const sample = defineCommand({
   name: "sample:run",

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { runCli } from "@/lib/platform/cli/main";
-import { commands } from "@/lib/platform/cli/registry";
+import { runCli } from "@/lib/adapters/cli/main";
+import { commands } from "@/lib/adapters/cli/registry";
 import { cli } from "@/tests/cli/support";
 
 /** The help is text, not the JSON of a command. */

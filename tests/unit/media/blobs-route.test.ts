@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GET } from "@/app/blobs/[...key]/route";
-import { blobStorage } from "@/lib/platform/storage";
+import { blobStorage } from "@/lib/infra/storage";
 import { webpPhoto } from "@/tests/media/images";
 import { useStorage } from "@/tests/media/support";
 

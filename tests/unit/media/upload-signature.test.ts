@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { grantUpload, signUpload, uploadUrlValidityMs, verifyUpload, type UploadTerms } from "@/lib/domain/media/upload-signature";
-import { resetConfig } from "@/lib/platform/config";
+import { resetConfig } from "@/lib/base/config";
 import { fuzzParameters } from "@/tests/fuzz/support";
 
 const now = Date.UTC(2026, 10, 25, 16, 0, 0);

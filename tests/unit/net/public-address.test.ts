@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { resetConfig } from "@/lib/platform/config";
-import { classifyAddress } from "@/lib/platform/net/address-ranges";
-import { checkPublicUrl, systemResolver, type Resolver } from "@/lib/platform/net/public-address";
+import { resetConfig } from "@/lib/base/config";
+import { classifyAddress } from "@/lib/infra/net/address-ranges";
+import { checkPublicUrl, systemResolver, type Resolver } from "@/lib/infra/net/public-address";
 
 // Names the tests resolve without DNS, and `localhost` as the system does (/etc/hosts); any other name is unresolvable.
 const answers: Record<string, string[]> = {

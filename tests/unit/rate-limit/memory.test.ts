@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { rateRules } from "@/lib/platform/http/rate-limit";
-import { createMemoryRateLimiter } from "@/lib/platform/http/rate-limit/memory";
+import { rateRules } from "@/lib/infra/rate-limit";
+import { createMemoryRateLimiter } from "@/lib/infra/rate-limit/memory";
 
 /** 20 s into a minute-aligned window, so the window frees 40 s later. */
 const windowStart = Date.UTC(2026, 10, 22, 10, 0, 0);

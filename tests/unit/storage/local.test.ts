@@ -4,8 +4,8 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { isBlobKey } from "@/lib/platform/storage";
-import { createLocalBlobStorage } from "@/lib/platform/storage/local";
+import { isBlobKey } from "@/lib/infra/storage";
+import { createLocalBlobStorage } from "@/lib/infra/storage/local";
 import { fuzzParameters } from "@/tests/fuzz/support";
 import { readAll, refusedKeys, storageContract } from "@/tests/storage/contract";
 

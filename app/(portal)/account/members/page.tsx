@@ -2,11 +2,11 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requestLocale } from "@/app/locale";
 import { listAgencyMembers } from "@/lib/domain/accounts/list-agency-members";
-import { AppError } from "@/lib/platform/errors";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { portalDateTime } from "@/lib/portal/dates";
-import { requireAccount } from "@/lib/portal/session";
+import { AppError } from "@/lib/base/errors";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { portalDateTime } from "@/lib/adapters/portal/dates";
+import { requireAccount } from "@/lib/adapters/portal/session";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: pageMessages(await requestLocale()).members.title };

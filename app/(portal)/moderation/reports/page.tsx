@@ -3,12 +3,12 @@ import Link from "next/link";
 import { requestLocale } from "@/app/locale";
 import { ConfirmAction } from "@/components/forms/confirm-action";
 import { listOpenReports } from "@/lib/domain/listings/reports";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { formToken } from "@/lib/portal/csrf";
-import { portalDateTime } from "@/lib/portal/dates";
-import { reportPurpose, reviewPath } from "@/lib/portal/moderation-pages";
-import { requireModerator } from "@/lib/portal/session";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { formToken } from "@/lib/adapters/portal/csrf";
+import { portalDateTime } from "@/lib/adapters/portal/dates";
+import { reportPurpose, reviewPath } from "@/lib/adapters/portal/moderation-pages";
+import { requireModerator } from "@/lib/adapters/portal/session";
 import { closeReportAction } from "../actions";
 
 export async function generateMetadata(): Promise<Metadata> {

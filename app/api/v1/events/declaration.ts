@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { eventBodySchema, listEventsQuery } from "@/lib/domain/events";
-import { defineRoute } from "@/lib/platform/http/route";
+import { defineRoute } from "@/lib/adapters/http/route";
 
 export const eventsRoute = defineRoute({
   method: "GET",

@@ -1,9 +1,9 @@
 // GET /events – the caller's events, oldest first, paged with `after` (= `meta.next`)
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { eventsRoute } from "./declaration";
 import { listEvents } from "@/lib/domain/events";
-import { methods } from "@/lib/platform/http/methods";
-import { json } from "@/lib/platform/http/respond";
+import { methods } from "@/lib/adapters/http/methods";
+import { json } from "@/lib/adapters/http/respond";
 
 const list = endpoint(eventsRoute, async ({ ctx, principal, query }) => {
   return json(await listEvents({ ctx, input: { accountId: principal.account.id, ...query } }));

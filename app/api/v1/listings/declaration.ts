@@ -3,8 +3,8 @@ import { exampleApartment } from "@/lib/domain/listings/examples";
 import { catalogQuery } from "@/lib/domain/listings/list";
 import { listingCollectionSchema, listingEnvelopeSchema, listingItemSchema } from "@/lib/domain/listings/schemas";
 import { listingWriteSchema } from "@/lib/domain/listings/validation";
-import { idempotencyKeyMaxLength } from "@/lib/platform/http/idempotency";
-import { defineRoute } from "@/lib/platform/http/route";
+import { idempotencyKeyMaxLength } from "@/lib/adapters/http/idempotency";
+import { defineRoute } from "@/lib/adapters/http/route";
 import { etagHeader, listingsTag } from "../parameters";
 
 export const catalogRoute = defineRoute({

@@ -1,13 +1,13 @@
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { catalogRoute, createListingRoute } from "./declaration";
-import { withIdempotency } from "@/lib/platform/http/idempotency";
-import { methods } from "@/lib/platform/http/methods";
-import { json } from "@/lib/platform/http/respond";
-import { collectionBody } from "@/lib/platform/http/collection";
+import { withIdempotency } from "@/lib/adapters/http/idempotency";
+import { methods } from "@/lib/adapters/http/methods";
+import { json } from "@/lib/adapters/http/respond";
+import { collectionBody } from "@/lib/adapters/http/collection";
 import { createListing } from "@/lib/domain/listings/create";
-import { detailOf, itemOf } from "@/lib/domain/listings/internal/queries";
+import { itemOf } from "@/lib/domain/listings/read-shape";
 import { listCatalog } from "@/lib/domain/listings/list";
-import { listingResponse } from "@/lib/platform/http/listing-response";
+import { listingResponse } from "@/lib/adapters/http/listing-response";
 
 // GET /listings – the public catalog: active listings, any valid key
 const catalog = endpoint(catalogRoute, async ({ ctx, url, query }) => {
@@ -29,9 +29,9 @@ const create = endpoint(createListingRoute, async ({ ctx, principal, request, bo
       now: ctx.now,
     },
     async () => {
-      const { listed, warnings } = await createListing({ ctx, input: { body: payload, source: "api" } });
-      const headers = { Location: `/api/v1/account/listings/${listed.row.code}` };
-      return listingResponse(detailOf(listed), warnings, { status: 201, headers });
+      const { detail, warnings } = await createListing({ ctx, input: { body: payload, source: "api" } });
+      const headers = { Location: `/api/v1/account/listings/${detail.code}` };
+      return listingResponse(detail, warnings, { status: 201, headers });
     },
   );
 });

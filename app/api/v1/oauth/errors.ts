@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ResponseDeclaration } from "@/lib/platform/http/route";
+import type { ResponseDeclaration } from "@/lib/adapters/http/route";
 
 const noStoreHeaders = {
   "Cache-Control": { description: "`no-store`: never cached (RFC 6749 §5.1).", schema: { type: "string" as const } },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineRoute } from "@/lib/platform/http/route";
+import { defineRoute } from "@/lib/adapters/http/route";
 
 export const openApiRoute = defineRoute({
   method: "GET",

@@ -1,8 +1,8 @@
 // GET /openapi.json – the OpenAPI 3.1 document of this version, generated from the zod schemas
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { openApiRoute } from "./declaration";
-import { methods } from "@/lib/platform/http/methods";
-import { json } from "@/lib/platform/http/respond";
+import { methods } from "@/lib/adapters/http/methods";
+import { json } from "@/lib/adapters/http/respond";
 import { apiDocument } from "../routes";
 
 let cached: ReturnType<typeof apiDocument> | undefined;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { permissions } from "@/lib/domain/keys/format";
-import { defineRoute } from "@/lib/platform/http/route";
+import { defineRoute } from "@/lib/adapters/http/route";
 
 export const pingRoute = defineRoute({
   method: "GET",

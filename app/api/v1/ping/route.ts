@@ -1,10 +1,10 @@
 // GET /ping – check a key and the whole request pipeline end to end
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { pingRoute } from "./declaration";
-import { methods } from "@/lib/platform/http/methods";
-import { json } from "@/lib/platform/http/respond";
-import { apiRelease } from "@/lib/platform/openapi/info";
-import { config } from "@/lib/platform/config";
+import { methods } from "@/lib/adapters/http/methods";
+import { json } from "@/lib/adapters/http/respond";
+import { apiRelease } from "@/lib/base/api-release";
+import { config } from "@/lib/base/config";
 
 const ping = endpoint(pingRoute, async ({ principal, locale }) =>
   json({

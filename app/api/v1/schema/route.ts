@@ -1,8 +1,9 @@
 // GET /schema – the public vocabulary: no key, ETag with If-None-Match → 304, 60 requests a minute per address
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { vocabularyRoute } from "./declaration";
-import { methods } from "@/lib/platform/http/methods";
-import { json } from "@/lib/platform/http/respond";
+import { methods } from "@/lib/adapters/http/methods";
+import { json } from "@/lib/adapters/http/respond";
+import { matchesNoneMatch } from "@/lib/base/preconditions";
 import { vocabularyDocument } from "@/lib/domain/vocabulary/current";
 
 const schema = endpoint(vocabularyRoute, async ({ ctx, request }) => {
@@ -11,14 +12,5 @@ const schema = endpoint(vocabularyRoute, async ({ ctx, request }) => {
   if (matchesNoneMatch(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   return json(document, { headers });
 });
-
-/** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): a W/ prefix does not prevent a match. */
-function matchesNoneMatch(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  return header.split(",").some((tag) => {
-    const t = tag.trim();
-    return t === "*" || t.replace(/^W\//, "") === etag;
-  });
-}
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods(schema);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { maxPhotoBytes, uploadContentType } from "@/lib/domain/media/limits";
-import { defineRoute } from "@/lib/platform/http/route";
+import { defineRoute } from "@/lib/adapters/http/route";
 
 export const createUploadBody = z.object({
   content_length: z

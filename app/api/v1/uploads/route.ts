@@ -1,8 +1,8 @@
 // POST /uploads – a pre-signed URL to upload one photo file
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { createUploadRoute } from "./declaration";
-import { methods } from "@/lib/platform/http/methods";
-import { json } from "@/lib/platform/http/respond";
+import { methods } from "@/lib/adapters/http/methods";
+import { json } from "@/lib/adapters/http/respond";
 import { createUpload } from "@/lib/domain/media/create-upload";
 
 const create = endpoint(createUploadRoute, async ({ ctx, body }) => {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { RateRule } from "@/lib/platform/http/rate-limit";
+import type { RateRule } from "@/lib/infra/rate-limit";
 
 /**
  * Sign-in attempts, counted whether they succeed or not. Per account (by e-mail, so an address

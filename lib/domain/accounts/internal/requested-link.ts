@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { accounts } from "@/db/schema";
-import { withTransaction, type PublicActor, type ServiceContext } from "@/lib/platform/context";
-import type { Locale } from "@/lib/platform/i18n";
-import { rateLimiter } from "@/lib/platform/http/rate-limit";
+import { withTransaction, type PublicActor, type ServiceContext } from "@/lib/base/context";
+import type { Locale } from "@/lib/base/i18n";
+import { rateLimiter } from "@/lib/infra/rate-limit";
 import { accountMailRule, emailBucket } from "./limits";
 import { issueToken, type TokenPurpose } from "./tokens";
 

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Transaction } from "@/db";
 import { accountTokens } from "@/db/schema";
-import { ValidationError } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
-import { hashSecret } from "@/lib/domain/keys/format";
+import { ValidationError } from "@/lib/base/errors";
+import { newId } from "@/lib/base/ids";
+import { hashSecret } from "@/lib/base/secret-hash";
 
 export type TokenPurpose = (typeof accountTokens.$inferSelect)["purpose"];
 

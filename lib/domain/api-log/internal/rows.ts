@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { apiKeys, apiLog } from "@/db/schema";
-import { storableText } from "@/lib/platform/http/redact";
-import { cursorTimestamp } from "@/lib/platform/keyset";
+import { storableText } from "@/lib/base/redact";
+import { cursorTimestamp } from "@/lib/base/keyset";
 
 /** One request in the account's API log, as both the list and the detail show it. */
 export interface ApiLogRow {
@@ -34,7 +34,7 @@ export const rowColumns = {
 /** A row's key, when it is one of the row's account (the join of every read). */
 export const keyOfRow = and(eq(apiKeys.id, apiLog.keyId), eq(apiKeys.accountId, apiLog.accountId))!;
 
-/** Rows were redacted when written (lib/platform/http/redact.ts); redacting again on the way out covers rows older than today's rules. */
+/** Rows were redacted when written (lib/base/redact.ts); redacting again on the way out covers rows older than today's rules. */
 export function shapeRow(row: Omit<ApiLogRow, "id"> & { id: number }): ApiLogRow {
   return {
     id: String(row.id),

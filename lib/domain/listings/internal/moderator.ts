@@ -1,7 +1,7 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { accounts, agencyMembers, listings } from "@/db/schema";
-import type { ServiceContext, StaffActor } from "@/lib/platform/context";
-import { AppError } from "@/lib/platform/errors";
+import type { ServiceContext, StaffActor } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
 
 /** Whose listings a moderator may not judge: their own account's and their agency's. */
 export interface ModeratorScope {

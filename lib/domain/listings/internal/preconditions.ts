@@ -1,22 +1,12 @@
-import { AppError } from "@/lib/platform/errors";
-import { listingEtag, type ListingRow } from "./read-shape";
+import { AppError } from "@/lib/base/errors";
+import { matchesIfMatch } from "@/lib/base/preconditions";
+import { listingEtag, type ListingRow } from "@/lib/domain/listings/read-shape";
 
 /**
- * `If-Match` as DESIGN §4 decides: the strong tag verbatim or without quotes, a list of tags, or `*`.
- * Weak tags never match. Called after the listing was found, so 404 wins over 412.
+ * `If-Match` on a listing (README, Listings API): the strong tag verbatim or without quotes, a list
+ * of tags, or `*`; weak tags never match. Called after the listing was found, so 404 wins over 412.
  */
 export function checkIfMatch(row: ListingRow, header: string | null): void {
   if (header === null) return;
-  const current = listingEtag(row);
-  const tags = header
-    .split(",")
-    .map((t) => t.trim())
-    .filter(Boolean);
-  const matches = tags.some((tag) => {
-    if (tag === "*") return true;
-    if (tag.startsWith("W/")) return false;
-    const quoted = tag.startsWith('"') ? tag : `"${tag}"`;
-    return quoted === current;
-  });
-  if (!matches) throw new AppError("listing_changed_meanwhile");
+  if (!matchesIfMatch(header, listingEtag(row))) throw new AppError("listing_changed_meanwhile");
 }

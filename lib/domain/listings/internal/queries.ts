@@ -1,17 +1,10 @@
-import { and, asc, desc, eq, gt, isNull, lt, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, type SQL } from "drizzle-orm";
 import { accounts, agencies, listings } from "@/db/schema";
 import type { Handle } from "@/db";
-import { notFound } from "@/lib/platform/errors";
-import { toPage, type Cursor, type Page } from "./pagination";
-import { toListingDetail, toListingItem, type ListingRow } from "./read-shape";
-import { visibleTo, type ListingOwner } from "./scope";
-
-export interface ListedRow {
-  row: ListingRow;
-  lister: string;
-  accountPhone: string | null;
-  modSeq: number;
-}
+import { notFound } from "@/lib/base/errors";
+import { toPage, type Cursor, type Page } from "../pagination";
+import type { ListedRow, ListingRow } from "../read-shape";
+import { visibleTo, type ListingOwner } from "../scope";
 
 /** Listings with who lists them: the agency's name for agency listings, else the account's name. */
 export const listedQuery = (db: Handle) =>
@@ -38,9 +31,6 @@ async function selectListed(db: Handle, where: SQL, order: "newest" | "oldest", 
   return rows.map(listedOf);
 }
 
-export const detailOf = (listed: ListedRow) => toListingDetail(listed.row, listed.lister, listed.accountPhone);
-export const itemOf = (listed: ListedRow) => toListingItem(listed.row, listed.lister);
-
 export async function findListed(db: Handle, where: SQL): Promise<ListedRow> {
   const [found] = await selectListed(db, where, "newest", 1);
   if (!found) throw notFound();
@@ -59,6 +49,3 @@ export async function pageOf(db: Handle, scope: SQL, size: number, cursor: Curso
     return toPage(await selectListed(db, and(scope, gt(listings.modSeq, cursor.before))!, "oldest", size + 1), size, cursor);
   return toPage(await selectListed(db, scope, "oldest", size + 1), size, cursor);
 }
-
-/** The public catalog shows active listings only. */
-export const publicScope = and(eq(listings.status, "active"), isNull(listings.deletedAt))!;

@@ -1,7 +1,7 @@
-import type { TransactionContext } from "@/lib/platform/context";
+import type { TransactionContext } from "@/lib/base/context";
 import { listingEventData, recordEvent, type EventType } from "@/lib/domain/events";
-import type { ListedRow } from "./queries";
-import { rewritten, updateListing, type ListingChanges } from "./store";
+import type { ListedRow } from "../read-shape";
+import { rewritten, updateListing, type ListingChanges } from "@/lib/domain/listings/store";
 
 /** Writes a state change and its event in `ctx`'s transaction (the outbox rule). */
 export async function transition(

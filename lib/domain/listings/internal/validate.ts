@@ -1,6 +1,6 @@
-import type { ServiceContext } from "@/lib/platform/context";
+import type { ServiceContext } from "@/lib/base/context";
 import { cachedRates } from "@/lib/domain/currency";
-import { ValidationError } from "@/lib/platform/errors";
+import { ValidationError } from "@/lib/base/errors";
 import { validateListing, type CurrencyRates, type ListingWarning } from "@/lib/domain/listings/validation";
 
 export interface ValidListing {

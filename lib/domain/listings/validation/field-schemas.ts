@@ -1,7 +1,7 @@
 import countries from "i18n-iso-countries";
 import { isValidPhoneNumber } from "libphonenumber-js";
 import { z } from "zod";
-import type { FieldIssue } from "@/lib/platform/errors";
+import type { FieldIssue } from "@/lib/base/errors";
 import {
   allSubtypes,
   enumerations,

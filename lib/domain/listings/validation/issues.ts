@@ -1,9 +1,9 @@
 import type { z } from "zod";
-import type { FieldError, FieldIssue } from "@/lib/platform/errors";
-import type { Unit } from "@/lib/platform/i18n/keys";
+import type { FieldError, FieldIssue } from "@/lib/base/errors";
+import type { Unit } from "@/lib/base/i18n/keys";
 import { unitTypeFields, writeFields, type FieldSpec, type NumberField, type WriteFieldName } from "@/lib/domain/vocabulary";
-import { pointerOf } from "@/lib/platform/validation/pointer";
-import { unitOfOrigin } from "@/lib/platform/validation/zod";
+import { pointerOf } from "@/lib/base/validation/pointer";
+import { unitOfOrigin } from "@/lib/base/validation/zod";
 import { coordinateBounds } from "./field-schemas";
 
 const typeCodes: Partial<Record<string, "string" | "numeric" | "integer" | "boolean" | "array" | "object">> = {

@@ -10,7 +10,7 @@ import {
   type TransactionType,
   type WriteFieldName,
 } from "@/lib/domain/vocabulary";
-import { pointerOf } from "@/lib/platform/validation/pointer";
+import { pointerOf } from "@/lib/base/validation/pointer";
 import type { Report } from "./report";
 import { refuseUnstorableText } from "./text";
 

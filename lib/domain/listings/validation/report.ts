@@ -1,5 +1,5 @@
-import type { FieldError, FieldErrorOf } from "@/lib/platform/errors";
-import type { FieldParams, NoParams, ValidationCode } from "@/lib/platform/i18n/keys";
+import type { FieldError, FieldErrorOf } from "@/lib/base/errors";
+import type { FieldParams, NoParams, ValidationCode } from "@/lib/base/i18n/keys";
 import { unitTypeFields, writeFieldNames } from "@/lib/domain/vocabulary";
 import type { ListingWarning } from "./types";
 

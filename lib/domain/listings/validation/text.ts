@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { FieldIssue } from "@/lib/platform/errors";
-import { pointerOf } from "@/lib/platform/validation/pointer";
+import type { FieldIssue } from "@/lib/base/errors";
+import { pointerOf } from "@/lib/base/validation/pointer";
 import type { Report } from "./report";
 
 /**

@@ -1,4 +1,4 @@
-import type { FieldError } from "@/lib/platform/errors";
+import type { FieldError } from "@/lib/base/errors";
 import type { CurrencyRates } from "@/lib/domain/currency/currencies";
 import type { ListingWriteFields } from "@/lib/domain/vocabulary";
 

@@ -1,9 +1,9 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js";
-import type { FieldError } from "@/lib/platform/errors";
+import type { FieldError } from "@/lib/base/errors";
 import { amenities, defaultPricePeriod, successorOf, writeFieldNames, writeFields, type ListingWriteFields } from "@/lib/domain/vocabulary";
 import { checkCrossField } from "./cross-field";
 import { fieldSchemas } from "./field-schemas";
-import { pointerOf } from "@/lib/platform/validation/pointer";
+import { pointerOf } from "@/lib/base/validation/pointer";
 import { toFieldErrors } from "./issues";
 import { collectFields, dropInapplicable, isPlainObject, keepKind, kindOf, type Candidate, type Kind } from "./prepare";
 import { Report } from "./report";

@@ -1,5 +1,5 @@
 import os from "node:os";
-import { config } from "@/lib/platform/config";
+import { config } from "@/lib/base/config";
 
 /**
  * How many photos one process works on at once (`PHOTO_CONCURRENCY`; default the machine's cores,

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { oauthClients } from "@/db/schema";
 import type { Permission } from "@/lib/domain/keys/format";
-import type { ServiceContext } from "@/lib/platform/context";
-import { AppError } from "@/lib/platform/errors";
-import type { Locale } from "@/lib/platform/i18n";
-import { describeError } from "./errors";
+import type { ServiceContext } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
+import type { Locale } from "@/lib/base/i18n";
+import { describeError } from "@/lib/domain/oauth/error-description";
 import { issuer } from "./issuer";
-import { redirectMatches, withParameters } from "./redirect-uris";
+import { redirectMatches, withParameters } from "@/lib/domain/oauth/redirect-uris";
 
 /** A consent request that passed every check: what the consent page shows, and what Allow and Deny take back. */
 export interface AuthorizeRequest {

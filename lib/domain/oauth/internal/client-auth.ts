@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { oauthClients } from "@/db/schema";
-import { secretMatches } from "@/lib/domain/keys/format";
-import type { ServiceContext } from "@/lib/platform/context";
-import { AppError } from "@/lib/platform/errors";
+import { secretMatches } from "@/lib/base/secret-hash";
+import type { ServiceContext } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
 
 export type OAuthClient = typeof oauthClients.$inferSelect;
 

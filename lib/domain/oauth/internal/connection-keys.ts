@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { apiKeys, oauthConnections } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
-import type { TransactionContext } from "@/lib/platform/context";
+import type { TransactionContext } from "@/lib/base/context";
 
 /** Revokes every usable key of a connection (there is at most one), each in the activity log. */
 export async function revokeConnectionKeys(ctx: TransactionContext, connectionId: number): Promise<void> {

@@ -1,6 +1,6 @@
-import type { Unit } from "@/lib/platform/i18n/keys";
+import type { Unit } from "@/lib/base/i18n/keys";
 import type { EnumerationName } from "@/lib/domain/vocabulary/catalog";
-import type { Labels } from "@/lib/domain/vocabulary/labels";
+import type { Labels } from "@/lib/base/i18n/labels";
 import type { PropertyType, TransactionType } from "@/lib/domain/vocabulary/property-types";
 
 /** Where a field exists; a member left out means every type (or transaction). */

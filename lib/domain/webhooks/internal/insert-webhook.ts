@@ -1,16 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import { accounts, webhooks } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
-import type { Actor, TransactionContext } from "@/lib/platform/context";
-import { AppError, notFound } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
+import type { Actor, TransactionContext } from "@/lib/base/context";
+import { AppError, notFound } from "@/lib/base/errors";
+import { newId } from "@/lib/base/ids";
 import { newWebhookSecret } from "../signature";
-import type { WebhookFields } from "./fields";
+import { maxWebhooksPerAccount, type WebhookFields } from "../fields";
 import { sealSecret } from "./secret-box";
 import { webhookView, type WebhookView } from "./view";
-
-/** Spec: Limits. An integrator app's webhook counts in its owner's five. */
-export const maxWebhooksPerAccount = 5;
 
 export type CreatedWebhook = WebhookView & {
   /** `whsec_…`, shown once: only an encrypted copy is stored, for signing. */

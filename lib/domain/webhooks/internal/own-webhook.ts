@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { webhooks } from "@/db/schema";
-import type { AccountActor, TransactionContext } from "@/lib/platform/context";
-import { notFound } from "@/lib/platform/errors";
-import { idPattern } from "@/lib/platform/ids";
+import type { AccountActor, TransactionContext } from "@/lib/base/context";
+import { notFound } from "@/lib/base/errors";
+import { idPattern } from "@/lib/base/ids";
 
 /** One of the acting account's webhooks, locked for the change; another account's answers like a missing one. */
 export async function lockOwnWebhook(ctx: TransactionContext<AccountActor>, id: string) {

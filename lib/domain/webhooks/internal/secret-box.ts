@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import { authSecret } from "@/lib/platform/auth-secret";
+import { authSecret } from "@/lib/base/auth-secret";
 
 /**
  * Webhook secrets at rest: AES-256-GCM with a key derived from AUTH_SECRET (HKDF-SHA256). Signing

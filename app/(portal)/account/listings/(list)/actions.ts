@@ -5,9 +5,9 @@ import { requestLocale } from "@/app/locale";
 import { changeListingState, type OwnerAction } from "@/lib/domain/listings/change-state";
 import { confirmListing } from "@/lib/domain/listings/confirm";
 import { deleteListing } from "@/lib/domain/listings/delete";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { formText, refusalState, type FormState } from "@/lib/portal/form-state";
-import { requireAccount, type PortalSession } from "@/lib/portal/session";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
+import { requireAccount, type PortalSession } from "@/lib/adapters/portal/session";
 import { rowTokenMatches } from "./row-token";
 
 const listingsPath = "/account/listings";

@@ -2,14 +2,14 @@ import Link from "next/link";
 import { ActionButton } from "@/components/forms/action-button";
 import { ConfirmAction } from "@/components/forms/confirm-action";
 import { ListingCover } from "@/components/listing-cover";
-import type { ListedRow } from "@/lib/domain/listings/internal/queries";
+import type { ListedRow } from "@/lib/domain/listings/read-shape";
 import { confirmationDeadline, confirmationDueSoon } from "@/lib/domain/listings/remind-confirmation";
 import type { PublicPhoto } from "@/lib/domain/media/list-public-photos";
-import { labelOf } from "@/lib/domain/vocabulary/labels";
+import { labelOf } from "@/lib/base/i18n/labels";
 import { rejectionCodes } from "@/lib/domain/vocabulary/rejection-codes";
-import { format, type Locale } from "@/lib/platform/i18n";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
-import { portalDateTime } from "@/lib/portal/dates";
+import { format, type Locale } from "@/lib/base/i18n";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
+import { portalDateTime } from "@/lib/adapters/portal/dates";
 import { confirmListingAction, deleteListingAction, markListingSoldAction, pauseListingAction, resumeListingAction } from "./actions";
 
 const badgeClass: Partial<Record<ListedRow["row"]["status"], string>> = {

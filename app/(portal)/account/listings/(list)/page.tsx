@@ -1,18 +1,18 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requestLocale } from "@/app/locale";
-import { givenValues, type SearchParams } from "@/lib/portal/search-params";
+import { givenValues, type SearchParams } from "@/lib/adapters/portal/search-params";
 import { Field } from "@/components/forms/form-kit";
 import { countAccountListings } from "@/lib/domain/listings/count-by-status";
-import { encodeCursor } from "@/lib/domain/listings/internal/pagination";
+import { encodeCursor } from "@/lib/domain/listings/pagination";
 import { accountListingsQuery, accountListingsSearch, listAccountListings } from "@/lib/domain/listings/list";
 import { listOwnCoverPhotos } from "@/lib/domain/media/list-own-cover-photos";
-import { ValidationError } from "@/lib/platform/errors";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
-import { refusalState, type FormState } from "@/lib/portal/form-state";
-import { requireAccount, type PortalSession } from "@/lib/portal/session";
+import { ValidationError } from "@/lib/base/errors";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { parseOrThrow } from "@/lib/base/validation/zod";
+import { refusalState, type FormState } from "@/lib/adapters/portal/form-state";
+import { requireAccount, type PortalSession } from "@/lib/adapters/portal/session";
 import { ListingRow } from "./listing-row";
 import { rowToken } from "./row-token";
 

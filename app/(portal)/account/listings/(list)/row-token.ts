@@ -1,5 +1,5 @@
 import type { SessionAccount } from "@/lib/domain/accounts/session-account";
-import { formToken, formTokenMatches } from "@/lib/portal/csrf";
+import { formToken, formTokenMatches } from "@/lib/adapters/portal/csrf";
 
 // A row's forms carry a token for that listing and account: a post made for another does nothing.
 const purpose = "my-listings";

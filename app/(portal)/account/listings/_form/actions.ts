@@ -6,14 +6,14 @@ import { requestLocale } from "@/app/locale";
 import { createListing } from "@/lib/domain/listings/create";
 import { editListing } from "@/lib/domain/listings/edit";
 import { getManagedListing } from "@/lib/domain/listings/get";
-import type { ListingRow } from "@/lib/domain/listings/internal/read-shape";
+import type { ListingRow } from "@/lib/domain/listings/read-shape";
 import type { ListingWarning } from "@/lib/domain/listings/validation";
-import { AppError } from "@/lib/platform/errors";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { formText, refusalState, type FormState } from "@/lib/portal/form-state";
-import { documentOf, formSections, kindOf, postedValues, type ListingKind } from "@/lib/portal/listing-form";
-import { requireAccount, type PortalSession } from "@/lib/portal/session";
-import { controlOfPointer } from "@/lib/portal/unit-type-rows";
+import { AppError } from "@/lib/base/errors";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
+import { documentOf, formSections, kindOf, postedValues, type ListingKind } from "@/lib/adapters/portal/listing-form";
+import { requireAccount, type PortalSession } from "@/lib/adapters/portal/session";
+import { controlOfPointer } from "@/lib/adapters/portal/unit-type-rows";
 import { listingFormTokenMatches } from "./form-token";
 
 export type SavedAs = "draft" | "submitted" | "moderation" | "saved" | "unchanged";
@@ -71,7 +71,7 @@ async function edit(
   const after = result.listed.row.status;
   const saved: SavedAs = result.unchanged
     ? "unchanged"
-    : result.status === 202
+    : result.heldForModeration
       ? "moderation"
       : before !== "pending" && after === "pending"
         ? "submitted"

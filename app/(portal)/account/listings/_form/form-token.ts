@@ -1,5 +1,5 @@
 import type { SessionAccount } from "@/lib/domain/accounts/session-account";
-import { formToken, formTokenMatches } from "@/lib/portal/csrf";
+import { formToken, formTokenMatches } from "@/lib/adapters/portal/csrf";
 
 // The listing form carries a token for the account and the listing ("new" when creating): a post
 // made for another listing or account does nothing.

@@ -1,7 +1,7 @@
 import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary";
-import type { Locale } from "@/lib/platform/i18n";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
-import { optionsOf } from "@/lib/portal/listing-form";
+import type { Locale } from "@/lib/base/i18n";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
+import { optionsOf } from "@/lib/adapters/portal/listing-form";
 
 /**
  * The first step of a new listing: its type and transaction, chosen in a GET form (the choice is in

@@ -1,7 +1,7 @@
 import { FieldNotes, describedBy } from "@/components/forms/form-kit";
-import { format } from "@/lib/platform/i18n/format";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
-import type { FormFieldView } from "@/lib/portal/listing-form";
+import { format } from "@/lib/base/i18n/format";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
+import type { FormFieldView } from "@/lib/adapters/portal/listing-form";
 
 type Texts = PageMessages["listingForm"];
 

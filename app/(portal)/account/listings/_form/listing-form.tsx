@@ -2,11 +2,11 @@
 
 import { useActionState, useEffect, useRef } from "react";
 import { SubmitButton } from "@/components/forms/form-kit";
-import { format } from "@/lib/platform/i18n/format";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
-import type { FormState } from "@/lib/portal/form-state";
-import type { FormFieldView, FormSection } from "@/lib/portal/listing-form";
-import { rowControlOf } from "@/lib/portal/unit-type-rows";
+import { format } from "@/lib/base/i18n/format";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
+import type { FormState } from "@/lib/adapters/portal/form-state";
+import type { FormFieldView, FormSection } from "@/lib/adapters/portal/listing-form";
+import { rowControlOf } from "@/lib/adapters/portal/unit-type-rows";
 import { saveListingAction } from "./actions";
 import { ListingField, fieldId } from "./listing-field";
 import { ParcelField } from "./parcel-field";

@@ -1,9 +1,9 @@
 import Link from "next/link";
-import type { ListingRow } from "@/lib/domain/listings/internal/read-shape";
-import { labelOf } from "@/lib/domain/vocabulary/labels";
+import type { ListingRow } from "@/lib/domain/listings/read-shape";
+import { labelOf } from "@/lib/base/i18n/labels";
 import { rejectionCodes } from "@/lib/domain/vocabulary/rejection-codes";
-import { format, type Locale } from "@/lib/platform/i18n";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import { format, type Locale } from "@/lib/base/i18n";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
 
 type Texts = Pick<PageMessages, "listingForm" | "myListings">;
 

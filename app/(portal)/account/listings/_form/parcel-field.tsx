@@ -1,8 +1,8 @@
 import { FieldNotes, describedBy } from "@/components/forms/form-kit";
-import { format } from "@/lib/platform/i18n/format";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
-import type { FormFieldView } from "@/lib/portal/listing-form";
-import { cornersOfText, outlinePoints } from "@/lib/portal/parcel-text";
+import { format } from "@/lib/base/i18n/format";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
+import type { FormFieldView } from "@/lib/adapters/portal/listing-form";
+import { cornersOfText, outlinePoints } from "@/lib/adapters/portal/parcel-text";
 import { fieldId } from "./listing-field";
 
 const previewSize = 160;

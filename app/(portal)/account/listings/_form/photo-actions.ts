@@ -5,10 +5,10 @@ import { requestLocale } from "@/app/locale";
 import { createUploadBody } from "@/app/api/v1/uploads/declaration";
 import { createUpload, type UploadGrant } from "@/lib/domain/media/create-upload";
 import { setListingPhotos } from "@/lib/domain/media/set-photos";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { parseOrThrow } from "@/lib/platform/validation/zod";
-import { formText, refusalState, type FormState } from "@/lib/portal/form-state";
-import { requireAccount } from "@/lib/portal/session";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { parseOrThrow } from "@/lib/base/validation/zod";
+import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
+import { requireAccount } from "@/lib/adapters/portal/session";
 import { listingFormTokenMatches } from "./form-token";
 
 /**

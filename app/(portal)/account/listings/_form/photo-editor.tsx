@@ -3,8 +3,8 @@
 import { useActionState, useEffect, useId, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { FormMessage, SubmitButton } from "@/components/forms/form-kit";
-import { format } from "@/lib/platform/i18n/format";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import { format } from "@/lib/base/i18n/format";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { createPhotoUploadAction, savePhotosAction } from "./photo-actions";
 import { PhotoTags, type TagOption } from "./photo-tags";
 

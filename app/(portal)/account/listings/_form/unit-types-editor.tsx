@@ -2,10 +2,17 @@
 
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { FieldNotes, describedBy } from "@/components/forms/form-kit";
-import { format } from "@/lib/platform/i18n/format";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
-import type { FormFieldView } from "@/lib/portal/listing-form";
-import { blankRow, rowControlName, rowControlOf, unitTypeRowsOfValues, type RowControl, type RowTexts } from "@/lib/portal/unit-type-rows";
+import { format } from "@/lib/base/i18n/format";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
+import type { FormFieldView } from "@/lib/adapters/portal/listing-form";
+import {
+  blankRow,
+  rowControlName,
+  rowControlOf,
+  unitTypeRowsOfValues,
+  type RowControl,
+  type RowTexts,
+} from "@/lib/adapters/portal/unit-type-rows";
 import { ListingField, fieldId } from "./listing-field";
 
 type Texts = PageMessages["listingForm"];

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requestLocale } from "@/app/locale";
-import { firstValue, type SearchParams } from "@/lib/portal/search-params";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { formSections, kindOf } from "@/lib/portal/listing-form";
-import { requireAccount } from "@/lib/portal/session";
+import { firstValue, type SearchParams } from "@/lib/adapters/portal/search-params";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { formSections, kindOf } from "@/lib/adapters/portal/listing-form";
+import { requireAccount } from "@/lib/adapters/portal/session";
 import { listingFormToken } from "../_form/form-token";
 import { KindChooser } from "../_form/kind-chooser";
 import { ListingForm } from "../_form/listing-form";

@@ -2,7 +2,7 @@
 
 import { ConfirmAction } from "@/components/forms/confirm-action";
 import { FormMessage } from "@/components/forms/form-kit";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { decideAction } from "../../actions";
 
 /**

@@ -3,12 +3,12 @@ import Link from "next/link";
 import { requestLocale } from "@/app/locale";
 import { listActivity, type ActivityEntry } from "@/lib/domain/accounts/list-activity";
 import { listOwnKeys } from "@/lib/domain/keys/list-keys";
-import { ValidationError } from "@/lib/platform/errors";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import type { KeysetPage } from "@/lib/platform/keyset";
-import { activitySentence, activityWho } from "@/lib/portal/activity-text";
-import { portalDateTime } from "@/lib/portal/dates";
-import { requireAccount } from "@/lib/portal/session";
+import { ValidationError } from "@/lib/base/errors";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import type { KeysetPage } from "@/lib/base/keyset";
+import { activitySentence, activityWho } from "@/lib/adapters/portal/activity-text";
+import { portalDateTime } from "@/lib/adapters/portal/dates";
+import { requireAccount } from "@/lib/adapters/portal/session";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: pageMessages(await requestLocale()).activity.title };

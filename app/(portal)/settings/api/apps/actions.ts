@@ -7,10 +7,10 @@ import { rotateClientSecret } from "@/lib/domain/oauth/rotate-client-secret";
 import { updateClientRedirectUris } from "@/lib/domain/oauth/update-client-redirect-uris";
 import { setAppWebhook, type setAppWebhookInput } from "@/lib/domain/webhooks/set-app-webhook";
 import type { z } from "zod";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { formText, refusalState, type FormState } from "@/lib/portal/form-state";
-import { requireAccount } from "@/lib/portal/session";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
+import { requireAccount } from "@/lib/adapters/portal/session";
 
 /** An answer that may carry an app's credentials, the secret shown this once. */
 export interface AppFormState extends FormState {

@@ -4,8 +4,8 @@ import { useActionState } from "react";
 import { ConfirmAction } from "@/components/forms/confirm-action";
 import { Field, FormMessage, SubmitButton } from "@/components/forms/form-kit";
 import { SecretOnce } from "@/components/secret-once";
-import { format } from "@/lib/platform/i18n/format";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import { format } from "@/lib/base/i18n/format";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { registerApp, rotateAppSecret, saveAppWebhook, saveRedirectUris, type AppFormState } from "./actions";
 
 type Texts = Pick<PageMessages, "apps" | "secret">;

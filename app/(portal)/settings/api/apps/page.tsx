@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import { requestLocale } from "@/app/locale";
 import { listOwnClients } from "@/lib/domain/oauth/list-own-clients";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { portalDateTime } from "@/lib/portal/dates";
-import { requireAccount } from "@/lib/portal/session";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { portalDateTime } from "@/lib/adapters/portal/dates";
+import { requireAccount } from "@/lib/adapters/portal/session";
 import { listWebhooks } from "@/lib/domain/webhooks/list-webhooks";
-import { subscribableEventTypes } from "@/lib/domain/webhooks/internal/fields";
+import { subscribableEventTypes } from "@/lib/domain/webhooks/fields";
 import { AppWebhookForm, RedirectUrisForm, RegisterAppForm, RotateSecret } from "./app-forms";
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -3,10 +3,10 @@
 import { revalidatePath } from "next/cache";
 import { requestLocale } from "@/app/locale";
 import { disconnect } from "@/lib/domain/oauth/disconnect";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { formText, refusalState, type FormState } from "@/lib/portal/form-state";
-import { requireAccount } from "@/lib/portal/session";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
+import { requireAccount } from "@/lib/adapters/portal/session";
 
 /** Disconnect: the app's key is revoked at once (another account's connection answers like a missing one). */
 export async function disconnectApp(_previous: FormState, form: FormData): Promise<FormState> {

@@ -1,8 +1,8 @@
 "use client";
 
 import { ConfirmAction } from "@/components/forms/confirm-action";
-import { format } from "@/lib/platform/i18n/format";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import { format } from "@/lib/base/i18n/format";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { disconnectApp } from "./actions";
 
 export function DisconnectButton({ connectionId, app, texts }: { connectionId: number; app: string; texts: PageMessages["apps"] }) {

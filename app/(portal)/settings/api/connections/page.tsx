@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { requestLocale } from "@/app/locale";
 import { listConnections } from "@/lib/domain/oauth/list-connections";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { portalDateTime } from "@/lib/portal/dates";
-import { requireAccount } from "@/lib/portal/session";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { portalDateTime } from "@/lib/adapters/portal/dates";
+import { requireAccount } from "@/lib/adapters/portal/session";
 import { DisconnectButton } from "./disconnect-button";
 
 export async function generateMetadata(): Promise<Metadata> {

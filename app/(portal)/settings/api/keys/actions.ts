@@ -6,9 +6,9 @@ import { requestLocale } from "@/app/locale";
 import { createOwnKey } from "@/lib/domain/keys/create-key";
 import type { Permission } from "@/lib/domain/keys/format";
 import { revokeKey } from "@/lib/domain/keys/revoke-key";
-import { AppError } from "@/lib/platform/errors";
-import { formText, refusalState, type FormState } from "@/lib/portal/form-state";
-import { requireAccount } from "@/lib/portal/session";
+import { AppError } from "@/lib/base/errors";
+import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
+import { requireAccount } from "@/lib/adapters/portal/session";
 
 export interface KeyFormState extends FormState {
   /** The key just created: shown once, in this answer only (only its hash is stored). */

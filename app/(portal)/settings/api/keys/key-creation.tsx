@@ -3,8 +3,8 @@
 import { useActionState, useEffect, useRef } from "react";
 import { Field, FormMessage, SubmitButton } from "@/components/forms/form-kit";
 import { SecretOnce } from "@/components/secret-once";
-import { format } from "@/lib/platform/i18n/format";
-import type { PageMessages } from "@/lib/platform/i18n/page-messages";
+import { format } from "@/lib/base/i18n/format";
+import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { createKeyAction, type KeyFormState } from "./actions";
 
 type Texts = PageMessages["apiKeys"];

@@ -5,17 +5,17 @@ import type { z } from "zod";
 import { requestLocale } from "@/app/locale";
 import { createWebhook } from "@/lib/domain/webhooks/create-webhook";
 import { deleteWebhook } from "@/lib/domain/webhooks/delete-webhook";
-import type { webhookFieldsInput } from "@/lib/domain/webhooks/internal/fields";
+import type { webhookFieldsInput } from "@/lib/domain/webhooks/fields";
 import { resendDelivery, resendFailedDeliveries } from "@/lib/domain/webhooks/resend-deliveries";
 import { rotateWebhookSecret } from "@/lib/domain/webhooks/rotate-webhook-secret";
 import { sendTestDelivery } from "@/lib/domain/webhooks/send-test-delivery";
 import { startWebhook } from "@/lib/domain/webhooks/start-webhook";
 import { stopWebhook } from "@/lib/domain/webhooks/stop-webhook";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { bucharestLocalTime } from "@/lib/portal/dates";
-import { formText, refusalState, type FormState } from "@/lib/portal/form-state";
-import { requireAccount } from "@/lib/portal/session";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { bucharestLocalTime } from "@/lib/adapters/portal/dates";
+import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
+import { requireAccount } from "@/lib/adapters/portal/session";
 
 /** An answer that may carry a webhook's new signing secret, shown once. */
 export interface WebhookFormState extends FormState {

@@ -1,8 +1,8 @@
 import { accountListingsQuery } from "@/lib/domain/listings/list";
 import { z } from "zod";
 import { listingCollectionSchema, listingDetailSchema, listingItemSchema } from "@/lib/domain/listings/schemas";
-import { fieldsParameter } from "@/lib/platform/http/collection";
-import { defineRoute } from "@/lib/platform/http/route";
+import { fieldsParameter } from "@/lib/adapters/http/collection";
+import { defineRoute } from "@/lib/adapters/http/route";
 import { listingsTag } from "../../parameters";
 
 export const accountListingsRoute = defineRoute({

@@ -1,10 +1,10 @@
 // GET /account/listings – the caller's listings (and colleagues' for agency owners and admins), any state, newest change first
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { accountListingsRoute } from "./declaration";
-import { methods } from "@/lib/platform/http/methods";
-import { json } from "@/lib/platform/http/respond";
-import { collectionBody, pickFields } from "@/lib/platform/http/collection";
-import { detailOf, itemOf } from "@/lib/domain/listings/internal/queries";
+import { methods } from "@/lib/adapters/http/methods";
+import { json } from "@/lib/adapters/http/respond";
+import { collectionBody, pickFields } from "@/lib/adapters/http/collection";
+import { detailOf, itemOf } from "@/lib/domain/listings/read-shape";
 import { listAccountListings } from "@/lib/domain/listings/list";
 
 const list = endpoint(accountListingsRoute, async ({ ctx, url, query }) => {

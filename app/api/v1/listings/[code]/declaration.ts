@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listingEnvelopeSchema, listingItemSchema } from "@/lib/domain/listings/schemas";
 import { listingWriteSchema } from "@/lib/domain/listings/validation";
-import { defineRoute } from "@/lib/platform/http/route";
+import { defineRoute } from "@/lib/adapters/http/route";
 import { codeParams, etagHeader, ifMatchHeaders, listingsTag, stateNote } from "../../parameters";
 
 export const catalogListingRoute = defineRoute({

@@ -1,11 +1,10 @@
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { catalogListingRoute, deleteListingRoute, editListingRoute } from "./declaration";
-import { methods } from "@/lib/platform/http/methods";
-import { json, noContent } from "@/lib/platform/http/respond";
+import { methods } from "@/lib/adapters/http/methods";
+import { json, noContent } from "@/lib/adapters/http/respond";
 import { editListing } from "@/lib/domain/listings/edit";
-import { detailOf } from "@/lib/domain/listings/internal/queries";
 import { getCatalogListing } from "@/lib/domain/listings/get";
-import { listingResponse } from "@/lib/platform/http/listing-response";
+import { listingResponse } from "@/lib/adapters/http/listing-response";
 import { deleteListing } from "@/lib/domain/listings/delete";
 
 // GET /listings/{code} – one active listing of the public catalog
@@ -20,8 +19,8 @@ const edit = endpoint(editListingRoute, async ({ ctx, params, request, body }) =
     ctx,
     input: { code: params.code, patch, ifMatch: request.headers.get("if-match"), source: "api" },
   });
-  return listingResponse(detailOf(outcome.listed), outcome.warnings, {
-    status: outcome.status,
+  return listingResponse(outcome.detail, outcome.warnings, {
+    status: outcome.heldForModeration ? 202 : 200,
     headers: outcome.unchanged ? { "X-Service-Unchanged": "true" } : {},
   });
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { exampleApartment } from "@/lib/domain/listings/examples";
 import { warningSchema } from "@/lib/domain/listings/schemas";
 import { listingWriteSchema } from "@/lib/domain/listings/validation";
-import { defineRoute } from "@/lib/platform/http/route";
+import { defineRoute } from "@/lib/adapters/http/route";
 import { listingsTag } from "../../parameters";
 
 export const validateListingRoute = defineRoute({

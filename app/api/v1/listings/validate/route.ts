@@ -1,12 +1,12 @@
 // POST /listings/validate – validate a listing body exactly as creation would, writing nothing
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { validateListingRoute } from "./declaration";
-import { methods } from "@/lib/platform/http/methods";
-import { json } from "@/lib/platform/http/respond";
-import { validateOrThrow } from "@/lib/domain/listings/internal/validate";
+import { methods } from "@/lib/adapters/http/methods";
+import { json } from "@/lib/adapters/http/respond";
+import { validateNewListing } from "@/lib/domain/listings/validate";
 
 const validate = endpoint(validateListingRoute, async ({ ctx, body }) => {
-  const { warnings } = await validateOrThrow(ctx, { document: await body(), mode: "create" });
+  const { warnings } = await validateNewListing({ ctx, input: { body: await body() } });
   return json({ data: { valid: true }, warnings });
 });
 

@@ -1,9 +1,9 @@
 // POST /oauth/revoke – the app gives up a key of one of its connections (RFC 7009): always an empty 200 once authenticated
 import { revokeToken } from "@/lib/domain/oauth/revoke-token";
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
-import { readForm } from "@/lib/platform/http/form";
-import { methods } from "@/lib/platform/http/methods";
-import { noStore, oauthResponse } from "@/lib/platform/http/oauth";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
+import { readForm } from "@/lib/adapters/http/form";
+import { methods } from "@/lib/adapters/http/methods";
+import { noStore, oauthResponse } from "@/lib/adapters/http/oauth";
 import { revokeRoute } from "./declaration";
 
 const revoke = endpoint(revokeRoute, async ({ ctx, request, locale, requestId }) =>

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineRoute } from "@/lib/platform/http/route";
-import { formContentType } from "@/lib/platform/http/form";
+import { defineRoute } from "@/lib/adapters/http/route";
+import { formContentType } from "@/lib/adapters/http/form";
 import { noStoreHeaders, oauthErrorResponses } from "../errors";
 
 export const tokenRoute = defineRoute({

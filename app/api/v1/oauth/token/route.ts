@@ -1,10 +1,10 @@
 // POST /oauth/token – exchange an authorization code (PKCE S256) for the account key of the app's connection
 import { exchangeCode } from "@/lib/domain/oauth/exchange-code";
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
-import { readForm } from "@/lib/platform/http/form";
-import { methods } from "@/lib/platform/http/methods";
-import { noStore, oauthResponse } from "@/lib/platform/http/oauth";
-import { json } from "@/lib/platform/http/respond";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
+import { readForm } from "@/lib/adapters/http/form";
+import { methods } from "@/lib/adapters/http/methods";
+import { noStore, oauthResponse } from "@/lib/adapters/http/oauth";
+import { json } from "@/lib/adapters/http/respond";
 import { tokenRoute } from "./declaration";
 
 const token = endpoint(tokenRoute, async ({ ctx, request, locale, requestId }) =>

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { uploadContentType } from "@/lib/domain/media/limits";
-import { defineRoute } from "@/lib/platform/http/route";
+import { defineRoute } from "@/lib/adapters/http/route";
 
 export const uploadFileRoute = defineRoute({
   method: "PUT",

@@ -1,8 +1,8 @@
 // PUT /uploads/{key} – the pre-signed upload URL: streams the file into storage
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { uploadFileRoute } from "./declaration";
-import { methods } from "@/lib/platform/http/methods";
-import { noContent } from "@/lib/platform/http/respond";
+import { methods } from "@/lib/adapters/http/methods";
+import { noContent } from "@/lib/adapters/http/respond";
 import { receiveUpload } from "@/lib/domain/media/receive-upload";
 
 const upload = endpoint(uploadFileRoute, async ({ ctx, params, query, request }) => {

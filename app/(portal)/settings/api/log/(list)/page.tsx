@@ -4,8 +4,8 @@ import { requestLocale } from "@/app/locale";
 import { WithCode } from "@/components/with-code";
 import { listApiLog, statusClasses } from "@/lib/domain/api-log/list-api-log";
 import { listOwnKeys, type OwnKey } from "@/lib/domain/keys/list-keys";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages, type PageMessages } from "@/lib/platform/i18n/page-messages";
+import { format } from "@/lib/base/i18n";
+import { pageMessages, type PageMessages } from "@/lib/base/i18n/page-messages";
 import {
   apiLogEntryHref,
   apiLogHref,
@@ -15,9 +15,9 @@ import {
   parseApiLogQuery,
   statusTone,
   type SearchParams,
-} from "@/lib/portal/api-log-page";
-import { portalDateTime } from "@/lib/portal/dates";
-import { requireAccount } from "@/lib/portal/session";
+} from "@/lib/adapters/portal/api-log-page";
+import { portalDateTime } from "@/lib/adapters/portal/dates";
+import { requireAccount } from "@/lib/adapters/portal/session";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: pageMessages(await requestLocale()).apiLog.title };

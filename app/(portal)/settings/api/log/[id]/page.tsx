@@ -3,12 +3,12 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requestLocale } from "@/app/locale";
 import { getApiLogEntry, type ApiLogEntryDetail } from "@/lib/domain/api-log/get-api-log-entry";
-import { AppError } from "@/lib/platform/errors";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { apiLogPath, prettyBody, statusTone } from "@/lib/portal/api-log-page";
-import { portalDateTime } from "@/lib/portal/dates";
-import { requireAccount, type PortalSession } from "@/lib/portal/session";
+import { AppError } from "@/lib/base/errors";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { apiLogPath, prettyBody, statusTone } from "@/lib/adapters/portal/api-log-page";
+import { portalDateTime } from "@/lib/adapters/portal/dates";
+import { requireAccount, type PortalSession } from "@/lib/adapters/portal/session";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: pageMessages(await requestLocale()).apiLog.detail.title };

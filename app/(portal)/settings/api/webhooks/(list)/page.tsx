@@ -4,13 +4,12 @@ import { requestLocale } from "@/app/locale";
 import { ActionButton } from "@/components/forms/action-button";
 import { listOwnClients } from "@/lib/domain/oauth/list-own-clients";
 import { webhookSuccessRates } from "@/lib/domain/webhooks/health";
-import { subscribableEventTypes } from "@/lib/domain/webhooks/internal/fields";
-import { maxWebhooksPerAccount } from "@/lib/domain/webhooks/internal/insert-webhook";
+import { maxWebhooksPerAccount, subscribableEventTypes } from "@/lib/domain/webhooks/fields";
 import { listWebhooks } from "@/lib/domain/webhooks/list-webhooks";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { portalDateTime } from "@/lib/portal/dates";
-import { requireAccount } from "@/lib/portal/session";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { portalDateTime } from "@/lib/adapters/portal/dates";
+import { requireAccount } from "@/lib/adapters/portal/session";
 import { startWebhookAction, stopWebhookAction, testWebhookAction } from "../actions";
 import { CreateWebhookForm, DeleteWebhook, RotateWebhookSecret } from "../webhook-forms";
 

@@ -4,11 +4,11 @@ import { notFound } from "next/navigation";
 import { requestLocale } from "@/app/locale";
 import { WithCode } from "@/components/with-code";
 import { listDeliveries, deliveryStatuses } from "@/lib/domain/webhooks/list-deliveries";
-import { AppError, ValidationError } from "@/lib/platform/errors";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { bucharestLocalInput, portalDateTime } from "@/lib/portal/dates";
-import { requireAccount } from "@/lib/portal/session";
+import { AppError, ValidationError } from "@/lib/base/errors";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { bucharestLocalInput, portalDateTime } from "@/lib/adapters/portal/dates";
+import { requireAccount } from "@/lib/adapters/portal/session";
 import {
   deliveryErrorText,
   deliveryLogHref,
@@ -17,7 +17,7 @@ import {
   deliveryTone,
   parseDeliveryLogQuery,
   webhooksPath,
-} from "@/lib/portal/webhook-pages";
+} from "@/lib/adapters/portal/webhook-pages";
 import { ResendFailedForm } from "../webhook-forms";
 
 export async function generateMetadata(): Promise<Metadata> {

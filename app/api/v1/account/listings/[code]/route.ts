@@ -1,9 +1,9 @@
 // GET /account/listings/{code} – one of the caller's listings in any state, with status, moderation, media and etag
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { accountListingRoute } from "./declaration";
-import { methods } from "@/lib/platform/http/methods";
+import { methods } from "@/lib/adapters/http/methods";
 import { getAccountListing } from "@/lib/domain/listings/get";
-import { listingResponse } from "@/lib/platform/http/listing-response";
+import { listingResponse } from "@/lib/adapters/http/listing-response";
 
 const show = endpoint(accountListingRoute, async ({ ctx, params }) =>
   listingResponse(await getAccountListing({ ctx, input: { code: params.code } }), []),

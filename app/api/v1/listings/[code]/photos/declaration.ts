@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { photoListSchema } from "@/lib/domain/media/internal/photo-list";
-import { defineRoute } from "@/lib/platform/http/route";
+import { photoListSchema } from "@/lib/domain/media/photo-list";
+import { defineRoute } from "@/lib/adapters/http/route";
 import { codeParams } from "../../../parameters";
 
 export const setListingPhotosRoute = defineRoute({

@@ -1,8 +1,8 @@
 // PUT /listings/{code}/photos – set the listing's complete ordered photo list (processed in the background)
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { setListingPhotosRoute } from "./declaration";
-import { methods } from "@/lib/platform/http/methods";
-import { json } from "@/lib/platform/http/respond";
+import { methods } from "@/lib/adapters/http/methods";
+import { json } from "@/lib/adapters/http/respond";
 import { setListingPhotos } from "@/lib/domain/media/set-photos";
 
 const setPhotos = endpoint(setListingPhotosRoute, async ({ ctx, params, body }) => {

@@ -1,5 +1,5 @@
 import { listingEnvelopeSchema } from "@/lib/domain/listings/schemas";
-import { defineRoute } from "@/lib/platform/http/route";
+import { defineRoute } from "@/lib/adapters/http/route";
 import { codeParams, etagHeader, listingsTag, stateNote } from "../../../parameters";
 
 export const resumeListingRoute = defineRoute({

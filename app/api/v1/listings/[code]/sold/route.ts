@@ -1,9 +1,9 @@
 // POST /listings/{code}/sold – mark an active or paused listing sold or rented (listing.sold)
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { markListingSoldRoute } from "./declaration";
-import { methods } from "@/lib/platform/http/methods";
-import { detailOf } from "@/lib/domain/listings/internal/queries";
-import { listingResponse } from "@/lib/platform/http/listing-response";
+import { methods } from "@/lib/adapters/http/methods";
+import { detailOf } from "@/lib/domain/listings/read-shape";
+import { listingResponse } from "@/lib/adapters/http/listing-response";
 import { changeListingState } from "@/lib/domain/listings/change-state";
 
 const sold = endpoint(markListingSoldRoute, async ({ ctx, params }) => {

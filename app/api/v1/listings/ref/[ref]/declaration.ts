@@ -1,7 +1,7 @@
 import { exampleApartment } from "@/lib/domain/listings/examples";
 import { listingEnvelopeSchema } from "@/lib/domain/listings/schemas";
 import { listingWriteSchema } from "@/lib/domain/listings/validation";
-import { defineRoute } from "@/lib/platform/http/route";
+import { defineRoute } from "@/lib/adapters/http/route";
 import { etagHeader, ifMatchHeaders, listingsTag, refParams } from "../../../parameters";
 
 export const upsertListingByRefRoute = defineRoute({

@@ -1,9 +1,8 @@
 // PUT /listings/ref/{ref} – create (201) or update as merge patch (200/202) by the integrator's own id
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { upsertListingByRefRoute } from "./declaration";
-import { methods } from "@/lib/platform/http/methods";
-import { detailOf } from "@/lib/domain/listings/internal/queries";
-import { listingResponse } from "@/lib/platform/http/listing-response";
+import { methods } from "@/lib/adapters/http/methods";
+import { listingResponse } from "@/lib/adapters/http/listing-response";
 import { upsertListingByRef } from "@/lib/domain/listings/upsert-by-ref";
 
 const upsert = endpoint(upsertListingByRefRoute, async ({ ctx, params, request, body }) => {
@@ -17,7 +16,8 @@ const upsert = endpoint(upsertListingByRefRoute, async ({ ctx, params, request, 
   });
   const headers: Record<string, string> = outcome.unchanged ? { "X-Service-Unchanged": "true" } : {};
   if (outcome.created) headers.Location = `/api/v1/account/listings/${outcome.listed.row.code}`;
-  return listingResponse(detailOf(outcome.listed), outcome.warnings, { status: outcome.created ? 201 : outcome.status, headers });
+  const status = outcome.created ? 201 : outcome.heldForModeration ? 202 : 200;
+  return listingResponse(outcome.detail, outcome.warnings, { status, headers });
 });
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods(upsert);

@@ -1,6 +1,6 @@
 import { moderationDecision } from "@/lib/domain/listings/moderate";
 import { listingEnvelopeSchema } from "@/lib/domain/listings/schemas";
-import { defineRoute } from "@/lib/platform/http/route";
+import { defineRoute } from "@/lib/adapters/http/route";
 import { codeParams, etagHeader } from "../../../../parameters";
 
 export const simulateModerationRoute = defineRoute({

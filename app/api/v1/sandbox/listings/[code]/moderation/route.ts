@@ -1,12 +1,12 @@
 // POST /sandbox/listings/{code}/moderation – simulate a moderator's decision in the sandbox (404 in production)
-import { endpoint } from "@/lib/platform/http/declared-endpoint";
+import { endpoint } from "@/lib/adapters/http/declared-endpoint";
 import { simulateModerationRoute } from "./declaration";
-import { config } from "@/lib/platform/config";
-import { notFound } from "@/lib/platform/errors";
-import { methods } from "@/lib/platform/http/methods";
+import { config } from "@/lib/base/config";
+import { notFound } from "@/lib/base/errors";
+import { methods } from "@/lib/adapters/http/methods";
 import { simulateModeration } from "@/lib/domain/listings/moderate";
-import { detailOf } from "@/lib/domain/listings/internal/queries";
-import { listingResponse } from "@/lib/platform/http/listing-response";
+import { detailOf } from "@/lib/domain/listings/read-shape";
+import { listingResponse } from "@/lib/adapters/http/listing-response";
 
 const simulate = endpoint(simulateModerationRoute, async ({ ctx, params, body }) => {
   if (config().APP_ENV !== "sandbox") throw notFound();

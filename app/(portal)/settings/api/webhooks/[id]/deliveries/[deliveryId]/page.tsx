@@ -5,12 +5,12 @@ import { requestLocale } from "@/app/locale";
 import { ActionButton } from "@/components/forms/action-button";
 import { WithCode } from "@/components/with-code";
 import { getDelivery, type DeliveryDetail } from "@/lib/domain/webhooks/get-delivery";
-import { AppError } from "@/lib/platform/errors";
-import { format } from "@/lib/platform/i18n";
-import { pageMessages } from "@/lib/platform/i18n/page-messages";
-import { portalDateTime } from "@/lib/portal/dates";
-import { requireAccount } from "@/lib/portal/session";
-import { deliveryErrorText, deliveryLogPath, deliveryTone } from "@/lib/portal/webhook-pages";
+import { AppError } from "@/lib/base/errors";
+import { format } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { portalDateTime } from "@/lib/adapters/portal/dates";
+import { requireAccount } from "@/lib/adapters/portal/session";
+import { deliveryErrorText, deliveryLogPath, deliveryTone } from "@/lib/adapters/portal/webhook-pages";
 import { resendDeliveryAction } from "../../../actions";
 
 type Props = { params: Promise<{ id: string; deliveryId: string }> };

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { listingDetailSchema } from "@/lib/domain/listings/schemas";
+import { encodeCursor, type Page } from "@/lib/domain/listings/pagination";
+import type { ListedRow } from "@/lib/domain/listings/read-shape";
+
+/** Members `fields` may name: those of the detail shape, in its order. */
+const detailFields = Object.keys(listingDetailSchema.shape);
+
+const fieldNames = (value: string) =>
+  value
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
+
+/**
+ * `fields=a,b`: only these members of the detail shape, as a list of names. Empty or naming an
+ * unknown member: a 422 `in` listing the names allowed.
+ */
+export const fieldsParameter = z
+  .string()
+  .superRefine((value, ctx) => {
+    const names = fieldNames(value);
+    if (!names.length || names.some((n) => !detailFields.includes(n)))
+      ctx.addIssue({ code: "invalid_value", values: detailFields, input: value });
+  })
+  .transform(fieldNames)
+  .optional()
+  .meta({ description: "Comma-separated names of members of the detail shape, e.g. `code,external_ref,etag,updated_at`." });
+
+export function pickFields(shape: Record<string, unknown>, fields: string[]): Record<string, unknown> {
+  return Object.fromEntries(fields.map((name) => [name, shape[name]]));
+}
+
+/**
+ * The collection body of the spec: `{ data, links: { first, last, prev, next }, meta: { path,
+ * per_page, next_cursor, prev_cursor } }`; links keep the caller's filters.
+ */
+export function collectionBody(url: URL, page: Page<ListedRow>, perPage: number, data: unknown[]) {
+  const path = `${url.origin}${url.pathname}`;
+  const link = (cursor?: string) => {
+    const params = new URLSearchParams(url.searchParams);
+    params.delete("cursor");
+    if (cursor) params.set("cursor", cursor);
+    const query = params.toString();
+    return query ? `${path}?${query}` : path;
+  };
+  const next = page.next ? encodeCursor(page.next) : null;
+  const prev = page.prev ? encodeCursor(page.prev) : null;
+  return {
+    data,
+    links: {
+      first: link(),
+      last: link(encodeCursor({ last: true })),
+      prev: prev ? link(prev) : null,
+      next: next ? link(next) : null,
+    },
+    meta: { path, per_page: perPage, next_cursor: next, prev_cursor: prev },
+  };
+}

@@ -1,0 +1,205 @@
+import { randomUUID } from "node:crypto";
+import { isIP } from "node:net";
+import { database, type Database } from "@/db";
+import { config } from "@/lib/base/config";
+import { apiContext, publicContext, type Actor, type ApiActor, type PublicActor, type ServiceContext } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
+import { resolveLocale, type Locale } from "@/lib/base/i18n";
+import { authenticate, bearerToken, requirePermission, type Principal } from "@/lib/domain/keys/authenticate";
+import type { Permission } from "@/lib/domain/keys/format";
+import { logger } from "@/lib/base/logger";
+import { logApiRequest } from "./api-log";
+import { readJsonBody } from "./body";
+import { anonymousLocale, invalidLocale, queryLocale } from "./locale";
+import { knownError, problemContentType, renderProblem } from "@/lib/base/problem";
+import { rateLimiter, rateRules, type RateLimitDecision, type RateRule } from "@/lib/infra/rate-limit";
+import { json, payloadOf } from "./respond";
+import { v1VersionHeaders } from "./versions";
+
+export interface ApiRequest<P, A extends Actor = PublicActor> {
+  request: Request;
+  url: URL;
+  params: P;
+  requestId: string;
+  locale: Locale;
+  ctx: ServiceContext<A>;
+  /** The JSON body, media type and size checked; read at most once. */
+  body(accepted?: readonly string[]): Promise<unknown>;
+}
+
+export interface KeyedRequest<P> extends ApiRequest<P, ApiActor> {
+  principal: Principal;
+}
+
+type RouteContext<P> = { params: Promise<P> };
+export type RouteHandler<P> = (request: Request, context: RouteContext<P>) => Promise<Response>;
+
+/** State of one request as it goes through the pipeline; `finish` turns it into headers and a log entry. */
+interface Exchange {
+  requestId: string;
+  method: string;
+  started: number;
+  url: URL;
+  ip: string;
+  locale: Locale;
+  principal?: Principal;
+  rate?: RateLimitDecision;
+  requestBody?: unknown;
+}
+
+/** An endpoint that needs a key with `permission` (`null`: any valid key). */
+export function keyedEndpoint<P = Record<string, never>>(
+  permission: Permission | null,
+  handler: (req: KeyedRequest<P>) => Promise<Response>,
+): RouteHandler<P> {
+  return pipeline<P>(async (exchange, request, db) => {
+    let principal: Principal;
+    try {
+      principal = await authenticate(db, bearerToken(request.headers.get("authorization")), new Date());
+    } catch (error) {
+      // Failed authentications count against the caller's address, so guessing keys is limited too.
+      await limit(exchange, `ip:${exchange.ip}`, rateRules.ip);
+      throw error;
+    }
+    exchange.principal = principal;
+    await limit(exchange, principal.key.id, rateRules.key);
+    exchange.locale = requestLocale(exchange, request, principal.account.language);
+    if (permission) requirePermission(principal, permission);
+    const caller = { accountId: principal.account.id, keyId: principal.key.id, agency: principal.account.agency };
+    const ctx = apiContext(db, caller, { locale: exchange.locale });
+    return (req) => handler({ ...req, ctx, principal });
+  });
+}
+
+/** An endpoint without a key (vocabulary, token exchange, unknown paths), limited per address. */
+export function publicEndpoint<P = Record<string, never>>(
+  rule: RateRule,
+  handler: (req: ApiRequest<P>) => Promise<Response>,
+): RouteHandler<P> {
+  return pipeline<P>(async (exchange, request, db) => {
+    await limit(exchange, `ip:${exchange.ip}`, rule);
+    exchange.locale = requestLocale(exchange, request, null);
+    return (req) => handler({ ...req, ctx: publicContext(db, { locale: exchange.locale }) });
+  });
+}
+
+/**
+ * A request whose method no `Request` can carry (the Fetch standard forbids TRACE): the
+ * server's guard passes a GET stand-in and the real method, refused with 405 like any other method.
+ */
+export function refuseForbiddenMethod(standIn: Request, method: string, allow: string): Promise<Response> {
+  const refuse = pipeline<Record<string, never>>(async (exchange) => {
+    exchange.method = method;
+    await limit(exchange, `ip:${exchange.ip}`, rateRules.ip);
+    throw new AppError("method_not_allowed", { method, allow }, {}, { Allow: allow });
+  });
+  return refuse(standIn, { params: Promise.resolve({}) });
+}
+
+type Admit<P> = (exchange: Exchange, request: Request, db: Database) => Promise<(req: Omit<ApiRequest<P>, "ctx">) => Promise<Response>>;
+
+function pipeline<P>(admit: Admit<P>): RouteHandler<P> {
+  return async (request, context) => {
+    const url = new URL(request.url);
+    const exchange: Exchange = {
+      requestId: `req_${randomUUID().replace(/-/g, "")}`,
+      method: request.method,
+      started: performance.now(),
+      url,
+      ip: clientIp(request.headers.get("x-forwarded-for")),
+      locale: anonymousLocale(request, url),
+    };
+    let response: Response;
+    try {
+      const run = await admit(exchange, request, await database());
+      const params = ((await context?.params) ?? {}) as P;
+      response = await run({
+        request,
+        url,
+        params,
+        requestId: exchange.requestId,
+        locale: exchange.locale,
+        body: async (accepted) => (exchange.requestBody = await readJsonBody(request, accepted)),
+      });
+    } catch (error) {
+      response = problemResponse(error, exchange);
+    }
+    return finish(response, exchange);
+  };
+}
+
+function requestLocale(exchange: Exchange, request: Request, accountLanguage: string | null): Locale {
+  const query = queryLocale(exchange.url);
+  const locale = resolveLocale({ query: query.value, account: accountLanguage, acceptLanguage: request.headers.get("accept-language") });
+  if (query.invalid) {
+    exchange.locale = locale;
+    throw invalidLocale();
+  }
+  return locale;
+}
+
+async function limit(exchange: Exchange, bucket: string, rule: RateRule): Promise<void> {
+  exchange.rate = await rateLimiter().hit(bucket, rule);
+  if (exchange.rate.limited) {
+    throw new AppError("too_many_requests", { limit: exchange.rate.limit, retry_after: exchange.rate.resetSeconds });
+  }
+}
+
+function problemResponse(error: unknown, exchange: Exchange): Response {
+  const known = knownError(error);
+  if (!(error instanceof AppError)) {
+    const message = known.code === "service_unavailable" ? "database unavailable" : "unhandled error";
+    logger.error(message, { requestId: exchange.requestId, path: exchange.url.pathname, error });
+  }
+  const body = renderProblem(known, exchange.locale, exchange.requestId);
+  const headers = new Headers(known.headers);
+  if (body.status === 429 && exchange.rate) headers.set("Retry-After", String(exchange.rate.resetSeconds));
+  return json(body, { status: body.status, headers, contentType: problemContentType });
+}
+
+/**
+ * Headers every answer carries and its API log entry. Nothing here may turn an answer into an error:
+ * the handler's work (a committed write) is done, and a client that saw a 5xx would repeat it.
+ */
+function finish(response: Response, exchange: Exchange): Response {
+  try {
+    const headers = response.headers;
+    headers.set("X-Request-Id", exchange.requestId);
+    if (exchange.rate) {
+      headers.set("X-RateLimit-Limit", String(exchange.rate.limit));
+      headers.set("X-RateLimit-Remaining", String(exchange.rate.remaining));
+      headers.set("X-RateLimit-Reset", String(exchange.rate.resetSeconds));
+    }
+    for (const [name, value] of v1VersionHeaders()) headers.set(name, value);
+    if (!headers.has("content-language") && headers.get("content-type")?.includes("json")) headers.set("Content-Language", exchange.locale);
+  } catch (error) {
+    logger.error("response headers not set", { requestId: exchange.requestId, error });
+  }
+  logApiRequest({
+    requestId: exchange.requestId,
+    keyId: exchange.principal?.key.id ?? null,
+    accountId: exchange.principal?.account.id ?? null,
+    method: exchange.method,
+    path: exchange.url.pathname,
+    query: exchange.url.search || null,
+    status: response.status,
+    durationMs: Math.round(performance.now() - exchange.started),
+    ip: exchange.ip,
+    requestBody: exchange.requestBody ?? null,
+    responseBody: payloadOf(response) ?? null,
+    createdAt: new Date(),
+  });
+  return response;
+}
+
+/**
+ * The caller's address for per-address limits and the API log, by the trust model of README
+ * "Client address": each of the `TRUSTED_PROXY_HOPS` proxies in front appends the address it was
+ * connected from to `X-Forwarded-For`, so the entry that many places from the end is the one the
+ * outermost trusted proxy saw; entries before it are the client's own word and never chosen.
+ */
+export function clientIp(forwardedFor: string | null, hops = config().TRUSTED_PROXY_HOPS): string {
+  const entries = (forwardedFor ?? "").split(",").map((entry) => entry.trim());
+  const trusted = entries.at(-hops) ?? entries[0];
+  return isIP(trusted) ? trusted : "unknown";
+}

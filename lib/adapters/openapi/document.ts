@@ -1,0 +1,72 @@
+import { createDocument, type ZodOpenApiPathItemObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { config } from "@/lib/base/config";
+import type { RouteDeclaration } from "@/lib/adapters/http/route";
+import { apiRelease } from "@/lib/base/api-release";
+import { operationOf } from "./operations";
+import { webhookPathItems } from "./webhooks";
+
+const tags = [
+  { name: "Keys", description: "Checking a key and the request pipeline." },
+  { name: "Vocabulary", description: "The public code lists, labels, currencies and field metadata (no key)." },
+  { name: "Listings", description: "The account's listings: create, validate, edit, delete, state changes and reads." },
+  { name: "Catalog", description: "Active listings of every account, readable with any valid key." },
+  {
+    name: "Photos",
+    description:
+      "A listing's ordered photos: direct uploads through a pre-signed URL, the photo list, processed in the background (`media.processing`, `media.failed`).",
+  },
+  { name: "Events", description: "State changes of the account's listings, for polling." },
+  {
+    name: "OAuth",
+    description: "Connecting an integrator app to an account: the code exchange and revocation (RFC 6749, RFC 7636, RFC 7009).",
+  },
+  { name: "Sandbox", description: "Simulations that exist in the sandbox only." },
+  { name: "Meta", description: "This document." },
+  {
+    name: "Webhooks",
+    description:
+      "What the platform sends to a subscriber's webhook address, one request per event (spec: Events). Webhooks are set in the portal's API settings, not through this API.",
+  },
+];
+
+/**
+ * The OpenAPI 3.1 document of v1, built from the route declarations (app/api/v1/routes.ts passes
+ * them; lib never imports app): paths, parameters, bodies, responses and permissions come from the
+ * same declarations the endpoint wrapper validates requests with, so nothing is declared twice.
+ */
+export function openApiDocument(routes: readonly RouteDeclaration[]) {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const route of routes) {
+    const item: ZodOpenApiPathItemObject = (paths[route.path] ??= {});
+    const method = route.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
+    if (item[method]) throw new Error(`${route.method} ${route.path} is declared twice`);
+    item[method] = operationOf(route);
+  }
+  return createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Listings Publishing API",
+      version: apiRelease,
+      description:
+        "Publish and manage real-estate listings on behalf of an account. Errors are RFC 9457 problems with stable codes; every response carries `X-Request-Id` and rate-limit headers. Bodies up to 1 MiB. Unknown query parameters are ignored; unknown body members are ignored and reported in `warnings[]`; read-only members are refused (422 `invalid`).",
+      // Not open source: offered to integrators under the platform's terms. SPDX lists no identifier
+      // for that, so it is a `LicenseRef-` one (SPDX's form for licenses outside its list).
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+    },
+    // Relative to this document (`/api/v1/openapi.json`): the same document serves the sandbox and
+    // production, each at its own origin, and names no host that is wrong for the other.
+    servers: [{ url: "/api/v1", description: `This deployment (${config().APP_ENV})` }],
+    tags,
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          description: "`<id>|svc_test_<secret>` (sandbox) or `<id>|svc_live_<secret>` (production).",
+        },
+      },
+    },
+    paths,
+    webhooks: webhookPathItems(),
+  });
+}

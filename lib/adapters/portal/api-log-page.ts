@@ -1,0 +1,102 @@
+import { statusClasses, type StatusClass } from "@/lib/domain/api-log/list-api-log";
+import { ValidationError } from "@/lib/base/errors";
+
+/**
+ * What the API log pages do besides calling services: read the filters from the address (a shared
+ * link may carry anything), write the address of a filtered page, and present a row's values.
+ */
+
+export const apiLogPath = "/settings/api/log";
+
+/** A page's query as Next.js gives it: a repeated parameter is an array. */
+export type SearchParams = Readonly<Record<string, string | string[] | undefined>>;
+
+export interface ApiLogFilters {
+  status?: StatusClass;
+  keyId?: string;
+  path?: string;
+}
+
+/** A parameter of the address that was present but not usable (and so left out). */
+export type IgnoredParameter = "status" | "key" | "path" | "cursor";
+
+export interface ApiLogQuery {
+  filters: ApiLogFilters;
+  cursor?: string;
+  ignored: IgnoredParameter[];
+}
+
+/** The service's bounds (listApiLogInput): a longer value would be refused rather than ignored. */
+const maxPathLength = 2048;
+const maxCursorLength = 500;
+/** A cursor is base64url text (lib/base/keyset.ts); anything else cannot name a position. */
+const cursorText = /^[A-Za-z0-9_-]+$/;
+
+const first = (value: string | string[] | undefined): string => (Array.isArray(value) ? (value[0] ?? "") : (value ?? "")).trim();
+
+const isStatusClass = (value: string): value is StatusClass => (statusClasses as readonly string[]).includes(value);
+
+/**
+ * The filters of `?status=4xx&key=…&path=/api/v1/listings&cursor=…`. Empty parameters (what an
+ * unfilled GET form sends) mean no filter; a value that cannot be used is left out and named in
+ * `ignored`, so the page shows what it can instead of failing. `key` must be one of `ownKeyIds`;
+ * a path is a prefix of what the log records, which always starts with `/`.
+ */
+export function parseApiLogQuery(params: SearchParams, ownKeyIds: readonly string[]): ApiLogQuery {
+  const filters: ApiLogFilters = {};
+  const ignored: IgnoredParameter[] = [];
+
+  const status = first(params.status).toLowerCase();
+  if (status && isStatusClass(status)) filters.status = status;
+  else if (status) ignored.push("status");
+
+  const key = first(params.key);
+  if (key && ownKeyIds.includes(key)) filters.keyId = key;
+  else if (key) ignored.push("key");
+
+  const typedPath = first(params.path);
+  const path = typedPath && !typedPath.startsWith("/") ? `/${typedPath}` : typedPath;
+  if (path && path.length <= maxPathLength) filters.path = path;
+  else if (path) ignored.push("path");
+
+  const cursor = first(params.cursor);
+  if (cursor && cursor.length <= maxCursorLength && cursorText.test(cursor)) return { filters, cursor, ignored };
+  if (cursor) ignored.push("cursor");
+  return { filters, ignored };
+}
+
+export const hasFilters = (filters: ApiLogFilters): boolean =>
+  filters.status !== undefined || filters.keyId !== undefined || filters.path !== undefined;
+
+/** The address of the log with these filters (and a page's cursor), in the order the form sends them. */
+export function apiLogHref(filters: ApiLogFilters, cursor?: string | null): string {
+  const query = new URLSearchParams();
+  if (filters.status) query.set("status", filters.status);
+  if (filters.keyId) query.set("key", filters.keyId);
+  if (filters.path) query.set("path", filters.path);
+  if (cursor) query.set("cursor", cursor);
+  // `/` needs no escaping in a query (RFC 3986 §3.4): the shared address stays readable.
+  const search = query.toString().replaceAll("%2F", "/");
+  return search ? `${apiLogPath}?${search}` : apiLogPath;
+}
+
+export const apiLogEntryHref = (id: string): string => `${apiLogPath}/${encodeURIComponent(id)}`;
+
+/** The service refused the cursor as one it never wrote (lib/base/keyset.ts: 422 at `/cursor`). */
+export const isCursorRefusal = (error: unknown): boolean =>
+  error instanceof ValidationError && error.errors.some((issue) => issue.pointer === "/cursor");
+
+/** The badge of a status: its class's tone (3xx is neutral). */
+export function statusTone(status: number): "ok" | "neutral" | "warn" | "bad" {
+  if (status >= 200 && status < 300) return "ok";
+  if (status >= 400 && status < 500) return "warn";
+  if (status >= 500) return "bad";
+  return "neutral";
+}
+
+/** A stored body as the page shows it: JSON pretty-printed, a text body as it is, no body as null. */
+export function prettyBody(body: unknown): string | null {
+  if (body === null || body === undefined) return null;
+  if (typeof body === "string") return body;
+  return JSON.stringify(body, null, 2);
+}

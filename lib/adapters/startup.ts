@@ -1,0 +1,93 @@
+import { sql } from "drizzle-orm";
+import { configureDatabase, database, type Database } from "@/db";
+import { databaseUnavailable, unreachableMessage } from "@/db/errors";
+import { DatabaseInUseError } from "@/db/lock";
+import { startOperatorChannel } from "@/lib/adapters/cli/operator-channel";
+import { config, databaseSettings, mailDelivery } from "@/lib/base/config";
+import { systemContext } from "@/lib/base/context";
+import { logger } from "@/lib/base/logger";
+import { unsupportedNodeMessage } from "@/lib/base/node-version";
+import { demoEmail, sandboxPassword, seedSandbox } from "@/lib/domain/seed";
+import { issueDevConsoleKey } from "@/lib/domain/seed/dev-console-key";
+
+/**
+ * The server's start-up (instrumentation `register()`): says where the database is and opens it,
+ * which creates and migrates it; when it is the embedded one, serves operator commands for the CLI; seeds an empty
+ * sandbox; and under `next dev` prints the demo account with a fresh key.
+ */
+export async function prepareServer(): Promise<void> {
+  exitOnUnsupportedNode();
+  const c = config();
+  if (c.APP_ENV === "production" && !c.AUTH_SECRET) {
+    // Portal sessions are sealed with it; a production secret made up at start would sign everyone out on each restart.
+    logger.error("AUTH_SECRET is required with APP_ENV=production (32 characters or more, e.g. `openssl rand -base64 32`)");
+    process.exit(1);
+  }
+  if (c.APP_ENV === "production" && c.UNSAFE_ALLOW_LOCAL_URLS === "1") {
+    // Outbound requests ignore it in production (config.ts); a deployment that sets it expects receivers on this
+    // machine that it will not get, so it stops and says so rather than behave differently than configured.
+    logger.error("UNSAFE_ALLOW_LOCAL_URLS=1 is for local testing only and refused with APP_ENV=production: unset it");
+    process.exit(1);
+  }
+  configureDatabase(databaseSettings);
+  const db = await openOrExplain();
+  if (db.driver === "pglite" && !c.PGLITE_DIR.startsWith("memory://")) await startOperatorChannel({ dataDir: c.dataDir });
+  // Sending mail in production without SMTP fails (lib/infra/mail); say so once, at start-up, not at the first sign-up.
+  if (mailDelivery() === "none")
+    logger.warn("mail is not configured: set SMTP_URL (with APP_ENV=production there is no sandbox mailbox, so sending mail fails)");
+  if (c.APP_ENV !== "sandbox") return;
+  const ctx = systemContext(db);
+  if (await isEmpty(db)) {
+    const seeded = await seedSandbox({ ctx });
+    logger.info("sandbox seeded", { seeded: seeded.seeded });
+  }
+  if (c.NODE_ENV === "development") printDevConsole(c.APP_URL, await issueDevConsoleKey({ ctx }));
+}
+
+/** On a Node.js older than package.json's `engines`: one line saying so, then stop. */
+export function exitOnUnsupportedNode(): void {
+  const message = unsupportedNodeMessage();
+  if (!message) return;
+  logger.error(message);
+  process.exit(1);
+}
+
+async function openOrExplain(): Promise<Database> {
+  try {
+    return await database();
+  } catch (error) {
+    if (error instanceof DatabaseInUseError) {
+      logger.error("the embedded database is in use by another process: stop it (another `npm run dev`, or a CLI command) and restart", {
+        pid: error.holder.pid,
+        folder: config().dataDir,
+      });
+    }
+    const unreachable = databaseUnavailable(error);
+    const url = config().DATABASE_URL;
+    if (unreachable && url) {
+      // A server without its database answers nothing useful: one line saying why, then stop, so a
+      // supervisor sees the failure instead of a process serving 503s (or a framework stack trace).
+      logger.error(unreachableMessage(url, unreachable));
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function isEmpty(db: Database): Promise<boolean> {
+  const [row] = await db.rows<{ seeded: boolean }>(sql`select exists (select 1 from accounts) as seeded`);
+  return !row.seeded;
+}
+
+function printDevConsole(appUrl: string, key: { key: string; expiresAt: Date } | undefined): void {
+  const lines = key
+    ? [
+        `Sandbox ready on ${appUrl}`,
+        `  demo account  ${demoEmail} / ${sandboxPassword}`,
+        `  API key       ${key.key}`,
+        `                (all permissions, valid until ${key.expiresAt.toISOString().slice(0, 10)}; a new one on every start)`,
+        `  try           curl -H "Authorization: Bearer ${key.key}" ${appUrl}/api/v1/ping`,
+      ]
+    : [`Sandbox ready on ${appUrl}`, `  ${demoEmail} does not exist in this database: npm run db:seed adds it.`];
+  process.stdout.write(`\n${lines.join("\n")}\n\n`);
+}

@@ -1,0 +1,22 @@
+import type { JobDefinition } from "@/lib/infra/jobs/define";
+import { remindConfirmationJob, unconfirmListingsJob } from "./listing-jobs";
+import { cleanUpPhotoFilesJob, processPhotosJob } from "./photo-jobs";
+import { retentionJob } from "./retention-job";
+
+/**
+ * Every job of the application. The embedded runner claims only these names and the Inngest
+ * functions are made from this list, so a job exists once it is added here.
+ */
+export const jobRegistry: readonly JobDefinition[] = [
+  retentionJob,
+  unconfirmListingsJob,
+  remindConfirmationJob,
+  processPhotosJob,
+  cleanUpPhotoFilesJob,
+];
+
+export function findJob(name: string): JobDefinition | undefined {
+  return jobRegistry.find((job) => job.name === name);
+}
+
+export const jobNames = (): string[] => jobRegistry.map((job) => job.name);

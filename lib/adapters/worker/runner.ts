@@ -1,0 +1,145 @@
+import { database as processDatabase, type Database } from "@/db";
+import { config, inngestConfigured } from "@/lib/base/config";
+import { logger } from "@/lib/base/logger";
+import { startDeliveryLane, stopDeliveryLane } from "./delivery-lane";
+import { cronDedupeKey, nextOccurrence, type JobDefinition } from "@/lib/infra/jobs/define";
+import { executeJob, type JobOutcome } from "./execute";
+import { jobRegistry } from "./registry";
+import { claimDueJobs, claimJobById, insertJob, insertJobsIfAbsent } from "@/lib/infra/jobs/store";
+
+export interface RunOptions {
+  database: Database;
+  now?: Date;
+  /** The registry unless given (tests bring their own jobs). */
+  jobs?: readonly JobDefinition[];
+  /** Rows claimed and run together. */
+  batchSize?: number;
+  /** A bound on one pass, should handlers keep enqueueing due work. */
+  maxJobs?: number;
+}
+
+export interface RunSummary {
+  ran: number;
+  done: number;
+  retrying: number;
+  failed: number;
+  outcomes: JobOutcome[];
+}
+
+const byName = (list: readonly JobDefinition[]) => new Map(list.map((job) => [job.name, job]));
+
+/** Makes sure the next occurrence of every cron job is queued (one pending row each, by dedupe key). */
+async function ensureCronOccurrences(database: Database, now: Date, list: readonly JobDefinition[] = jobRegistry): Promise<void> {
+  const rows = list.flatMap((job) =>
+    job.cron ? [{ name: job.name, payload: {}, runAt: nextOccurrence(job.cron, now), dedupeKey: cronDedupeKey(job.name) }] : [],
+  );
+  await insertJobsIfAbsent(database.connection, rows);
+}
+
+/**
+ * Runs every job due at `now` once (the embedded runner's tick and `npm run cli -- jobs:run`).
+ * A failing job is rescheduled after `now`, so it is not run twice in one pass.
+ */
+export async function runDueJobs(options: RunOptions): Promise<RunSummary> {
+  const { database } = options;
+  const now = options.now ?? new Date();
+  const list = options.jobs ?? jobRegistry;
+  const known = byName(list);
+  const batchSize = options.batchSize ?? 10;
+  const maxJobs = options.maxJobs ?? 1000;
+  await ensureCronOccurrences(database, now, list);
+
+  const outcomes: JobOutcome[] = [];
+  while (outcomes.length < maxJobs) {
+    const limit = Math.min(batchSize, maxJobs - outcomes.length);
+    const rows = await claimDueJobs(database.connection, { names: [...known.keys()], now, limit });
+    if (rows.length === 0) break;
+    outcomes.push(...(await Promise.all(rows.map((row) => executeJob({ database, job: known.get(row.name)!, row, now })))));
+    // A cron job that just finished needs its next occurrence before the pass ends.
+    if (rows.some((row) => known.get(row.name)!.cron)) await ensureCronOccurrences(database, now, list);
+  }
+  const count = (status: JobOutcome["status"]) => outcomes.filter((outcome) => outcome.status === status).length;
+  return { ran: outcomes.length, done: count("done"), retrying: count("retrying"), failed: count("failed"), outcomes };
+}
+
+export type RunByIdResult = JobOutcome | { id: string; status: "waiting"; until: string } | { id: string; status: "gone" };
+
+/**
+ * Runs one row by id (the Inngest path): the same claim, handler and bookkeeping as the embedded
+ * runner. `waiting` when the row is not due yet or another run holds it; `gone` when it finished.
+ */
+export async function runJobById(options: {
+  database: Database;
+  id: string;
+  now?: Date;
+  jobs?: readonly JobDefinition[];
+}): Promise<RunByIdResult> {
+  const { database, id } = options;
+  const now = options.now ?? new Date();
+  const claim = await claimJobById(database.connection, { id, now });
+  if ("gone" in claim) return { id, status: "gone" };
+  if ("waitUntil" in claim) return { id, status: "waiting", until: claim.waitUntil.toISOString() };
+  const job = byName(options.jobs ?? jobRegistry).get(claim.claimed.name);
+  if (!job) throw new Error(`Job "${claim.claimed.name}" is not in the registry of this process`);
+  return executeJob({ database, job, row: claim.claimed, now });
+}
+
+/**
+ * The row of a cron job's occurrence starting now (Inngest's cron trigger): the pending one when
+ * there is one, so a schedule never runs twice at once.
+ */
+export async function enqueueCronOccurrence(options: { database: Database; job: JobDefinition; now?: Date }): Promise<string> {
+  const { job } = options;
+  const runAt = options.now ?? new Date();
+  const { id } = await insertJob(options.database.connection, { name: job.name, payload: {}, runAt, dedupeKey: cronDedupeKey(job.name) });
+  return id;
+}
+
+interface RunnerState {
+  timer?: NodeJS.Timeout;
+  tick?: Promise<void>;
+  lane?: Promise<void>;
+  stopped: boolean;
+}
+
+// One runner per process even though instrumentation and route handlers are separate bundles.
+const holder = globalThis as typeof globalThis & { __listingsJobRunner?: RunnerState };
+const pollMs = 1000;
+
+/** The embedded runner's mode: on unless switched off or Inngest runs the jobs. */
+const embeddedRunnerEnabled = (): boolean => config().JOBS_RUNNER === "on" && !inngestConfigured();
+
+/** Starts polling the jobs table every second; returns false when the embedded runner is not wanted. */
+export function startJobRunner(): boolean {
+  if (!embeddedRunnerEnabled()) return false;
+  if (holder.__listingsJobRunner && !holder.__listingsJobRunner.stopped) return true;
+  const state: RunnerState = { stopped: false };
+  holder.__listingsJobRunner = state;
+  const loop = async () => {
+    try {
+      await runDueJobs({ database: await processDatabase() });
+    } catch (error) {
+      logger.error("job runner tick failed", { error });
+    }
+    if (!state.stopped) state.timer = setTimeout(() => (state.tick = loop()), pollMs).unref();
+  };
+  state.tick = loop();
+  // Webhook deliveries are rows of their own, claimed by the delivery lane (woken at each commit).
+  state.lane = processDatabase()
+    .then((database) => (state.stopped ? undefined : startDeliveryLane({ database })))
+    .catch((error: unknown) => logger.error("webhook delivery lane not started", { error }));
+  logger.info("embedded job runner started", { jobs: jobRegistry.map((job) => job.name) });
+  return true;
+}
+
+/** Stops polling and waits for the tick in progress, so the database can be closed after it. */
+export async function stopJobRunner(): Promise<void> {
+  const state = holder.__listingsJobRunner;
+  if (!state) return;
+  state.stopped = true;
+  clearTimeout(state.timer);
+  await state.tick;
+  await state.lane;
+  await stopDeliveryLane();
+  holder.__listingsJobRunner = undefined;
+}

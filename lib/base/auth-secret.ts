@@ -1,0 +1,30 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { config } from "@/lib/base/config";
+
+/**
+ * The secret portal sessions are sealed with, and the one webhook secrets are encrypted with a key
+ * derived from: `AUTH_SECRET`, required in production (start-up refuses without it). A sandbox
+ * without it makes one on first use and keeps it beside the embedded database, so sessions and
+ * webhook secrets survive a restart; instances sharing a PostgreSQL sandbox set `AUTH_SECRET`.
+ */
+export function authSecret(): string {
+  const c = config();
+  if (c.AUTH_SECRET) return c.AUTH_SECRET;
+  if (c.APP_ENV === "production") throw new Error("AUTH_SECRET is required with APP_ENV=production");
+  const file = path.join(path.dirname(c.dataDir), "auth-secret");
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const secret = randomBytes(32).toString("base64url");
+    // `wx`: when two processes start together, the second one fails here and reads the first one's.
+    try {
+      writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+      return secret;
+    } catch {
+      return readFileSync(file, "utf8").trim();
+    }
+  }
+}

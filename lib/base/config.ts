@@ -1,0 +1,94 @@
+import path from "node:path";
+import { z } from "zod";
+import type { DatabaseSettings } from "@/db";
+
+/**
+ * Every environment variable the application reads, parsed once. The README lists the same set;
+ * a missing variable selects the embedded default of its component (DESIGN §2).
+ */
+const envSchema = z.object({
+  APP_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
+  APP_URL: z.string().url().default("http://localhost:3000"),
+  DATABASE_URL: z.string().min(1).optional(),
+  PGLITE_DIR: z.string().min(1).default(".data/pglite"),
+  UPSTASH_REDIS_REST_URL: z.string().url().optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
+  INNGEST_EVENT_KEY: z.string().min(1).optional(),
+  INNGEST_SIGNING_KEY: z.string().min(1).optional(),
+  INNGEST_DEV: z.string().min(1).optional(),
+  // Files go to Vercel Blob when set (`vercel_blob_rw_<store id>_<secret>`), otherwise to `.data/blobs` (lib/infra/storage).
+  BLOB_READ_WRITE_TOKEN: z.string().min(1).optional(),
+  // The local storage's folder when BLOB_READ_WRITE_TOKEN is not set (tests give each file its own).
+  BLOB_DIR: z.string().min(1).default(".data/blobs"),
+  // Photos processed at once by one process (sharp's work); default: the machine's cores, at most 4.
+  PHOTO_CONCURRENCY: z.coerce.number().int().min(1).max(32).optional(),
+  // Read by @vercel/blob itself on every call: another Blob API address, for the tests' local fake.
+  VERCEL_BLOB_API_URL: z.string().url().optional(),
+  JOBS_RUNNER: z.enum(["on", "off"]).default("on"),
+  API_LOG: z.enum(["on", "off"]).default("on"),
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // Without SMTP_URL mail goes to the sandbox mailbox (lib/infra/mail); production refuses to send.
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().min(1).default("Listings <no-reply@localhost>"),
+  // Signs and encrypts portal sessions (Auth.js). Required in production; the sandbox keeps one in `.data/auth-secret`.
+  AUTH_SECRET: z.string().min(32).optional(),
+  // ISO 8601 dates; one that does not parse announces nothing (lib/adapters/http/versions.ts).
+  API_V1_DEPRECATED_AT: z.string().optional(),
+  API_V1_SUNSET_AT: z.string().optional(),
+  API_V1_DEPRECATION_LINK: z.string().optional(),
+  // `1` lets outbound requests (webhooks) use http:// and reach loopback addresses, for local receivers; refused in production.
+  UNSAFE_ALLOW_LOCAL_URLS: z.enum(["0", "1"]).default("0"),
+  // Set by Next.js: `development` under `next dev`.
+  NODE_ENV: z.string().optional(),
+});
+
+export type AppConfig = z.infer<typeof envSchema> & { dataDir: string };
+
+let cached: AppConfig | undefined;
+
+export function config(): AppConfig {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((issue) => issue.path.join(".")).join(", ");
+    throw new Error(`Invalid environment variables: ${fields}`);
+  }
+  cached = { ...parsed.data, dataDir: path.resolve(parsed.data.PGLITE_DIR) };
+  return cached;
+}
+
+/** Tests change the environment between files; they call this to read it again. */
+export function resetConfig(): void {
+  cached = undefined;
+}
+
+/** The process-wide database's settings, for `configureDatabase` (db/ reads no environment of its own). */
+export function databaseSettings(): DatabaseSettings {
+  const c = config();
+  return { url: c.DATABASE_URL, dataDir: c.PGLITE_DIR.startsWith("memory://") ? c.PGLITE_DIR : c.dataDir };
+}
+
+export const inngestConfigured = (): boolean => {
+  const c = config();
+  return Boolean((c.INNGEST_EVENT_KEY && c.INNGEST_SIGNING_KEY) || c.INNGEST_DEV);
+};
+
+/**
+ * Where `sendMail` delivers: SMTP when `SMTP_URL` is set; otherwise the sandbox mailbox (a table, a
+ * page and the server log), which production never uses: a production server without SMTP has none.
+ */
+export const mailDelivery = (): "smtp" | "sandbox-mailbox" | "none" => {
+  const c = config();
+  if (c.SMTP_URL) return "smtp";
+  return c.APP_ENV === "sandbox" ? "sandbox-mailbox" : "none";
+};
+
+/**
+ * Whether outbound requests may use http:// and reach loopback addresses (never private ranges). Never in
+ * production, even where start-up's refusal did not run (the CLI, scripts).
+ */
+export const localUrlsAllowed = (): boolean => {
+  const c = config();
+  return c.UNSAFE_ALLOW_LOCAL_URLS === "1" && c.APP_ENV !== "production";
+};

@@ -1,0 +1,132 @@
+import { is } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
+import { database as processDatabase, type Database, type Handle, type Transaction } from "@/db";
+import type { Locale } from "@/lib/base/i18n";
+
+/** An account's place in an agency: owners and admins also manage their colleagues' listings. */
+export interface AgencyMembership {
+  id: string;
+  role: "owner" | "admin" | "agent";
+}
+
+/** Who acts for one account (a key, or the account signed in to the portal): every listing read and write is scoped to it. */
+export type AccountActor =
+  | { kind: "api"; accountId: string; keyId: string; agency: AgencyMembership | null }
+  | { kind: "account"; accountId: string; agency: AgencyMembership | null };
+
+export type ApiActor = Extract<AccountActor, { kind: "api" }>;
+
+export type ModeratorActor = { kind: "moderator"; accountId: string };
+export type OperatorActor = { kind: "operator" };
+export type SystemActor = { kind: "system" };
+
+/** Who acts on every account's data: a moderator, the operator's CLI, jobs, start-up and the seed. */
+export type StaffActor = ModeratorActor | OperatorActor | SystemActor;
+
+/** A caller without a key (the vocabulary, public pages): reads what everyone may read. */
+export type PublicActor = { kind: "public" };
+
+export type Actor = AccountActor | StaffActor | PublicActor;
+
+/**
+ * What every service receives: the database, the handle its queries go to, and who acts. The actor
+ * is the scope: services that act on one account's data take `ServiceContext<AccountActor>`, those
+ * that may touch any account's take `ServiceContext<StaffActor>`, so a route's keyed context cannot
+ * reach the unscoped forms (a type error). Contexts come from the factories below, never as literals.
+ */
+export interface ServiceContext<A extends Actor = Actor> {
+  database: Database;
+  /** Where queries go: the connection, or the transaction this context runs in (`withTransaction`). */
+  db: Handle;
+  actor: A;
+  now: Date;
+  locale?: Locale;
+}
+
+/** A context whose queries run in one open transaction. */
+export type TransactionContext<A extends Actor = Actor> = ServiceContext<A> & { db: Transaction };
+
+/**
+ * Runs `fn` in a transaction: a new one, or the one `ctx` already runs in, so a service called by
+ * another joins its caller's transaction (its writes commit or roll back with the caller's) and never
+ * waits on it (on PGlite a query outside an open transaction waits for it to end). A joined
+ * service's failed statement fails the whole transaction, as in PostgreSQL it must.
+ */
+export async function withTransaction<A extends Actor, T>(
+  ctx: ServiceContext<A>,
+  fn: (ctx: TransactionContext<A>) => Promise<T>,
+): Promise<T> {
+  if (inTransaction(ctx)) return fn(ctx);
+  return ctx.database.connection.transaction((tx) => fn({ ...ctx, db: tx }));
+}
+
+export const inTransaction = <A extends Actor>(ctx: ServiceContext<A>): ctx is TransactionContext<A> => is(ctx.db, PgTransaction);
+
+interface ContextOptions {
+  now?: Date;
+  locale?: Locale;
+}
+
+const contextOf = <A extends Actor>(database: Database, actor: A, options: ContextOptions): ServiceContext<A> => ({
+  database,
+  db: database.connection,
+  actor,
+  now: options.now ?? new Date(),
+  ...(options.locale ? { locale: options.locale } : {}),
+});
+
+/** Jobs, start-up and the seed: the product itself acting, on every account's data. */
+export const systemContext = (database: Database, options: ContextOptions = {}): ServiceContext<SystemActor> =>
+  contextOf(database, { kind: "system" }, options);
+
+/** The operator's CLI (and tests acting as the operator): every account's data. */
+export const operatorContext = (database: Database, options: ContextOptions = {}): ServiceContext<OperatorActor> =>
+  contextOf(database, { kind: "operator" }, options);
+
+/** A request with an API key: the key's account and its agency membership. */
+export const apiContext = (
+  database: Database,
+  caller: { accountId: string; keyId: string; agency: AgencyMembership | null },
+  options: ContextOptions = {},
+): ServiceContext<ApiActor> =>
+  contextOf(database, { kind: "api", accountId: caller.accountId, keyId: caller.keyId, agency: caller.agency }, options);
+
+/** An account acting for itself: the portal (and tests). */
+export const accountContext = (
+  database: Database,
+  account: { accountId: string; agency: AgencyMembership | null },
+  options: ContextOptions = {},
+): ServiceContext<Extract<AccountActor, { kind: "account" }>> =>
+  contextOf(database, { kind: "account", accountId: account.accountId, agency: account.agency }, options);
+
+/**
+ * A moderator on the moderation desk: every account's listings, but the services refuse their own
+ * and their agency's (checked against the account's current rows, not this context).
+ */
+export const moderatorContext = (
+  database: Database,
+  moderator: { accountId: string },
+  options: ContextOptions = {},
+): ServiceContext<ModeratorActor> => contextOf(database, { kind: "moderator", accountId: moderator.accountId }, options);
+
+/** A caller without a key: public endpoints and pages. */
+export const publicContext = (database: Database, options: ContextOptions = {}): ServiceContext<PublicActor> =>
+  contextOf(database, { kind: "public" }, options);
+
+/** A page's reader: the public, on the process-wide database. */
+export const pageContext = async (): Promise<ServiceContext<PublicActor>> => publicContext(await processDatabase());
+
+/**
+ * The same staff context acting as one account, in the same transaction when there is one: the seed
+ * creates each seller's listings through the account's own services.
+ */
+export const asAccount = (
+  ctx: ServiceContext<StaffActor>,
+  account: { accountId: string; agency: AgencyMembership | null },
+): ServiceContext<Extract<AccountActor, { kind: "account" }>> => ({
+  ...ctx,
+  actor: { kind: "account", accountId: account.accountId, agency: account.agency },
+});
+
+export const actorLabel = (actor: Actor): string =>
+  actor.kind === "api" ? `api:${actor.keyId}` : "accountId" in actor ? `${actor.kind}:${actor.accountId}` : actor.kind;

@@ -1,0 +1,133 @@
+import { and, asc, eq, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import type { Handle } from "@/db";
+import { jobs } from "@/db/schema";
+import { newId } from "@/lib/base/ids";
+
+export type JobRow = typeof jobs.$inferSelect;
+
+/**
+ * How long a claim holds a row. A row still `running` past its lease belongs to a process that
+ * died; any runner claims it again. Handlers must finish well within it.
+ */
+const jobLeaseSeconds = 600;
+
+const pending = inArray(jobs.status, ["queued", "running"]);
+
+/** Queued and due, or running with an expired lease. */
+const claimable = (now: Date): SQL =>
+  or(
+    and(eq(jobs.status, "queued"), lte(jobs.runAt, now)),
+    and(eq(jobs.status, "running"), or(isNull(jobs.lockedUntil), lte(jobs.lockedUntil, now))),
+  )!;
+
+const leaseEnd = (now: Date) => new Date(now.getTime() + jobLeaseSeconds * 1000);
+
+export interface NewJob {
+  name: string;
+  payload: unknown;
+  runAt: Date;
+  dedupeKey?: string;
+}
+
+/**
+ * Inserts a job row; with a dedupe key already pending (queued or running) it inserts nothing and
+ * returns the pending row's id and time instead.
+ */
+export async function insertJob(db: Handle, job: NewJob): Promise<{ id: string; runAt: Date; created: boolean }> {
+  // Twice at most: the pending duplicate may finish between the refused insert and the look-up.
+  for (let round = 0; round < 2; round++) {
+    const [inserted] = await db
+      .insert(jobs)
+      .values({ id: newId("job"), name: job.name, payload: job.payload, runAt: job.runAt, dedupeKey: job.dedupeKey })
+      .onConflictDoNothing()
+      .returning({ id: jobs.id, runAt: jobs.runAt });
+    if (inserted) return { ...inserted, created: true };
+    if (!job.dedupeKey) break;
+    const [existing] = await db
+      .select({ id: jobs.id, runAt: jobs.runAt })
+      .from(jobs)
+      .where(and(eq(jobs.dedupeKey, job.dedupeKey), pending));
+    if (existing) return { ...existing, created: false };
+  }
+  throw new Error(`Could not enqueue job "${job.name}"`);
+}
+
+/** Inserts each row unless its dedupe key is already pending. */
+export async function insertJobsIfAbsent(db: Handle, rows: Required<NewJob>[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insert(jobs)
+    .values(rows.map((row) => ({ id: newId("job"), ...row })))
+    .onConflictDoNothing();
+}
+
+/**
+ * Claims up to `limit` due rows of the given job names. `FOR UPDATE SKIP LOCKED` lets concurrent
+ * runners (several instances on PostgreSQL) each take different rows without waiting on each other.
+ * Names this process does not know stay untouched, so an older instance in a rolling deploy never
+ * fails a newer instance's jobs.
+ */
+export async function claimDueJobs(db: Handle, input: { names: string[]; now: Date; limit: number }): Promise<JobRow[]> {
+  if (input.names.length === 0) return [];
+  const due = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(inArray(jobs.name, input.names), claimable(input.now)))
+    .orderBy(asc(jobs.runAt))
+    .limit(input.limit)
+    .for("update", { skipLocked: true });
+  return db
+    .update(jobs)
+    .set({ status: "running", attempts: sql`${jobs.attempts} + 1`, lockedUntil: leaseEnd(input.now) })
+    .where(inArray(jobs.id, due))
+    .returning();
+}
+
+export type ClaimById = { claimed: JobRow } | { waitUntil: Date } | { gone: true };
+
+/** Claims one row by id (the Inngest path), or says when it may be claimed, or that it never will. */
+export async function claimJobById(db: Handle, input: { id: string; now: Date }): Promise<ClaimById> {
+  const [claimed] = await db
+    .update(jobs)
+    .set({ status: "running", attempts: sql`${jobs.attempts} + 1`, lockedUntil: leaseEnd(input.now) })
+    .where(and(eq(jobs.id, input.id), claimable(input.now)))
+    .returning();
+  if (claimed) return { claimed };
+  const [row] = await db.select().from(jobs).where(eq(jobs.id, input.id));
+  if (!row || row.status === "done" || row.status === "failed") return { gone: true };
+  return { waitUntil: row.status === "queued" ? row.runAt : (row.lockedUntil ?? input.now) };
+}
+
+// Every transition after a claim names the attempt it belongs to: a runner whose lease expired
+// and whose row was claimed again must not overwrite the newer attempt's outcome.
+const heldBy = (row: JobRow) => and(eq(jobs.id, row.id), eq(jobs.status, "running"), eq(jobs.attempts, row.attempts));
+
+export async function markDone(db: Handle, row: JobRow, now: Date): Promise<void> {
+  await db.update(jobs).set({ status: "done", finishedAt: now, lockedUntil: null, lastError: null }).where(heldBy(row));
+}
+
+export async function markRetry(db: Handle, row: JobRow, input: { runAt: Date; error: string }): Promise<void> {
+  await db.update(jobs).set({ status: "queued", runAt: input.runAt, lockedUntil: null, lastError: input.error }).where(heldBy(row));
+}
+
+export async function markFailed(db: Handle, row: JobRow, input: { now: Date; error: string }): Promise<void> {
+  await db.update(jobs).set({ status: "failed", finishedAt: input.now, lockedUntil: null, lastError: input.error }).where(heldBy(row));
+}
+
+/**
+ * Rows the Inngest path should have run by now but has not: queued and overdue by more than
+ * `graceSeconds` (their event was lost between commit and send), or running with an expired lease.
+ */
+export async function findOverdueJobs(
+  db: Handle,
+  input: { names: string[]; now: Date; graceSeconds: number; limit: number },
+): Promise<Pick<JobRow, "id" | "name">[]> {
+  if (input.names.length === 0) return [];
+  const overdueBefore = new Date(input.now.getTime() - input.graceSeconds * 1000);
+  return db
+    .select({ id: jobs.id, name: jobs.name })
+    .from(jobs)
+    .where(and(inArray(jobs.name, input.names), claimable(overdueBefore)))
+    .orderBy(asc(jobs.runAt))
+    .limit(input.limit);
+}

@@ -1,0 +1,35 @@
+import { config } from "@/lib/base/config";
+import { logger } from "@/lib/base/logger";
+import { createMemoryRateLimiter } from "./memory";
+import type { RateLimiter } from "./rules";
+import { createUpstashRateLimiter } from "./upstash";
+
+export { rateRules, type RateLimitDecision, type RateLimiter, type RateRule } from "./rules";
+
+let instance: RateLimiter | undefined;
+
+/**
+ * The process's rate limiter: Upstash Redis when `UPSTASH_REDIS_REST_URL` and
+ * `UPSTASH_REDIS_REST_TOKEN` are set (shared by every instance), otherwise in memory.
+ */
+export function rateLimiter(): RateLimiter {
+  if (instance) return instance;
+  const { UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: token } = config();
+  const memory = createMemoryRateLimiter();
+  instance =
+    url && token
+      ? createUpstashRateLimiter({
+          url,
+          token,
+          keyPrefix: "ratelimit",
+          fallback: memory,
+          warn: (message) => logger.warn(message),
+        })
+      : memory;
+  return instance;
+}
+
+/** Tests change the environment between cases; they call this to choose the limiter again. */
+export function resetRateLimiter(): void {
+  instance = undefined;
+}
