@@ -159,8 +159,7 @@ test("the eleventh key is refused with the reason, and at ten the form gives way
   test.setTimeout(120_000);
   const t = pageMessages("en").apiKeys;
   const holder = await newHolder();
-  const page = await signedInPage(browser, holder);
-  await page.goto(keysPath);
+  const page = await signedInPage(browser, holder, "en", keysPath);
   await createInPage(page, "en", "From the page");
   for (let n = 1; n <= 8; n += 1) await cliKey(holder.email, `CLI ${n}`);
 
@@ -218,8 +217,7 @@ test("the members page shows an owner the agency, and an agent gets the not-foun
 
 test("the language chosen while signed in is remembered on the account, in a new browser too", async ({ browser }) => {
   const holder = await newHolder({ locale: "en" });
-  const page = await signedInPage(browser, holder);
-  await page.goto(keysPath);
+  const page = await signedInPage(browser, holder, "en", keysPath);
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
   await page.getByRole("button", { name: "Română" }).click();
   await expect(page.locator("html")).toHaveAttribute("lang", "ro");
@@ -243,9 +241,7 @@ for (const locale of ["ro", "en"] as const) {
     test.setTimeout(90_000);
     const texts = pageMessages(locale);
     const holder = await newHolder({ locale, agency: `Agentia X ${unique()}`, role: "owner" });
-    const page = await signedInPage(browser, holder, locale);
-
-    await page.goto(keysPath);
+    const page = await signedInPage(browser, holder, locale, keysPath);
     await expect(page.locator("html")).toHaveAttribute("lang", locale);
     await expect(page.getByText(texts.apiKeys.list.empty)).toBeVisible();
     await checkPage(page, testInfo, `keys-empty-${locale}`);

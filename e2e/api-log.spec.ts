@@ -229,8 +229,7 @@ test("the log pages with Older requests and comes back with Newest requests, the
 
 test("a holder without requests is told how to make a first one", async ({ browser }) => {
   const t = pageMessages("en").apiLog;
-  const page = await signedInPage(browser, await newHolder());
-  await page.goto("/settings/api/log");
+  const page = await signedInPage(browser, await newHolder(), "en", "/settings/api/log");
   await expect(page.getByRole("heading", { level: 2, name: t.empty.title })).toBeVisible();
   await expect(page.getByText("GET /api/v1/ping")).toBeVisible();
   await expect(page.getByRole("link", { name: t.empty.reference })).toHaveAttribute("href", "/docs/api");

@@ -26,8 +26,7 @@ async function ownListingPage(browser: Browser, request: APIRequestContext, loca
   const created = await request.post("/api/v1/listings", { headers: { authorization: `Bearer ${key}` }, data: sampleListing() });
   expect(created.status(), await created.text()).toBe(201);
   const code = ((await created.json()) as { data: { code: string } }).data.code;
-  const page = await signedInPage(browser, holder, locale);
-  await page.goto(`/account/listings/${code}`);
+  const page = await signedInPage(browser, holder, locale, `/account/listings/${code}`);
   return { key, code, page };
 }
 

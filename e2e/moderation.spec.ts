@@ -161,8 +161,7 @@ test("a moderator's own listing is on the queue without decisions: another moder
   const moderator = await newHolder({ locale: "en", moderator: true });
   const title = `Garsonieră a moderatorului ${Date.now()}`;
   const code = await createListing(request, await holderKey(moderator.email), title);
-  const page = await signedInPage(browser, moderator, "en");
-  await page.goto(`/moderation/listings/${code}`);
+  const page = await signedInPage(browser, moderator, "en", `/moderation/listings/${code}`);
   await expect(page.getByText(t.review.own)).toBeVisible();
   for (const button of [t.review.approve, t.review.reject, t.review.hide]) {
     await expect(page.getByRole("button", { name: button, exact: true })).toHaveCount(0);

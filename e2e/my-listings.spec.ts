@@ -129,8 +129,7 @@ for (const locale of ["ro", "en"] as const) {
     const code = await listing(request, key, title);
     await cli("report:create", code, "--reason", "Apartamentul a fost deja vândut.");
 
-    const page = await signedInPage(browser, holder, locale);
-    await page.goto("/account/listings");
+    const page = await signedInPage(browser, holder, locale, "/account/listings");
     await confirmAction(page, title, t.actions.delete, locale);
     await expect(row(page, title).getByRole("alert")).toHaveText(messages(locale).problems.listing_action_refused.reasons.open_reports);
     await expect(row(page, title)).toContainText(t.statuses.active);
@@ -160,8 +159,7 @@ test("availability with the controllable clock: reminder mail, unconfirmed and f
   // Three days before the 30 days end: the owner is mailed, once, and the listing is still public.
   await jobsAt(27.5);
   await jobsAt(28);
-  const page = await signedInPage(browser, holder, "en");
-  await page.goto("/sandbox/mailbox");
+  const page = await signedInPage(browser, holder, "en", "/sandbox/mailbox");
   await expect(page.getByRole("heading", { level: 2, name: /^Are your listings still available\? Confirm by / })).toHaveCount(1);
   await expect(page.getByRole("main")).toContainText(code);
   await expect(page.getByRole("link", { name: /\/account\/listings\?status=active$/ })).toBeVisible();

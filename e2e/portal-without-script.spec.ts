@@ -55,8 +55,7 @@ test("without JavaScript every listing page of the portal shows its content in t
 });
 
 test("with JavaScript a page pressed in the navigation says Loading until it comes", async ({ browser }) => {
-  const page = await signedInPage(browser, await newHolder({ locale: "en" }), "en");
-  await page.goto("/account/listings");
+  const page = await signedInPage(browser, await newHolder({ locale: "en" }), "en", "/account/listings");
   await expect(page.getByRole("heading", { level: 1, name: t.myListings.title })).toBeVisible();
   // The keys page's data held back until the indicator has been seen.
   let release = () => {};

@@ -77,11 +77,12 @@ export async function newHolder(
  */
 export const ownKey = async (permissions = "listings:read,listings:write,media:write") => holderKey((await newHolder()).email, permissions);
 
-/** A browser page signed in as `holder` through the sign-in form, in the holder's language (the account's). */
-export async function signedInPage(browser: Browser, holder: Holder, locale: "ro" | "en" = "en"): Promise<Page> {
+/** A browser page signed in as `holder` (signInContext) in a browser of `locale`, opened at `path` (the account page, where the form leads). */
+export async function signedInPage(browser: Browser, holder: Holder, locale: "ro" | "en" = "en", path = "/account"): Promise<Page> {
   const context = await browser.newContext({ locale: locale === "ro" ? "ro-RO" : "en-US" });
   const page = await context.newPage();
-  await signIn(page, holder);
+  await signInContext(context, holder);
+  await page.goto(path);
   return page;
 }
 
@@ -110,12 +111,6 @@ export function ownAddress(): { "x-forwarded-for": string } {
 export async function signInContext(context: BrowserContext, holder: Holder): Promise<void> {
   const address = await signInWithoutBrowser(context.request, holder);
   await context.setExtraHTTPHeaders(address);
-}
-
-/** Signs `page`'s context in as `holder` (signInContext) and opens the account page, where the form would have led. */
-export async function signIn(page: Page, holder: Holder): Promise<void> {
-  await signInContext(page.context(), holder);
-  await page.goto("/account");
 }
 
 const entities: Record<string, string> = { "&quot;": '"', "&#x27;": "'", "&#39;": "'", "&lt;": "<", "&gt;": ">", "&amp;": "&" };

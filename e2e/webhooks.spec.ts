@@ -75,8 +75,7 @@ test("create a webhook, Test it, see a listing's signed delivery logged, break t
   try {
     const holder = await newHolder();
     const key = await holderKey(holder.email);
-    const page = await signedInPage(browser, holder);
-    await page.goto("/settings/api/webhooks");
+    const page = await signedInPage(browser, holder, "en", "/settings/api/webhooks");
     await expect(page.getByText(t.empty)).toBeVisible();
     await checkPage(page, testInfo, "webhooks-empty");
 
@@ -179,8 +178,7 @@ test("in Romanian: a private address refused at its field; a receiver that is no
   const ro = pageMessages("ro").webhooks;
   const holder = await newHolder({ locale: "ro" });
   const key = await holderKey(holder.email, "listings:write");
-  const page = await signedInPage(browser, holder, "ro");
-  await page.goto("/settings/api/webhooks");
+  const page = await signedInPage(browser, holder, "ro", "/settings/api/webhooks");
   await page.getByLabel(ro.create.url).fill("https://10.0.0.7/hooks");
   await page.getByRole("checkbox", { name: "listing.published" }).check();
   await page.getByRole("button", { name: ro.create.submit }).click();
@@ -219,8 +217,7 @@ test("in Romanian: a private address refused at its field; a receiver that is no
 });
 
 test("stop, start, replace the secret and delete a webhook in the page; each said in the activity", async ({ browser }, testInfo) => {
-  const page = await signedInPage(browser, await newHolder());
-  await page.goto("/settings/api/webhooks");
+  const page = await signedInPage(browser, await newHolder(), "en", "/settings/api/webhooks");
   await page.getByLabel(t.create.url).fill("https://8.8.8.8/hooks/crm");
   await page.getByRole("checkbox", { name: "listing.sold" }).check();
   await page.getByRole("button", { name: t.create.submit }).click();
