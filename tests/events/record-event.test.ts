@@ -15,7 +15,7 @@ const record = async (accountId: string) => {
 
 const storedFor = async (accountId: string) => {
   const { connection: db } = await database();
-  return db.select().from(events).where(eq(events.accountId, accountId));
+  return db.select().from(events).where(eq(events.accountId, accountId)).orderBy(events.seq);
 };
 
 describe("recordEvent", () => {

@@ -11,7 +11,7 @@ describe("events outbox", () => {
     const { key, account } = await accountWithKey();
     const listing = await activeListing(key);
     const { connection: db } = await database();
-    const before = await db.select().from(events).where(eq(events.accountId, account.id));
+    const before = await db.select().from(events).where(eq(events.accountId, account.id)).orderBy(events.seq);
     // Make the event insert of this account fail, after the listing row was already updated.
     await db.execute(
       sql.raw(`create function fail_events_of_${account.id}() returns trigger language plpgsql as $$
@@ -31,7 +31,7 @@ describe("events outbox", () => {
     }
     const [row] = await db.select().from(listings).where(eq(listings.code, listing.code));
     expect(row.status).toBe("active");
-    expect(await db.select().from(events).where(eq(events.accountId, account.id))).toEqual(before);
+    expect(await db.select().from(events).where(eq(events.accountId, account.id)).orderBy(events.seq)).toEqual(before);
     const retried = await call(pause, { path: `/listings/${listing.code}/pause`, method: "POST", key, params: { code: listing.code } });
     expect(retried.json!.data.status).toBe("paused");
   });

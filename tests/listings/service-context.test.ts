@@ -85,7 +85,7 @@ describe("service context", () => {
     const { key, account } = await accountWithKey();
     const listing = await activeListing(key);
     const ctx = await ownerContext(account.id);
-    const eventsBefore = await ctx.db.select().from(events).where(eq(events.accountId, account.id));
+    const eventsBefore = await ctx.db.select().from(events).where(eq(events.accountId, account.id)).orderBy(events.seq);
 
     const outcome = withTransaction(ctx, async (tx) => {
       expect(inTransaction(tx)).toBe(true);
@@ -102,7 +102,7 @@ describe("service context", () => {
     await expect(outcome).rejects.toThrow("the outer work fails");
 
     expect(await statusOf(listing.code)).toBe("active");
-    expect(await ctx.db.select().from(events).where(eq(events.accountId, account.id))).toEqual(eventsBefore);
+    expect(await ctx.db.select().from(events).where(eq(events.accountId, account.id)).orderBy(events.seq)).toEqual(eventsBefore);
   });
 
   it("commits the service's write with the outer transaction", async () => {
