@@ -17,12 +17,14 @@ import { valid } from "../validation/fixtures";
 
 const portalEvents = async (accountId: string) => {
   const { connection: db } = await database();
-  return db
-    .select()
-    .from(events)
-    .where(and(eq(events.accountId, accountId), eq(events.type, "listing.edited_in_portal")))
-    // In the order they were written: without it PostgreSQL may return them in any order (it did, once in CI).
-    .orderBy(events.seq);
+  return (
+    db
+      .select()
+      .from(events)
+      .where(and(eq(events.accountId, accountId), eq(events.type, "listing.edited_in_portal")))
+      // In the order they were written: without it PostgreSQL may return them in any order (it did, once in CI).
+      .orderBy(events.seq)
+  );
 };
 
 async function refusal(promise: Promise<unknown>) {
