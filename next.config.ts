@@ -8,7 +8,7 @@ const ciCleanBuild = process.env.CI_CLEAN_BUILD === "1";
 
 const nextConfig: NextConfig = {
   // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "@node-rs/argon2"],
+  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2"],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: ciCleanBuild },
   experimental: { turbopackFileSystemCacheForBuild: !ciCleanBuild },

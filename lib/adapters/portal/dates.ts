@@ -1,4 +1,6 @@
+import { TZDate } from "@date-fns/tz";
 import type { Locale } from "@/lib/base/i18n";
+import { serviceTimeZone } from "@/lib/base/time-zone";
 
 /**
  * Dates on portal pages: in the page's language, on Romania's clock (the service's country; the
@@ -20,50 +22,34 @@ export function portalDateTime(locale: Locale, precision: "day" | "minute" | "se
     year: "numeric",
     month: "short",
     day: "numeric",
-    timeZone: "Europe/Bucharest",
+    timeZone: serviceTimeZone,
     ...(time as Intl.DateTimeFormatOptions),
   });
 }
 
-const portalZone = "Europe/Bucharest";
-const dayMs = 24 * 60 * 60 * 1000;
+const hourMs = 60 * 60 * 1000;
 const localInput = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
-
-/** How far Romania's clock is ahead of UTC at an instant, in milliseconds. */
-function zoneOffsetMs(at: number): number {
-  const parts = new Intl.DateTimeFormat("en-GB", {
-    timeZone: portalZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(new Date(at));
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
-  const asUtc = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second"));
-  return asUtc - Math.floor(at / 1000) * 1000;
-}
+const twoDigits = (n: number) => String(n).padStart(2, "0");
 
 /**
  * A `datetime-local` field's value (`2026-11-25T14:30`) read on Romania's clock, as the portal shows
- * times; null for anything else. In the hour repeated when summer time ends, the earlier one.
+ * times; null for anything else. In the hour repeated when summer time ends, the earlier one; a time
+ * skipped when summer time starts is read with the offset before the change.
  */
 export function bucharestLocalTime(value: string): Date | null {
-  const match = localInput.exec(value.trim());
+  const typed = value.trim();
+  const match = localInput.exec(typed);
   if (!match) return null;
   const [year, month, day, hour, minute] = match.slice(1).map(Number);
-  const wall = Date.UTC(year, month - 1, day, hour, minute);
-  if (new Date(wall).getUTCDate() !== day || hour > 23 || minute > 59) return null;
-  // The zone's offsets a day either side: the instants at this wall time are among wall − offset.
-  const offsets = new Set([zoneOffsetMs(wall - dayMs), zoneOffsetMs(wall + dayMs)]);
-  const instants = [...offsets].map((offset) => wall - offset).filter((at) => at + zoneOffsetMs(at) === wall);
-  // A time skipped when summer time starts has no instant: read it with the offset before the change.
-  return new Date(instants.length > 0 ? Math.min(...instants) : wall - zoneOffsetMs(wall - dayMs));
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || hour > 23 || minute > 59) return null;
+  const at = new TZDate(year, month - 1, day, hour, minute, serviceTimeZone).getTime();
+  // The zone's data gives the later instant of a repeated hour: the earlier one shows the same time.
+  return new Date(bucharestLocalInput(new Date(at - hourMs)) === typed ? at - hourMs : at);
 }
 
 /** An instant as a `datetime-local` field's value on Romania's clock. */
 export function bucharestLocalInput(at: Date): string {
-  return new Date(at.getTime() + zoneOffsetMs(at.getTime())).toISOString().slice(0, 16);
+  const local = new TZDate(at.getTime(), serviceTimeZone);
+  return `${local.getFullYear()}-${twoDigits(local.getMonth() + 1)}-${twoDigits(local.getDate())}T${twoDigits(local.getHours())}:${twoDigits(local.getMinutes())}`;
 }

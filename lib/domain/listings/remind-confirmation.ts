@@ -3,6 +3,7 @@ import { accounts, listings } from "@/db/schema";
 import { portalLink, sendAccountMail } from "@/lib/domain/accounts/mails";
 import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/base/context";
 import { logger } from "@/lib/base/logger";
+import { serviceTimeZone } from "@/lib/base/time-zone";
 import { confirmationDays } from "./unconfirm";
 
 /** The owner is reminded this many days before a listing's 30 days end (DESIGN §4). */
@@ -102,7 +103,7 @@ async function mailOwner(
   const date = new Intl.DateTimeFormat(locale === "ro" ? "ro-RO" : "en-GB", {
     dateStyle: "long",
     timeStyle: "short",
-    timeZone: "Europe/Bucharest",
+    timeZone: serviceTimeZone,
   }).format(confirmationDeadline(new Date(earliest)));
   await sendAccountMail({
     to: account.email,

@@ -46,6 +46,24 @@ describe("parseArgv", () => {
     expect(parseArgv(["--moderator=false"], sample.switches).flags).toEqual({ moderator: false });
   });
 
+  it("reads every word after `--` as positional, and a value that looks like a flag as a value", () => {
+    expect(parseArgv(["--reason", "--moderator", "--", "--moderator"], sample.switches)).toEqual({
+      positional: ["--moderator"],
+      flags: { reason: "--moderator" },
+    });
+  });
+
+  it("keeps a flag the command does not know, with its value, for the command to refuse by name", () => {
+    expect(parseArgv(["--colour", "red", "CODE1"], sample.switches)).toEqual({ positional: ["CODE1"], flags: { colour: "red" } });
+  });
+
+  it("refuses a flag name no command could have (capitals, `__proto__`) as unknown", () => {
+    expect(fieldErrors(() => parseArgv(["--__proto__", "x", "--Colour", "red"]))).toEqual([
+      { pointer: "/__proto__", code: "unknown_parameter" },
+      { pointer: "/Colour", code: "unknown_parameter" },
+    ]);
+  });
+
   it("refuses a flag given twice and a flag without its value", () => {
     expect(fieldErrors(() => parseArgv(["--reason", "a", "--reason", "b"]))).toEqual([{ pointer: "/reason", code: "distinct" }]);
     expect(fieldErrors(() => parseArgv(["--reason"]))).toEqual([
