@@ -90,7 +90,7 @@ describe("service context", () => {
     const outcome = withTransaction(ctx, async (tx) => {
       expect(inTransaction(tx)).toBe(true);
       const paused = await changeListingState({ ctx: tx, input: { code: listing.code, action: "pause" } });
-      expect(paused.row.status).toBe("paused");
+      expect(paused.status).toBe("paused");
       // The edit validates against the rates through the same transaction (on PGlite a query
       // outside it would wait for it forever) and sees the pause not yet committed.
       const edited = await editListing({ ctx: tx, input: { code: listing.code, patch: { rooms: 4 }, ifMatch: null, source: "api" } });

@@ -19,7 +19,7 @@ describe("a moderator's decisions", () => {
     const listing = await createListing(key);
 
     const approved = await moderateListing({ ctx, input: { code: listing.code, decision: { decision: "approve" } } });
-    expect(approved.row.status).toBe("active");
+    expect(approved.status).toBe("active");
     await moderateListing({
       ctx,
       input: {

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { moderateListing, moderationDecision, rejectionCodes, type ModerationDecision } from "@/lib/domain/listings/moderate";
-import { detailOf } from "@/lib/domain/listings/read-shape";
 import type { OperatorActor, ServiceContext } from "@/lib/base/context";
 import { commaList, defineCommand, type JsonObject } from "./command";
 
@@ -13,7 +12,7 @@ const rejectReason = moderationDecision.options[1].shape.reason;
  * and `moderation` exactly as the API's detail read shows them.
  */
 async function decide(ctx: ServiceContext<OperatorActor>, listingCode: string, decision: ModerationDecision): Promise<JsonObject> {
-  const detail = detailOf(await moderateListing({ ctx, input: { code: listingCode, decision } }));
+  const detail = await moderateListing({ ctx, input: { code: listingCode, decision } });
   return { code: detail.code, status: detail.status, title: detail.title, url: detail.url, moderation: detail.moderation };
 }
 

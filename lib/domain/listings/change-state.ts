@@ -3,7 +3,8 @@ import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/b
 import { AppError } from "@/lib/base/errors";
 import { eventTypes, type EventType } from "@/lib/domain/events";
 import { lockListing } from "./locking";
-import type { ListedRow } from "./read-shape";
+import { detailOf } from "./read-shape";
+import type { ListingDetail } from "./schemas";
 import { transition } from "./internal/transition";
 
 /**
@@ -30,9 +31,9 @@ export async function changeListingState({
 }: {
   ctx: ServiceContext<AccountActor>;
   input: { code: string; action: OwnerAction };
-}): Promise<ListedRow> {
+}): Promise<ListingDetail> {
   const action = ownerActions[input.action];
-  return withTransaction(ctx, async (tx) => {
+  const changed = await withTransaction(ctx, async (tx) => {
     const listed = await lockListing(tx, input.code);
     const { status } = listed.row;
     if (status === action.to && action.refusal !== "not_paused") return listed;
@@ -42,4 +43,5 @@ export async function changeListingState({
     }
     return transition(tx, listed, { status: action.to }, action.event);
   });
+  return detailOf(changed);
 }

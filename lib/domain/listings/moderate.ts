@@ -8,7 +8,8 @@ import { rejectionCodes as rejectionCodeList } from "@/lib/domain/vocabulary/rej
 import { lockAnyListing, lockListing } from "./locking";
 import { actingModerator, refuseOwnListing } from "./internal/moderator";
 import { refineStorable } from "./validation/text";
-import type { ListedRow } from "./read-shape";
+import { detailOf, type ListedRow } from "./read-shape";
+import type { ListingDetail } from "./schemas";
 import { rewritten, updateListing } from "./store";
 import { transition } from "./internal/transition";
 
@@ -39,14 +40,15 @@ export async function moderateListing({
 }: {
   ctx: ServiceContext<StaffActor>;
   input: { code: string; decision: unknown };
-}): Promise<ListedRow> {
+}): Promise<ListingDetail> {
   const decision = parseOrThrow(moderationDecision, input.decision);
-  return withTransaction(ctx, async (tx) => {
+  const decided = await withTransaction(ctx, async (tx) => {
     const moderator = await actingModerator(tx);
     const listed = await lockAnyListing(tx, input.code);
     refuseOwnListing(moderator, listed.row);
     return decide(tx, listed, decision);
   });
+  return detailOf(decided);
 }
 
 /**
@@ -59,9 +61,9 @@ export async function simulateModeration({
 }: {
   ctx: ServiceContext<AccountActor>;
   input: { code: string; decision: unknown };
-}): Promise<ListedRow> {
+}): Promise<ListingDetail> {
   const decision = parseOrThrow(moderationDecision, input.decision);
-  return withTransaction(ctx, async (tx) => decide(tx, await lockListing(tx, input.code), decision));
+  return detailOf(await withTransaction(ctx, async (tx) => decide(tx, await lockListing(tx, input.code), decision)));
 }
 
 async function decide(ctx: TransactionContext, listed: ListedRow, decision: z.output<typeof moderationDecision>): Promise<ListedRow> {

@@ -5,13 +5,12 @@ import { config } from "@/lib/base/config";
 import { notFound } from "@/lib/base/errors";
 import { methods } from "@/lib/adapters/http/methods";
 import { simulateModeration } from "@/lib/domain/listings/moderate";
-import { detailOf } from "@/lib/domain/listings/read-shape";
 import { listingResponse } from "@/lib/adapters/http/listing-response";
 
 const simulate = endpoint(simulateModerationRoute, async ({ ctx, params, body }) => {
   if (config().APP_ENV !== "sandbox") throw notFound();
-  const listed = await simulateModeration({ ctx, input: { code: params.code, decision: await body() } });
-  return listingResponse(detailOf(listed), []);
+  const detail = await simulateModeration({ ctx, input: { code: params.code, decision: await body() } });
+  return listingResponse(detail, []);
 });
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods(simulate);
