@@ -4,7 +4,7 @@
  * else on its event loop):
  *
  * - `lane`: the product. Opens `DATABASE_URL` as the app does (postgres.js, pool of 10) and starts the
- *   embedded runner's delivery lane (`startDeliveryLane`, its defaults) on `{ type: "start" }`: it
+ *   embedded runner's delivery lane (a `DeliveryLane` with its defaults) on `{ type: "start" }`: it
  *   LISTENs, claims, attempts through `safePost` and records outcomes. `{ type: "stop" }` stops it
  *   (the process stays, warm, for the next start).
  * - `bare`: the baseline. Given the requests (`{ type: "send", … }`), it signs each with the product's
@@ -18,7 +18,7 @@ import { performance } from "node:perf_hooks";
 import { openDatabase } from "@/db/client";
 import { maxInFlightPerWebhook } from "@/lib/domain/webhooks/deliver";
 import { signWebhook } from "@/lib/domain/webhooks/signature";
-import { defaultMaxInFlight, startDeliveryLane, stopDeliveryLane } from "@/lib/adapters/worker/delivery-lane";
+import { DeliveryLane, defaultMaxInFlight } from "@/lib/adapters/worker/delivery-lane";
 
 export interface BareRequest {
   receiver: number;
@@ -47,17 +47,25 @@ const mode = process.argv[2];
 
 if (mode === "lane") {
   const database = await openDatabase({ url: process.env.DATABASE_URL! });
+  // A lane per start (a stopped lane stays stopped); a start while one runs changes nothing, as the runner's.
+  let lane: DeliveryLane | undefined;
+  const stopLane = async () => {
+    const stopping = lane;
+    lane = undefined;
+    await stopping?.stop();
+  };
   process.on("message", (message: SenderCommand) => {
     if (message.type === "start") {
       const at = now();
-      void startDeliveryLane({ database }).then(() => send({ type: "started", at }));
+      lane ??= new DeliveryLane({ database });
+      void lane.start().then(() => send({ type: "started", at }));
     }
-    if (message.type === "stop") void stopDeliveryLane().then(() => send({ type: "stopped" }));
+    if (message.type === "stop") void stopLane().then(() => send({ type: "stopped" }));
   });
   process.on(
     "disconnect",
     () =>
-      void stopDeliveryLane()
+      void stopLane()
         .then(() => database.close())
         .finally(() => process.exit(0)),
   );

@@ -8,7 +8,7 @@ export function postgresError(error: unknown): { code: string; constraint?: stri
   return undefined;
 }
 
-export const sqlState = { uniqueViolation: "23505", lockNotAvailable: "55P03" } as const;
+export const sqlState = { uniqueViolation: "23505", lockNotAvailable: "55P03", deadlockDetected: "40P01" } as const;
 
 /**
  * Errors that mean "the database cannot be reached right now", not "this query is wrong": the

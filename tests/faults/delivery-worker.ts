@@ -2,8 +2,8 @@
  * A stand-in for the app process in the kill tests (`delivery-kill.test.ts`), run with
  * `node --import tsx tests/faults/delivery-worker.ts` and an IPC channel. It opens the database
  * where its environment says (`DATABASE_URL`, else `PGLITE_DIR`, as the server does) and starts the
- * embedded runner's delivery lane exactly as `startJobRunner` does (`startDeliveryLane({ database })`,
- * default options); the rest of the job runner is left out, since only deliveries are under test.
+ * embedded runner's delivery lane exactly as `startJobRunner` does (`new DeliveryLane({ database })`,
+ * default options, then `start()`); the rest of the job runner is left out, since only deliveries are under test.
  *
  * Its clock is the test's: `Date` stands still at `WORKER_NOW` (epoch milliseconds) until a `clock`
  * message moves it, so leases and retry times come due when the test says, with no real waiting.
@@ -40,15 +40,14 @@ async function main(): Promise<void> {
   const { webhookDeliveries } = await import("@/db/schema");
   const { deliveriesChannel } = await import("@/lib/domain/webhooks/deliver");
   const { databaseSettings } = await import("@/lib/base/config");
-  const { startDeliveryLane } = await import("@/lib/adapters/worker/delivery-lane");
+  const { DeliveryLane } = await import("@/lib/adapters/worker/delivery-lane");
 
   configureDatabase(databaseSettings);
   const db = await database();
-  await startDeliveryLane({ database: db });
-  // startDeliveryLane starts its first pass before it resolves; the test wants to know it has ended.
-  const lane = (globalThis as { __listingsDeliveryLane?: { passing?: Promise<void> } }).__listingsDeliveryLane;
-  if (!lane) throw new Error("the delivery lane keeps its state elsewhere now: update delivery-worker.ts");
-  await lane.passing;
+  const lane = new DeliveryLane({ database: db });
+  await lane.start();
+  // start() resolves once its first pass has started; the test wants to know it has ended.
+  await lane.passEnded();
 
   process.on("message", (message: Message) => {
     const answer = async () => {

@@ -17,7 +17,7 @@ import {
 import { setAppWebhook } from "@/lib/domain/webhooks/set-app-webhook";
 import { startWebhook } from "@/lib/domain/webhooks/start-webhook";
 import { stopWebhook } from "@/lib/domain/webhooks/stop-webhook";
-import { startDeliveryLane, stopDeliveryLane } from "@/lib/adapters/worker/delivery-lane";
+import { DeliveryLane } from "@/lib/adapters/worker/delivery-lane";
 import { consentCode, exchange, redirectUri } from "../oauth/support";
 import {
   deliver,
@@ -35,6 +35,13 @@ import { actionsOf, deliveriesOf, freshAccount, keyedAccount, receiver, record, 
 withLocalReceivers();
 
 const onPostgresRun = Boolean(process.env.DATABASE_URL);
+
+/** A lane of its own for the test, on the file's database; its sweep far off, so only wake-ups start its passes. */
+async function startedLane(): Promise<DeliveryLane> {
+  const lane = new DeliveryLane({ database: await database(), sweepMs: 3_600_000 });
+  await lane.start();
+  return lane;
+}
 
 describe("the delivery engine: claim, attempt, outcome", () => {
   it("delivers the event as GET /events shows it, signed as Standard Webhooks receivers verify it", async () => {
@@ -305,7 +312,7 @@ describe("the embedded runner's delivery lane", () => {
   it("is woken by the commit of the event (NOTIFY), with no pass started by the test", async () => {
     const server = await localReceiver(() => ({ status: 204 }));
     const { account, webhook } = await hookedAccount(server);
-    await startDeliveryLane({ database: await database(), sweepMs: 3_600_000 });
+    const lane = await startedLane();
     try {
       const event = (await record(account.id))!;
       await vi.waitFor(() => expect(server.received.map((request) => request.headers["webhook-id"])).toContain(event.id), {
@@ -313,7 +320,7 @@ describe("the embedded runner's delivery lane", () => {
       });
       await vi.waitFor(async () => expect(await onlyDelivery(webhook.id)).toMatchObject({ status: "succeeded" }));
     } finally {
-      await stopDeliveryLane();
+      await lane.stop();
     }
   });
 
@@ -327,7 +334,7 @@ describe("the embedded runner's delivery lane", () => {
     for (let i = 0; i < maxClaimedPerWebhook; i++) await record(fastHooks[0].account.id);
     const slowIds = slowHooks.map((hooked) => hooked.webhook.id);
     const fastIds = fastHooks.map((hooked) => hooked.webhook.id);
-    await startDeliveryLane({ database: await database(), sweepMs: 3_600_000 });
+    const lane = await startedLane();
     try {
       await vi.waitFor(() => expect(slow.received).toHaveLength(2), { timeout: 10_000 });
       await vi.waitFor(
@@ -346,7 +353,7 @@ describe("the embedded runner's delivery lane", () => {
       const latestFast = Math.max(...(await deliveriesOf(fastIds)).map((row) => row.updatedAt.getTime()));
       for (const row of await deliveriesOf(slowIds)) expect(row.updatedAt.getTime()).toBeGreaterThan(latestFast);
     } finally {
-      const stopped = stopDeliveryLane();
+      const stopped = lane.stop();
       releaseHeld();
       await stopped;
     }
@@ -362,7 +369,7 @@ describe("the embedded runner's delivery lane", () => {
       for (let i = 0; i < total; i++) await record(account.id);
       const statuses = async () => (await deliveriesOf([webhook.id])).map((row) => row.status).sort();
       const counted = async () => (await deliveriesOf([webhook.id])).map((row) => row.attempts).sort();
-      await startDeliveryLane({ database: await database(), sweepMs: 3_600_000 });
+      const lane = await startedLane();
       try {
         // One claim took them all (its requests start after its commit).
         await vi.waitFor(() => expect(server.received).toHaveLength(maxInFlightPerWebhook), { timeout: 10_000 });
@@ -382,7 +389,7 @@ describe("the embedded runner's delivery lane", () => {
         expect(server.received).toHaveLength(2 * maxInFlightPerWebhook);
       } finally {
         // Stopped with requests held: it waits for them, then gives back the two claimed ahead.
-        const stopped = stopDeliveryLane();
+        const stopped = lane.stop();
         releaseHeld();
         await stopped;
       }
@@ -402,7 +409,7 @@ describe("the embedded runner's delivery lane", () => {
       const claimedAt = Date.now();
       // Only Date is faked, standing still where the test puts it; timers and I/O run as ever.
       vi.useFakeTimers({ toFake: ["Date"], now: claimedAt });
-      await startDeliveryLane({ database: await database(), sweepMs: 3_600_000 });
+      const lane = await startedLane();
       try {
         await vi.waitFor(() => expect(server.received).toHaveLength(maxInFlightPerWebhook), { timeout: 10_000 });
         const firstLease = new Date(claimedAt + deliveryLeaseSeconds * 1000);
@@ -418,7 +425,7 @@ describe("the embedded runner's delivery lane", () => {
         for (const row of sentLate) expect(row.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(later + deliveryLeaseSeconds * 1000);
         expect(sentLate.map((row) => row.attempts)).toEqual(Array(maxInFlightPerWebhook).fill(1));
       } finally {
-        const stopped = stopDeliveryLane();
+        const stopped = lane.stop();
         releaseHeld();
         await stopped;
         vi.useRealTimers();

@@ -1,7 +1,7 @@
 import { database as processDatabase, type Database } from "@/db";
 import { config, inngestConfigured } from "@/lib/base/config";
 import { logger } from "@/lib/base/logger";
-import { startDeliveryLane, stopDeliveryLane } from "./delivery-lane";
+import { DeliveryLane } from "./delivery-lane";
 import { cronDedupeKey, nextOccurrence, type JobDefinition } from "@/lib/infra/jobs/define";
 import { executeJob, type JobOutcome } from "./execute";
 import { jobRegistry } from "./registry";
@@ -98,7 +98,9 @@ export async function enqueueCronOccurrence(options: { database: Database; job: 
 interface RunnerState {
   timer?: NodeJS.Timeout;
   tick?: Promise<void>;
-  lane?: Promise<void>;
+  /** The process's delivery lane, made once the database is open, and its start. */
+  lane?: DeliveryLane;
+  laneStarted?: Promise<void>;
   stopped: boolean;
 }
 
@@ -125,8 +127,12 @@ export function startJobRunner(): boolean {
   };
   state.tick = loop();
   // Webhook deliveries are rows of their own, claimed by the delivery lane (woken at each commit).
-  state.lane = processDatabase()
-    .then((database) => (state.stopped ? undefined : startDeliveryLane({ database })))
+  state.laneStarted = processDatabase()
+    .then((database) => {
+      if (state.stopped) return;
+      state.lane = new DeliveryLane({ database });
+      return state.lane.start();
+    })
     .catch((error: unknown) => logger.error("webhook delivery lane not started", { error }));
   logger.info("embedded job runner started", { jobs: jobRegistry.map((job) => job.name) });
   return true;
@@ -139,7 +145,7 @@ export async function stopJobRunner(): Promise<void> {
   state.stopped = true;
   clearTimeout(state.timer);
   await state.tick;
-  await state.lane;
-  await stopDeliveryLane();
+  await state.laneStarted;
+  await state.lane?.stop();
   holder.__listingsJobRunner = undefined;
 }

@@ -1,0 +1,141 @@
+import { and, asc, eq, gt, gte, inArray, lt, lte, sql } from "drizzle-orm";
+import type { Handle } from "@/db";
+import { webhookDeliveries, webhooks } from "@/db/schema";
+import { outcomesWritten, type AttemptEnded, type ClaimedDelivery } from "../outcomes";
+import { claimChosen, claimedDelivery, dueAt, inFlightNow } from "./delivery-queue";
+import { maxDeliveryAttempts, maxInFlightPerWebhook } from "./schedule";
+
+/**
+ * Which deliveries are claimed: the claim of due deliveries (both engines), and the embedded lane's
+ * hand-off of a succeeded attempt's slot to its webhook's next delivery. Both end in the queue's
+ * claim update (`claimChosen`); both keep each webhook within its cap of deliveries in flight.
+ */
+
+// Two-integer advisory lock naming "claiming webhook deliveries": claims are short and serialized, so
+// the per-webhook cap holds across instances. Candidates are not row-locked (locking a hundred rows to
+// claim a few costs more than the claim): the few chosen are, and the update checks each again as it is then.
+const claimLock = [0x77686b73, 1] as const;
+
+const d = webhookDeliveries;
+const w = webhooks;
+
+/**
+ * Claims up to `limit` due deliveries of active webhooks, at most `perWebhook` (by default
+ * `maxInFlightPerWebhook`) claimed per webhook counting those other runs hold. Deliveries of a stopped webhook are left pending: they
+ * go out when it is started again (or are purged with the log after 30 days). `ids` narrows the claim
+ * to those deliveries (the Inngest path claims its own).
+ *
+ * One statement after the lock (its snapshot is taken once the lock is held, so it counts every claim
+ * committed before): it fails the deliveries lost during their last attempt (they must not be claimed
+ * for an eighth), ranks the due ones per webhook after those in flight, claims the first within the
+ * cap, and returns each with its webhook and event.
+ */
+export async function claimDueDeliveries(
+  db: Handle,
+  input: { now: Date; limit: number; ids?: string[]; perWebhook?: number },
+): Promise<ClaimedDelivery[]> {
+  const { now, limit, perWebhook = maxInFlightPerWebhook } = input;
+  if (limit < 1 || input.ids?.length === 0) return [];
+  const rows = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${claimLock[0]}, ${claimLock[1]})`);
+    const exhausted = tx.$with("exhausted").as(
+      tx
+        .update(d)
+        .set({ status: "failed", nextAttemptAt: null, lastError: "attempt_interrupted", updatedAt: now })
+        .where(and(inFlightNow, lte(d.nextAttemptAt, now), gte(d.attempts, maxDeliveryAttempts)))
+        .returning({ id: d.id }),
+    );
+    const busy = tx.$with("busy").as(
+      tx
+        .select({ webhookId: d.webhookId, inFlight: sql<number>`count(*)`.as("in_flight") })
+        .from(d)
+        .where(and(inFlightNow, gt(d.nextAttemptAt, now)))
+        .groupBy(d.webhookId),
+    );
+    const candidates = tx.$with("candidates").as(
+      tx
+        .select({ id: d.id, webhookId: d.webhookId, eventSeq: d.eventSeq, dueAt: sql<Date>`${d.nextAttemptAt}`.as("due_at") })
+        .from(d)
+        .innerJoin(w, eq(w.id, d.webhookId))
+        .where(and(dueAt(now), lt(d.attempts, maxDeliveryAttempts), eq(w.active, true), input.ids ? inArray(d.id, input.ids) : undefined))
+        .orderBy(asc(d.nextAttemptAt))
+        .limit(limit * perWebhook),
+    );
+    const ranked = tx.$with("ranked").as(
+      tx
+        .select({
+          id: candidates.id,
+          webhookId: candidates.webhookId,
+          eventSeq: candidates.eventSeq,
+          dueAt: candidates.dueAt,
+          slot: sql<number>`row_number() over (partition by ${candidates.webhookId} order by ${candidates.dueAt}) + coalesce(${busy.inFlight}, 0)`.as(
+            "slot",
+          ),
+        })
+        .from(candidates)
+        .leftJoin(busy, eq(busy.webhookId, candidates.webhookId)),
+    );
+    const chosen = tx
+      .$with("chosen")
+      .as(
+        tx
+          .select({ id: ranked.id, webhookId: ranked.webhookId, eventSeq: ranked.eventSeq })
+          .from(ranked)
+          .where(lte(ranked.slot, perWebhook))
+          .orderBy(asc(ranked.dueAt))
+          .limit(limit),
+      );
+    // The chosen few are locked, skipping those a hand-off holds: a claim never waits for a hand-off,
+    // which may be waiting for it (a row a claim re-checked stays locked until it commits).
+    const locked = tx.$with("locked").as(
+      tx
+        .select({ id: d.id, webhookId: d.webhookId, eventSeq: d.eventSeq })
+        .from(d)
+        .where(inArray(d.id, tx.select({ id: chosen.id }).from(chosen)))
+        .for("update", { skipLocked: true }),
+    );
+    return claimChosen(tx.with(exhausted, busy, candidates, ranked, chosen, locked), locked, now);
+  });
+  return rows.map(claimedDelivery);
+}
+
+/**
+ * The embedded lane's outcome write when every attempt of the batch succeeded: the outcomes (and
+ * the webhooks' `failing_since` cleared), and in the same statement each succeeded attempt's slot
+ * handed to its webhook's next due delivery, claimed as `claimDueDeliveries` claims. One for one per
+ * webhook, in the statement that ends the attempts, so a webhook's deliveries in flight never grow
+ * (the cap holds across instances without the claim's lock), and a busy lane moves from one
+ * delivery to the next without a claim transaction in between. Its candidates skip rows another
+ * session has locked: it never waits for a claim that may be waiting for it (a deadlock otherwise).
+ * Answers the deliveries claimed.
+ */
+export async function recordSuccessesAndHandOff(db: Handle, input: { ended: AttemptEnded[]; now: Date }): Promise<ClaimedDelivery[]> {
+  const { ended, now } = input;
+  if (ended.length === 0) return [];
+  if (ended.some(({ result }) => !result.ok)) throw new Error("recordSuccessesAndHandOff takes succeeded attempts only");
+  const perWebhook = new Map<string, number>();
+  for (const { claimed } of ended) perWebhook.set(claimed.webhookId, (perWebhook.get(claimed.webhookId) ?? 0) + 1);
+  const slots = [...perWebhook].map(([webhookId, count]) => ({ webhook_id: webhookId, count }));
+  const endedIds = ended.map(({ claimed }) => claimed.id);
+  const written = outcomesWritten(db, ended);
+  const healed = db.$with("healed").as(
+    db
+      .update(w)
+      .set({ failingSince: null })
+      .where(and(inArray(w.id, [...perWebhook.keys()]), sql`${w.failingSince} is not null`))
+      .returning({ id: w.id }),
+  );
+  const handedOff = db.$with("handed_off", { id: d.id, webhookId: d.webhookId, eventSeq: d.eventSeq }).as(sql`
+    select next.id, next.webhook_id, next.event_seq
+    from jsonb_to_recordset(${JSON.stringify(slots)}::jsonb) as s(webhook_id text, count int)
+    join ${w} on ${w.id} = s.webhook_id and ${w.active}
+    cross join lateral (
+      select ${d.id}, ${d.webhookId}, ${d.eventSeq} from ${d}
+      where ${d.webhookId} = s.webhook_id and ${dueAt(now)} and ${d.attempts} < ${maxDeliveryAttempts}
+        and ${d.id} not in ${endedIds}
+      order by ${d.nextAttemptAt} limit s.count
+      for update skip locked
+    ) as next`);
+  const rows = await claimChosen(db.with(written, healed, handedOff), handedOff, now);
+  return rows.map(claimedDelivery);
+}

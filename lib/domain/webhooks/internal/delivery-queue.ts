@@ -1,0 +1,132 @@
+import { and, asc, eq, lt, lte, or, sql } from "drizzle-orm";
+import type { WithSubqueryWithSelection } from "drizzle-orm/pg-core";
+import type { Handle } from "@/db";
+import { events, webhookDeliveries, webhooks } from "@/db/schema";
+import { eventBody } from "@/lib/domain/events/types";
+import { stillClaimedAs, type ClaimedDelivery } from "../outcomes";
+import { signingSecretOf } from "../webhook-signing-secret";
+import { deliveryLeaseSeconds, maxDeliveryAttempts } from "./schedule";
+
+/**
+ * The delivery queue: `webhook_deliveries` is its own job table (its life cycle: `deliver.ts`).
+ * Here: what due means, the claim's update (`claims.ts` chooses what it claims), the give-back of
+ * claims never attempted, and the reads of one delivery's state and of due times.
+ */
+
+const d = webhookDeliveries;
+const w = webhooks;
+
+const leaseEnd = (now: Date) => new Date(now.getTime() + deliveryLeaseSeconds * 1000);
+
+/**
+ * Not finished, written as the due index's predicate (literals, not parameters): PostgreSQL uses a
+ * partial index only when it can prove the query implies its predicate, also in a generic plan.
+ */
+const unfinished = sql`${d.status} in ('pending', 'delivering')`;
+export const inFlightNow = sql`${d.status} = 'delivering'`;
+
+/** Due: pending and its time has come, or delivering with an ended lease (`next_attempt_at` holds the lease's end). */
+export const dueAt = (now: Date) => and(unfinished, lte(d.nextAttemptAt, now));
+
+/** The body sent: the event as `GET /events` shows it, with `connection` on an integrator app's webhook (DESIGN §4). */
+export function deliveryBody(eventRow: typeof events.$inferSelect, connectionId: number | null): string {
+  const body = eventBody(eventRow);
+  return JSON.stringify(connectionId === null ? body : { ...body, connection: connectionId });
+}
+
+type Chosen = WithSubqueryWithSelection<{ id: typeof d.id; webhookId: typeof d.webhookId; eventSeq: typeof d.eventSeq }, string>;
+
+/**
+ * The claim itself: the chosen deliveries become `delivering`, their attempt counted and their lease
+ * set, each checked again on the row as it is now (a row another session changed meanwhile, an
+ * outcome or a resend, is claimed only if it is still due); returned with webhook and event.
+ */
+export function claimChosen(withChosen: ReturnType<Handle["with"]>, chosen: Chosen, now: Date) {
+  return (
+    withChosen
+      .update(d)
+      .set({ status: "delivering", attempts: sql`${d.attempts} + 1`, nextAttemptAt: leaseEnd(now), updatedAt: now })
+      // PostgreSQL's UPDATE … FROM cannot join on the updated table: the joins go through `chosen`.
+      .from(chosen)
+      .innerJoin(w, eq(w.id, chosen.webhookId))
+      .innerJoin(events, eq(events.seq, chosen.eventSeq))
+      // `id = any(array(…))` reads the chosen rows by primary key. Without it, in a table whose
+      // statistics lag a burst of new deliveries, the planner reads every due row to join a few.
+      .where(and(eq(d.id, chosen.id), sql`${d.id} = any(array(select id from ${chosen}))`, dueAt(now), lt(d.attempts, maxDeliveryAttempts)))
+      .returning({
+        id: d.id,
+        webhookId: d.webhookId,
+        attempts: d.attempts,
+        connectionId: d.connectionId,
+        url: w.url,
+        secretSealed: w.secretSealed,
+        event: events,
+      })
+  );
+}
+
+export function claimedDelivery(row: Awaited<ReturnType<typeof claimChosen>>[number]): ClaimedDelivery {
+  return {
+    id: row.id,
+    webhookId: row.webhookId,
+    attempt: row.attempts,
+    url: row.url,
+    secret: signingSecretOf({ id: row.webhookId, secretSealed: row.secretSealed }),
+    event: { id: eventBody(row.event).id, body: deliveryBody(row.event, row.connectionId) },
+  };
+}
+
+/**
+ * Gives back deliveries claimed but never attempted (the embedded lane's claims ahead it will not start:
+ * it stops, or they waited past half their lease):
+ * due again at once, their attempt no longer counted, each only while the claim is still this one.
+ */
+export async function releaseClaims(db: Handle, input: { claimed: ClaimedDelivery[]; now: Date }): Promise<void> {
+  const { claimed, now } = input;
+  if (claimed.length === 0) return;
+  const rows = claimed.map((one) => ({ id: one.id, attempt: one.attempt }));
+  await db
+    .update(d)
+    .set({ status: "pending", attempts: sql`${d.attempts} - 1`, nextAttemptAt: now, updatedAt: now })
+    .from(sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, attempt int)`)
+    .where(stillClaimedAs(rows.map((row) => row.id)));
+}
+
+/** One delivery's place in the queue (the Inngest path, when its claim got nothing): undefined when there is no such delivery. */
+export async function deliveryState(db: Handle, id: string) {
+  const [row] = await db
+    .select({ status: d.status, nextAttemptAt: d.nextAttemptAt, active: w.active })
+    .from(d)
+    .innerJoin(w, eq(w.id, d.webhookId))
+    .where(eq(d.id, id));
+  return row;
+}
+
+/**
+ * Due deliveries of active webhooks, for the Inngest sweep (nothing claimed): those never attempted,
+ * and those overdue by more than `graceSeconds` (their run was lost, or died holding the claim). A
+ * delivery between attempts has its run asleep until its next attempt, which it claims on time.
+ */
+export async function findDueDeliveries(
+  db: Handle,
+  input: { now: Date; limit: number; graceSeconds: number },
+): Promise<{ id: string; webhookId: string; attempts: number }[]> {
+  const overdue = new Date(input.now.getTime() - input.graceSeconds * 1000);
+  return db
+    .select({ id: d.id, webhookId: d.webhookId, attempts: d.attempts })
+    .from(d)
+    .innerJoin(w, eq(w.id, d.webhookId))
+    .where(and(or(and(eq(d.attempts, 0), dueAt(input.now)), dueAt(overdue)), eq(w.active, true)))
+    .orderBy(asc(d.nextAttemptAt))
+    .limit(input.limit);
+}
+
+/** When the next delivery of an active webhook falls due (a retry, or a lease ending); null when none waits. */
+export async function nextDeliveryDueAt(db: Handle): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: sql<string | Date | null>`min(${d.nextAttemptAt})` })
+    .from(d)
+    .innerJoin(w, eq(w.id, d.webhookId))
+    .where(and(unfinished, eq(w.active, true)));
+  return row?.at ? new Date(row.at) : null;
+}
