@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import type { OperatorActor, ServiceContext } from "@/lib/base/context";
-import { encodeCursor } from "@/lib/domain/listings/pagination";
+import { encodeSequenceCursor } from "@/lib/base/cursor";
 import { KeyPool } from "./key-pool";
 import { positiveEnv, runScript, throwawayDatabase } from "./lifecycle";
 import { measure, plannedRequests, type Figure, type LoadPlan } from "./load";
@@ -317,7 +317,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
 
   if (bulk) {
     const pool = new KeyPool([bulk.account]);
-    const deepQuery = `?cursor=${encodeCursor({ after: bulk.deepAfter })}`;
+    const deepQuery = `?cursor=${encodeSequenceCursor({ after: bulk.deepAfter })}`;
     const { next } = servers.get(first)!;
     await expectFullPages(next.url, bulk.account.keys[0], [
       "/api/v1/account/listings",

@@ -5,18 +5,17 @@ import { ListingCard } from "@/components/listing-card";
 import { Field } from "@/components/forms/form-kit";
 import { catalogQuery, listCatalog, type CatalogQuery } from "@/lib/domain/listings/list";
 import { itemOf } from "@/lib/domain/listings/read-shape";
-import { encodeCursor } from "@/lib/domain/listings/pagination";
 import { listCoverPhotos } from "@/lib/domain/media/list-public-photos";
 import type { Enumeration } from "@/lib/base/i18n/labels";
 import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
 import { pageContext, type ServiceContext } from "@/lib/base/context";
 import type { Locale } from "@/lib/base/i18n";
-import { ValidationError } from "@/lib/base/errors";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { parseOrThrow } from "@/lib/base/validation/zod";
 import { refusalState, type FormState } from "@/lib/adapters/portal/form-state";
 import { requestLocale } from "@/app/locale";
 import { givenValues, type SearchParams } from "@/lib/adapters/portal/search-params";
+import { givenCursor, pageAt, pageHref, twoWayPaging } from "@/lib/adapters/portal/paging";
 import { notIndexedButFollowed, publicPageMetadata } from "@/lib/adapters/portal/page-metadata";
 
 type Props = { searchParams: Promise<SearchParams> };
@@ -28,23 +27,15 @@ const filterNames = ["type", "transaction", "city", "price_min", "price_max", "r
  * The catalog's answer to the values given, as the API's: refused values as field errors in the
  * page's language, and a cursor that no longer parses (an old link) as the first page.
  */
-async function search(ctx: ServiceContext, values: Record<string, string>, locale: Locale) {
+async function search(ctx: ServiceContext, values: Record<string, string>, given: ReturnType<typeof givenCursor>, locale: Locale) {
   let query: CatalogQuery;
   try {
     query = parseOrThrow(catalogQuery, values, "query");
   } catch (error) {
     return { state: refusalState(error, locale, values), found: undefined, staleCursor: false };
   }
-  try {
-    return { state: { values } as FormState, found: await listCatalog({ ctx, input: { query } }), staleCursor: false };
-  } catch (error) {
-    if (!(error instanceof ValidationError) || !query.cursor) throw error;
-    return {
-      state: { values } as FormState,
-      found: await listCatalog({ ctx, input: { query: { ...query, cursor: undefined } } }),
-      staleCursor: true,
-    };
-  }
+  const { page: found, refused } = await pageAt(given.cursor, (cursor) => listCatalog({ ctx, input: { query: { ...query, cursor } } }));
+  return { state: { values } as FormState, found, staleCursor: refused || given.malformed };
 }
 
 /**
@@ -68,16 +59,14 @@ export default async function CatalogPage({ searchParams }: Props) {
   const locale = await requestLocale();
   const t = pageMessages(locale).catalog;
   const given = await searchParams;
-  const values = givenValues(given, [...filterNames, "cursor"]);
+  const values = givenValues(given, filterNames);
   const ctx = await pageContext();
 
-  const { state, found, staleCursor } = await search(ctx, values, locale);
+  const { state, found, staleCursor } = await search(ctx, values, givenCursor(given), locale);
   const items = found?.page.items.map(itemOf) ?? [];
   const covers = await listCoverPhotos({ ctx, input: { codes: items.map((item) => item.code) } });
-  const filters = Object.fromEntries(filterNames.flatMap((name) => (values[name] ? [[name, values[name]]] : [])));
-  const pageLink = (cursor: string | undefined) => `/listings?${new URLSearchParams({ ...filters, ...(cursor ? { cursor } : {}) })}`;
-  const next = found?.page.next ? pageLink(encodeCursor(found.page.next)) : undefined;
-  const previous = found?.page.prev ? pageLink(encodeCursor(found.page.prev)) : undefined;
+  // The links keep the filters, in the form's order (`values` holds only those given).
+  const paging = twoWayPaging((cursor) => pageHref("/listings", values, cursor), found?.page);
 
   return (
     <>
@@ -122,9 +111,9 @@ export default async function CatalogPage({ searchParams }: Props) {
             </ul>
           )}
           <nav className="paging" aria-label={t.results}>
-            {previous && <Link href={previous}>{t.previous}</Link>}
-            {previous && <Link href={pageLink(undefined)}>{t.first}</Link>}
-            {next && <Link href={next}>{t.more}</Link>}
+            {paging.previous && <Link href={paging.previous}>{t.previous}</Link>}
+            {paging.first && <Link href={paging.first}>{t.first}</Link>}
+            {paging.next && <Link href={paging.next}>{t.more}</Link>}
           </nav>
         </section>
       )}

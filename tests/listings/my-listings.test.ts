@@ -5,7 +5,7 @@ import { database } from "@/db";
 import { changeListingState } from "@/lib/domain/listings/change-state";
 import { countAccountListings } from "@/lib/domain/listings/count-by-status";
 import { deleteListing } from "@/lib/domain/listings/delete";
-import { encodeCursor } from "@/lib/domain/listings/pagination";
+import { encodeSequenceCursor } from "@/lib/base/cursor";
 import { searchKey } from "@/lib/domain/listings/internal/search-key";
 import { searchKeySql } from "@/lib/domain/listings/internal/search-key-sql";
 import { listAccountListings, accountListingsQuery } from "@/lib/domain/listings/list";
@@ -72,7 +72,10 @@ describe("My listings: the account's listings with a search", () => {
     const ctx = await signedIn(account);
     const first = await listAccountListings({ ctx, input: { query: query({ per_page: "2" }) } });
     expect(first.page.items.map((listed) => listed.row.code)).toEqual([made[4], made[3]]);
-    const second = await listAccountListings({ ctx, input: { query: query({ per_page: "2", cursor: encodeCursor(first.page.next!) }) } });
+    const second = await listAccountListings({
+      ctx,
+      input: { query: query({ per_page: "2", cursor: encodeSequenceCursor(first.page.next!) }) },
+    });
     expect(second.page.items.map((listed) => listed.row.code)).toEqual([made[2], made[1]]);
   });
 });

@@ -1,16 +1,7 @@
 import { portalDateTime } from "@/lib/adapters/portal/dates";
 import { describe, expect, it } from "vitest";
-import {
-  apiLogEntryHref,
-  apiLogHref,
-  hasFilters,
-  isCursorRefusal,
-  parseApiLogQuery,
-  prettyBody,
-  statusTone,
-} from "@/lib/adapters/portal/api-log-page";
-import { AppError, ValidationError } from "@/lib/base/errors";
-import { encodeKeyset } from "@/lib/base/keyset";
+import { apiLogEntryHref, apiLogHref, hasFilters, parseApiLogQuery, prettyBody, statusTone } from "@/lib/adapters/portal/api-log-page";
+import { encodeKeyset } from "@/lib/base/cursor";
 
 const keys = ["key-1", "key-2"];
 
@@ -80,17 +71,6 @@ describe("the page's helpers", () => {
   it("knows whether any filter is set", () => {
     expect(hasFilters({})).toBe(false);
     expect(hasFilters({ path: "/api" })).toBe(true);
-  });
-
-  it("tells the service's cursor refusal from other errors", () => {
-    expect(isCursorRefusal(new ValidationError([{ pointer: "/cursor", code: "invalid", params: { reason: "unknown_cursor" } }]))).toBe(
-      true,
-    );
-    expect(isCursorRefusal(new ValidationError([{ pointer: "/limit", code: "invalid", params: { reason: "unknown_cursor" } }]))).toBe(
-      false,
-    );
-    expect(isCursorRefusal(new AppError("not_found"))).toBe(false);
-    expect(isCursorRefusal(new Error("boom"))).toBe(false);
   });
 
   it("gives each status class its badge tone", () => {

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requestLocale } from "@/app/locale";
 import { firstValue, type SearchParams } from "@/lib/adapters/portal/search-params";
+import { forwardPaging, givenCursor, pageHref } from "@/lib/adapters/portal/paging";
 import { listModerationQueue } from "@/lib/domain/listings/moderation-queue";
 import { countOpenReports } from "@/lib/domain/listings/reports";
 import { labelOf } from "@/lib/base/i18n/labels";
@@ -25,11 +26,12 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function ModerationQueuePage({ searchParams }: Props) {
   const { ctx } = await requireModerator();
   const given = await searchParams;
-  const cursor = firstValue(given.cursor);
+  const { cursor } = givenCursor(given);
   const locale = await requestLocale();
   const t = pageMessages(locale).moderation;
   const [queue, reports] = await Promise.all([listModerationQueue({ ctx, input: { cursor } }), countOpenReports({ ctx })]);
   const date = portalDateTime(locale);
+  const paging = forwardPaging((at) => pageHref("/moderation", {}, at), { cursor, next: queue.next, items: queue.items });
   return (
     <>
       <h1>{t.queue.title}</h1>
@@ -45,7 +47,7 @@ export default async function ModerationQueuePage({ searchParams }: Props) {
       </p>
       {queue.items.length === 0 ? (
         // Past the last item (a page reached by a cursor whose items have all been decided since) is not an empty queue.
-        <p className="empty">{cursor ? t.queue.emptyMore : t.queue.empty}</p>
+        <p className="empty">{paging.pastLast ? t.queue.emptyMore : t.queue.empty}</p>
       ) : (
         <ol className="plain">
           {queue.items.map((item) => (
@@ -67,10 +69,10 @@ export default async function ModerationQueuePage({ searchParams }: Props) {
           ))}
         </ol>
       )}
-      {cursor || queue.next ? (
+      {paging.first || paging.next ? (
         <p className="actions">
-          {cursor ? <Link href="/moderation">{t.queue.first}</Link> : null}
-          {queue.next ? <Link href={`/moderation?${new URLSearchParams({ cursor: queue.next })}`}>{t.queue.more}</Link> : null}
+          {paging.first ? <Link href={paging.first}>{t.queue.first}</Link> : null}
+          {paging.next ? <Link href={paging.next}>{t.queue.more}</Link> : null}
         </p>
       ) : null}
     </>

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { encodeSequenceCursor, type SequencePage } from "@/lib/base/cursor";
 import { listingDetailSchema } from "@/lib/domain/listings/schemas";
-import { encodeCursor, type Page } from "@/lib/domain/listings/pagination";
 import type { ListedRow } from "@/lib/domain/listings/read-shape";
 
 /** Members `fields` may name: those of the detail shape, in its order. */
@@ -35,7 +35,7 @@ export function pickFields(shape: Record<string, unknown>, fields: string[]): Re
  * The collection body of the spec: `{ data, links: { first, last, prev, next }, meta: { path,
  * per_page, next_cursor, prev_cursor } }`; links keep the caller's filters.
  */
-export function collectionBody(url: URL, page: Page<ListedRow>, perPage: number, data: unknown[]) {
+export function collectionBody(url: URL, page: SequencePage<ListedRow>, perPage: number, data: unknown[]) {
   const path = `${url.origin}${url.pathname}`;
   const link = (cursor?: string) => {
     const params = new URLSearchParams(url.searchParams);
@@ -44,13 +44,13 @@ export function collectionBody(url: URL, page: Page<ListedRow>, perPage: number,
     const query = params.toString();
     return query ? `${path}?${query}` : path;
   };
-  const next = page.next ? encodeCursor(page.next) : null;
-  const prev = page.prev ? encodeCursor(page.prev) : null;
+  const next = page.next ? encodeSequenceCursor(page.next) : null;
+  const prev = page.prev ? encodeSequenceCursor(page.prev) : null;
   return {
     data,
     links: {
       first: link(),
-      last: link(encodeCursor({ last: true })),
+      last: link(encodeSequenceCursor({ last: true })),
       prev: prev ? link(prev) : null,
       next: next ? link(next) : null,
     },

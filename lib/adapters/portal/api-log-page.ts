@@ -1,5 +1,5 @@
 import { statusClasses, type StatusClass } from "@/lib/domain/api-log/list-api-log";
-import { ValidationError } from "@/lib/base/errors";
+import { givenCursor, pageHref } from "./paging";
 
 /**
  * What the API log pages do besides calling services: read the filters from the address (a shared
@@ -26,11 +26,8 @@ export interface ApiLogQuery {
   ignored: IgnoredParameter[];
 }
 
-/** The service's bounds (listApiLogInput): a longer value would be refused rather than ignored. */
+/** The service's bound (listApiLogInput): a longer value would be refused rather than ignored. */
 const maxPathLength = 2048;
-const maxCursorLength = 500;
-/** A cursor is base64url text (lib/base/keyset.ts); anything else cannot name a position. */
-const cursorText = /^[A-Za-z0-9_-]+$/;
 
 const first = (value: string | string[] | undefined): string => (Array.isArray(value) ? (value[0] ?? "") : (value ?? "")).trim();
 
@@ -59,9 +56,9 @@ export function parseApiLogQuery(params: SearchParams, ownKeyIds: readonly strin
   if (path && path.length <= maxPathLength) filters.path = path;
   else if (path) ignored.push("path");
 
-  const cursor = first(params.cursor);
-  if (cursor && cursor.length <= maxCursorLength && cursorText.test(cursor)) return { filters, cursor, ignored };
-  if (cursor) ignored.push("cursor");
+  const { cursor, malformed } = givenCursor(params);
+  if (cursor) return { filters, cursor, ignored };
+  if (malformed) ignored.push("cursor");
   return { filters, ignored };
 }
 
@@ -70,21 +67,10 @@ export const hasFilters = (filters: ApiLogFilters): boolean =>
 
 /** The address of the log with these filters (and a page's cursor), in the order the form sends them. */
 export function apiLogHref(filters: ApiLogFilters, cursor?: string | null): string {
-  const query = new URLSearchParams();
-  if (filters.status) query.set("status", filters.status);
-  if (filters.keyId) query.set("key", filters.keyId);
-  if (filters.path) query.set("path", filters.path);
-  if (cursor) query.set("cursor", cursor);
-  // `/` needs no escaping in a query (RFC 3986 §3.4): the shared address stays readable.
-  const search = query.toString().replaceAll("%2F", "/");
-  return search ? `${apiLogPath}?${search}` : apiLogPath;
+  return pageHref(apiLogPath, { status: filters.status, key: filters.keyId, path: filters.path }, cursor ?? undefined);
 }
 
 export const apiLogEntryHref = (id: string): string => `${apiLogPath}/${encodeURIComponent(id)}`;
-
-/** The service refused the cursor as one it never wrote (lib/base/keyset.ts: 422 at `/cursor`). */
-export const isCursorRefusal = (error: unknown): boolean =>
-  error instanceof ValidationError && error.errors.some((issue) => issue.pointer === "/cursor");
 
 /** The badge of a status: its class's tone (3xx is neutral). */
 export function statusTone(status: number): "ok" | "neutral" | "warn" | "bad" {

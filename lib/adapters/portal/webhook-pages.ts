@@ -1,6 +1,7 @@
 import { deliveryStatuses } from "@/lib/domain/webhooks/list-deliveries";
 import type { DeliveryView } from "@/lib/domain/webhooks/delivery-view";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
+import { givenCursor, pageHref } from "./paging";
 
 /** What the webhook pages do besides calling services: read the log's query, word a delivery's outcome. */
 
@@ -13,23 +14,17 @@ type DeliveryStatus = (typeof deliveryStatuses)[number];
 
 const first = (value: string | string[] | undefined): string => (Array.isArray(value) ? (value[0] ?? "") : (value ?? "")).trim();
 
-/** `?status=failed&cursor=…`: an unknown status means every status; a cursor that is not base64url text is dropped. */
+/** `?status=failed&cursor=…`: an unknown status means every status; a cursor that is not cursor text is dropped. */
 export function parseDeliveryLogQuery(params: SearchParams): { status?: DeliveryStatus; cursor?: string } {
   const status = first(params.status);
-  const cursor = first(params.cursor);
   return {
     status: (deliveryStatuses as readonly string[]).includes(status) ? (status as DeliveryStatus) : undefined,
-    cursor: /^[A-Za-z0-9_-]{1,500}$/.test(cursor) ? cursor : undefined,
+    cursor: givenCursor(params).cursor,
   };
 }
 
-export function deliveryLogHref(webhookId: string, query: { status?: string; cursor?: string }): string {
-  const params = new URLSearchParams();
-  if (query.status) params.set("status", query.status);
-  if (query.cursor) params.set("cursor", query.cursor);
-  const search = params.toString();
-  return search ? `${deliveryLogPath(webhookId)}?${search}` : deliveryLogPath(webhookId);
-}
+export const deliveryLogHref = (webhookId: string, query: { status?: string; cursor?: string }): string =>
+  pageHref(deliveryLogPath(webhookId), { status: query.status }, query.cursor);
 
 export const deliveryTone = (status: DeliveryStatus): "ok" | "bad" | "warn" | "neutral" =>
   status === "succeeded" ? "ok" : status === "failed" ? "bad" : status === "pending" ? "warn" : "neutral";

@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { activityLog } from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
-import { cursorTimestamp, decodeKeyset, olderThan, toKeysetPage, type KeysetPage } from "@/lib/base/keyset";
+import { cursorTimestamp, decodeKeyset, olderThan, toKeysetPage, type KeysetPage } from "@/lib/base/cursor";
 import { parseOrThrow } from "@/lib/base/validation/zod";
 import { activityActor, type ActivityActor } from "./activity-actor";
 

@@ -2,7 +2,7 @@ import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { apiKeys, apiLog } from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
-import { decodeKeyset, olderThan, toKeysetPage, type KeysetPage } from "@/lib/base/keyset";
+import { decodeKeyset, olderThan, toKeysetPage, type KeysetPage } from "@/lib/base/cursor";
 import { parseOrThrow } from "@/lib/base/validation/zod";
 import { keyOfRow, rowColumns, shapeRow, type ApiLogRow } from "./internal/rows";
 

@@ -2,8 +2,8 @@ import { and, eq, gte, like, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { listings, listingStatuses } from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { decodeSequenceCursor } from "@/lib/base/cursor";
 import { refineStorable } from "./validation/text";
-import { decodeCursor } from "./pagination";
 import { searchKey } from "./internal/search-key";
 import { containsPattern, searchKeySql } from "./internal/search-key-sql";
 import { pageOf } from "./internal/queries";
@@ -64,7 +64,7 @@ export async function listAccountListings({
   const { query } = input;
   const key = input.search === undefined ? "" : searchKey(input.search);
   const scope = and(visibleTo(ctx.actor), query.status ? eq(listings.status, query.status) : undefined, key ? containing(key) : undefined)!;
-  return { query, page: await pageOf(ctx.db, scope, query.per_page, decodeCursor(query.cursor)) };
+  return { query, page: await pageOf(ctx.db, scope, query.per_page, decodeSequenceCursor(query.cursor)) };
 }
 
 function containing(key: string): SQL {
@@ -90,5 +90,5 @@ export async function listCatalog({ ctx, input }: { ctx: ServiceContext; input: 
     query.rooms_min !== undefined ? gte(listings.rooms, query.rooms_min) : undefined,
     query.rooms_max !== undefined ? lte(listings.rooms, query.rooms_max) : undefined,
   )!;
-  return { query, page: await pageOf(ctx.db, scope, query.per_page, decodeCursor(query.cursor)) };
+  return { query, page: await pageOf(ctx.db, scope, query.per_page, decodeSequenceCursor(query.cursor)) };
 }

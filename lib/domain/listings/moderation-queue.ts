@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, isNotNull, isNull, ne, not, or, type SQL } from "drizzle-orm";
 import { listings } from "@/db/schema";
 import type { ServiceContext, StaffActor } from "@/lib/base/context";
-import { decodeCursor, encodeCursor } from "./pagination";
+import { decodeSequenceCursor, encodeSequenceCursor, isCursorRefusal } from "@/lib/base/cursor";
 import { actingModerator, ownedBy, ownedCondition } from "./internal/moderator";
 import { listedOf, listedQuery } from "./internal/queries";
 
@@ -76,7 +76,7 @@ export async function listModerationQueue({
   const last = rows[perPage - 1];
   return {
     items,
-    next: rows.length > perPage ? encodeCursor({ after: last.row.modSeq }) : undefined,
+    next: rows.length > perPage ? encodeSequenceCursor({ after: last.row.modSeq }) : undefined,
     counts: { pending: pending.n, edits: edits.n },
   };
 }
@@ -89,12 +89,13 @@ export async function nextInQueue({ ctx }: { ctx: ServiceContext<StaffActor> }):
   return found?.code ?? null;
 }
 
+/** Where a page starts: the queue pages forward only (`after` cursors); any other cursor is the first page. */
 function startAfter(cursor: string | undefined): number | undefined {
-  if (cursor === undefined) return undefined;
   try {
-    const decoded = decodeCursor(cursor);
+    const decoded = decodeSequenceCursor(cursor);
     return decoded && "after" in decoded ? decoded.after : undefined;
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (isCursorRefusal(error)) return undefined;
+    throw error;
   }
 }

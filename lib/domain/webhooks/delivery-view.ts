@@ -1,7 +1,7 @@
 import { eq, getTableColumns } from "drizzle-orm";
 import { events, webhookDeliveries } from "@/db/schema";
 import { eventBody } from "@/lib/domain/events/types";
-import { cursorTimestamp } from "@/lib/base/keyset";
+import { cursorTimestamp } from "@/lib/base/cursor";
 import { maxDeliveryAttempts } from "./deliver";
 
 /** One delivery as the delivery log shows it. */

@@ -4,7 +4,7 @@ import { events, webhookDeliveries, webhooks } from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { notFound } from "@/lib/base/errors";
 import { idPattern } from "@/lib/base/ids";
-import { decodeKeyset, olderThan, toKeysetPage, type KeysetPage } from "@/lib/base/keyset";
+import { decodeKeyset, olderThan, toKeysetPage, type KeysetPage } from "@/lib/base/cursor";
 import { parseOrThrow } from "@/lib/base/validation/zod";
 import { deliveryColumns, deliveryView, eventOfDelivery, type DeliveryView } from "./delivery-view";
 import { webhookView, type WebhookView } from "./internal/view";

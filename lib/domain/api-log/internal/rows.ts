@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { apiKeys, apiLog } from "@/db/schema";
 import { storableText } from "@/lib/base/redact";
-import { cursorTimestamp } from "@/lib/base/keyset";
+import { cursorTimestamp } from "@/lib/base/cursor";
 
 /** One request in the account's API log, as both the list and the detail show it. */
 export interface ApiLogRow {

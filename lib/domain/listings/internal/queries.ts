@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt, lt, type SQL } from "drizzle-orm";
 import { accounts, agencies, listings } from "@/db/schema";
 import type { Handle } from "@/db";
 import { notFound } from "@/lib/base/errors";
-import { toPage, type Cursor, type Page } from "../pagination";
+import { toSequencePage, type SequenceCursor, type SequencePage } from "@/lib/base/cursor";
 import type { ListedRow, ListingRow } from "../read-shape";
 import { visibleTo, type ListingOwner } from "../scope";
 
@@ -40,12 +40,11 @@ export async function findListed(db: Handle, where: SQL): Promise<ListedRow> {
 export const refCondition = (owner: ListingOwner, ref: string) =>
   and(eq(listings.accountId, owner.accountId), eq(listings.externalRef, ref), visibleTo(owner))!;
 
-/** One page of `scope`, newest change first, from the cursor's place. */
-export async function pageOf(db: Handle, scope: SQL, size: number, cursor: Cursor | undefined): Promise<Page<ListedRow>> {
-  if (!cursor) return toPage(await selectListed(db, scope, "newest", size + 1), size, cursor);
-  if ("after" in cursor)
-    return toPage(await selectListed(db, and(scope, lt(listings.modSeq, cursor.after))!, "newest", size + 1), size, cursor);
-  if ("before" in cursor)
-    return toPage(await selectListed(db, and(scope, gt(listings.modSeq, cursor.before))!, "oldest", size + 1), size, cursor);
-  return toPage(await selectListed(db, scope, "oldest", size + 1), size, cursor);
+/** One page of `scope`, newest change first, from the cursor's place (a sequence list over `mod_seq`, lib/base/cursor.ts). */
+export async function pageOf(db: Handle, scope: SQL, size: number, cursor: SequenceCursor | undefined): Promise<SequencePage<ListedRow>> {
+  const page = (rows: ListedRow[]) => toSequencePage(rows, size, cursor, (listed) => listed.modSeq);
+  if (!cursor) return page(await selectListed(db, scope, "newest", size + 1));
+  if ("after" in cursor) return page(await selectListed(db, and(scope, lt(listings.modSeq, cursor.after))!, "newest", size + 1));
+  if ("before" in cursor) return page(await selectListed(db, and(scope, gt(listings.modSeq, cursor.before))!, "oldest", size + 1));
+  return page(await selectListed(db, scope, "oldest", size + 1));
 }

@@ -4,14 +4,13 @@ import { requestLocale } from "@/app/locale";
 import { givenValues, type SearchParams } from "@/lib/adapters/portal/search-params";
 import { Field } from "@/components/forms/form-kit";
 import { countAccountListings } from "@/lib/domain/listings/count-by-status";
-import { encodeCursor } from "@/lib/domain/listings/pagination";
 import { accountListingsQuery, accountListingsSearch, listAccountListings } from "@/lib/domain/listings/list";
 import { listOwnCoverPhotos } from "@/lib/domain/media/list-own-cover-photos";
-import { ValidationError } from "@/lib/base/errors";
 import { format } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { parseOrThrow } from "@/lib/base/validation/zod";
 import { refusalState, type FormState } from "@/lib/adapters/portal/form-state";
+import { givenCursor, pageAt, pageHref, twoWayPaging } from "@/lib/adapters/portal/paging";
 import { requireAccount, type PortalSession } from "@/lib/adapters/portal/session";
 import { ListingRow } from "./listing-row";
 import { rowToken } from "./row-token";
@@ -36,17 +35,17 @@ export default async function MyListingsPage({ searchParams }: Props) {
   const locale = await requestLocale();
   const t = pageMessages(locale).myListings;
   const given = await searchParams;
-  const values = givenValues(given, [...filterNames, "cursor"]);
+  const values = givenValues(given, filterNames);
 
-  const [counts, { state, found, staleCursor }] = await Promise.all([countAccountListings({ ctx }), search(ctx, values, locale)]);
+  const [counts, { state, found, staleCursor }] = await Promise.all([
+    countAccountListings({ ctx }),
+    search(ctx, values, givenCursor(given), locale),
+  ]);
   const total = Object.values(counts.byStatus).reduce((sum, n) => sum + n, 0);
   const rows = found?.page.items ?? [];
   const covers = await listOwnCoverPhotos({ ctx, input: { codes: rows.map((listed) => listed.row.code) } });
-  const filters = Object.fromEntries(filterNames.flatMap((name) => (values[name] ? [[name, values[name]]] : [])));
-  const pageLink = (cursor: string | undefined) =>
-    `/account/listings?${new URLSearchParams({ ...filters, ...(cursor ? { cursor } : {}) })}`;
-  const next = found?.page.next ? pageLink(encodeCursor(found.page.next)) : undefined;
-  const previous = found?.page.prev ? pageLink(encodeCursor(found.page.prev)) : undefined;
+  // The links keep the filters, in the form's order (`values` holds only those given).
+  const paging = twoWayPaging((cursor) => pageHref("/account/listings", values, cursor), found?.page);
 
   return (
     <>
@@ -123,9 +122,9 @@ export default async function MyListingsPage({ searchParams }: Props) {
                 </ul>
               )}
               <nav className="paging" aria-label={t.results}>
-                {previous ? <Link href={pageLink(undefined)}>{t.first}</Link> : null}
-                {previous ? <Link href={previous}>{t.previous}</Link> : null}
-                {next ? <Link href={next}>{t.next}</Link> : null}
+                {paging.first ? <Link href={paging.first}>{t.first}</Link> : null}
+                {paging.previous ? <Link href={paging.previous}>{t.previous}</Link> : null}
+                {paging.next ? <Link href={paging.next}>{t.next}</Link> : null}
               </nav>
             </section>
           ) : null}
@@ -139,7 +138,12 @@ export default async function MyListingsPage({ searchParams }: Props) {
  * The listings for the values given, validated as the API validates its query: a refused value is a
  * field error in the page's language; a cursor that no longer parses (an old link) is the first page.
  */
-async function search(ctx: PortalSession["ctx"], values: Record<string, string>, locale: Awaited<ReturnType<typeof requestLocale>>) {
+async function search(
+  ctx: PortalSession["ctx"],
+  values: Record<string, string>,
+  given: ReturnType<typeof givenCursor>,
+  locale: Awaited<ReturnType<typeof requestLocale>>,
+) {
   let query;
   try {
     query = parseOrThrow(pageQuery, { per_page: "20", ...values }, "query");
@@ -148,11 +152,8 @@ async function search(ctx: PortalSession["ctx"], values: Record<string, string>,
   }
   const { q, ...listQuery } = query;
   const state: FormState = { values };
-  try {
-    return { state, found: await listAccountListings({ ctx, input: { query: listQuery, search: q } }), staleCursor: false };
-  } catch (error) {
-    if (!(error instanceof ValidationError) || !query.cursor) throw error;
-    const first = await listAccountListings({ ctx, input: { query: { ...listQuery, cursor: undefined }, search: q } });
-    return { state, found: first, staleCursor: true };
-  }
+  const { page: found, refused } = await pageAt(given.cursor, (cursor) =>
+    listAccountListings({ ctx, input: { query: { ...listQuery, cursor }, search: q } }),
+  );
+  return { state, found, staleCursor: refused || given.malformed };
 }

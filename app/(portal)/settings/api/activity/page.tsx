@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requestLocale } from "@/app/locale";
-import { listActivity, type ActivityEntry } from "@/lib/domain/accounts/list-activity";
+import { listActivity } from "@/lib/domain/accounts/list-activity";
 import { listOwnKeys } from "@/lib/domain/keys/list-keys";
-import { ValidationError } from "@/lib/base/errors";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
-import type { KeysetPage } from "@/lib/base/keyset";
 import { activitySentence, activityWho } from "@/lib/adapters/portal/activity-text";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
+import { forwardPaging, givenCursor, pageAt, pageHref } from "@/lib/adapters/portal/paging";
+import type { SearchParams } from "@/lib/adapters/portal/search-params";
 import { requireAccount } from "@/lib/adapters/portal/session";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -17,32 +17,27 @@ export async function generateMetadata(): Promise<Metadata> {
 const activityPath = "/settings/api/activity";
 
 /** The account's activity, newest first; "More" continues from the cursor, which the address carries. */
-export default async function ActivityPage({ searchParams }: { searchParams: Promise<{ cursor?: string | string[] }> }) {
-  const { cursor: given } = await searchParams;
-  const cursor = typeof given === "string" && given !== "" ? given : undefined;
+export default async function ActivityPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const given = givenCursor(await searchParams);
   const { ctx } = await requireAccount();
   const locale = await requestLocale();
   const t = pageMessages(locale).activity;
   const date = portalDateTime(locale);
-  let page: KeysetPage<ActivityEntry> | null;
-  try {
-    page = await listActivity({ ctx, input: { cursor, limit: 50 } });
-  } catch (error) {
-    // A cursor this page did not write (edited or truncated address).
-    if (!(error instanceof ValidationError)) throw error;
-    page = null;
-  }
+  const { page, cursor, refused } = await pageAt(given.cursor, (at) => listActivity({ ctx, input: { cursor: at, limit: 50 } }));
+  // A cursor this page did not write (edited or truncated address) is said, not replaced by the first page.
+  const cursorRefused = refused || given.malformed;
+  const paging = forwardPaging((at) => pageHref(activityPath, {}, at), { cursor, next: page.nextCursor, items: page.items });
   // Keys are named by their names; the list holds revoked and expired keys too.
   const keyNames = new Map((await listOwnKeys({ ctx })).keys.map((key) => [key.id, key.name]));
   return (
     <>
       <h1>{t.title}</h1>
       <p>{t.intro}</p>
-      {page === null ? (
+      {cursorRefused ? (
         <p className="notice error" role="alert">
           {t.badCursor} <Link href={activityPath}>{t.newest}</Link>
         </p>
-      ) : page.items.length === 0 && !cursor ? (
+      ) : page.items.length === 0 && !paging.pastLast ? (
         <p className="empty">{t.empty}</p>
       ) : (
         <section aria-labelledby="activity-heading">
@@ -69,10 +64,10 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
               </tbody>
             </table>
           </div>
-          {cursor || page.nextCursor ? (
+          {paging.first || paging.next ? (
             <nav className="actions pager" aria-label={t.heading}>
-              {cursor ? <Link href={activityPath}>{t.newest}</Link> : null}
-              {page.nextCursor ? <Link href={`${activityPath}?cursor=${encodeURIComponent(page.nextCursor)}`}>{t.more}</Link> : null}
+              {paging.first ? <Link href={paging.first}>{t.newest}</Link> : null}
+              {paging.next ? <Link href={paging.next}>{t.more}</Link> : null}
             </nav>
           ) : null}
         </section>

@@ -11,12 +11,12 @@ import {
   apiLogHref,
   apiLogPath,
   hasFilters,
-  isCursorRefusal,
   parseApiLogQuery,
   statusTone,
   type SearchParams,
 } from "@/lib/adapters/portal/api-log-page";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
+import { forwardPaging, pageAt } from "@/lib/adapters/portal/paging";
 import { requireAccount } from "@/lib/adapters/portal/session";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -37,18 +37,9 @@ export default async function ApiLogPage({ searchParams }: { searchParams: Promi
     keys.map((key) => key.id),
   );
 
-  let cursor = query.cursor;
-  let cursorRefused = query.ignored.includes("cursor");
-  let page;
-  try {
-    page = await listApiLog({ ctx, input: { ...query.filters, cursor } });
-  } catch (error) {
-    if (!isCursorRefusal(error)) throw error;
-    cursorRefused = true;
-    cursor = undefined;
-    page = await listApiLog({ ctx, input: query.filters });
-  }
-
+  const { page, cursor, refused } = await pageAt(query.cursor, (at) => listApiLog({ ctx, input: { ...query.filters, cursor: at } }));
+  const cursorRefused = refused || query.ignored.includes("cursor");
+  const paging = forwardPaging((at) => apiLogHref(query.filters, at), { cursor, next: page.nextCursor, items: page.items });
   const ignoredFilters = query.ignored.filter((name) => name !== "cursor").map((name) => t.filters[name]);
   const filtered = hasFilters(query.filters);
 
@@ -118,7 +109,7 @@ export default async function ApiLogPage({ searchParams }: { searchParams: Promi
       </form>
 
       {page.items.length === 0 ? (
-        filtered || cursor ? (
+        filtered || paging.pastLast ? (
           <div className="empty">
             <p>{t.empty.filtered}</p>
             <p>
@@ -179,11 +170,11 @@ export default async function ApiLogPage({ searchParams }: { searchParams: Promi
               </tbody>
             </table>
           </div>
-          {page.nextCursor || cursor ? (
+          {paging.first || paging.next ? (
             <nav aria-label={t.paging.label} className="actions paging">
-              {cursor ? <Link href={apiLogHref(query.filters)}>{t.paging.newest}</Link> : null}
-              {page.nextCursor ? (
-                <Link href={apiLogHref(query.filters, page.nextCursor)} rel="next">
+              {paging.first ? <Link href={paging.first}>{t.paging.newest}</Link> : null}
+              {paging.next ? (
+                <Link href={paging.next} rel="next">
                   {t.paging.older}
                 </Link>
               ) : null}

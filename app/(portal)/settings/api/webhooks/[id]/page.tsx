@@ -4,10 +4,11 @@ import { notFound } from "next/navigation";
 import { requestLocale } from "@/app/locale";
 import { WithCode } from "@/components/with-code";
 import { listDeliveries, deliveryStatuses } from "@/lib/domain/webhooks/list-deliveries";
-import { AppError, ValidationError } from "@/lib/base/errors";
+import { AppError } from "@/lib/base/errors";
 import { format } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { bucharestLocalInput, portalDateTime } from "@/lib/adapters/portal/dates";
+import { forwardPaging, pageAt } from "@/lib/adapters/portal/paging";
 import { requireAccount } from "@/lib/adapters/portal/session";
 import {
   deliveryErrorText,
@@ -35,17 +36,19 @@ export default async function DeliveryLogPage({ params, searchParams }: Props) {
   const { id } = await params;
   const query = parseDeliveryLogQuery(await searchParams);
 
-  let cursorRefused = false;
-  let page;
-  try {
-    page = await listDeliveries({ ctx, input: { webhookId: id, ...query } });
-  } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") notFound();
-    if (!(error instanceof ValidationError)) throw error;
-    cursorRefused = true;
-    page = await listDeliveries({ ctx, input: { webhookId: id, status: query.status } });
-  }
+  // Another account's webhook, or none: not found. A cursor the service refuses: the newest page, said.
+  const deliveries = (cursor: string | undefined) =>
+    listDeliveries({ ctx, input: { webhookId: id, status: query.status, cursor } }).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === "not_found") notFound();
+      throw error;
+    });
+  const { page, cursor, refused: cursorRefused } = await pageAt(query.cursor, deliveries);
   const { webhook } = page;
+  const paging = forwardPaging((at) => deliveryLogHref(webhook.id, { status: query.status, cursor: at }), {
+    cursor,
+    next: page.nextCursor,
+    items: page.items,
+  });
   const minute = portalDateTime(locale, "second");
   const dayAgo = new Date(ctx.now.getTime() - 24 * 60 * 60 * 1000);
 
@@ -80,7 +83,7 @@ export default async function DeliveryLogPage({ params, searchParams }: Props) {
       </form>
 
       {page.items.length === 0 ? (
-        <p className="empty">{query.status || query.cursor ? t.emptyFiltered : t.empty}</p>
+        <p className="empty">{query.status || paging.pastLast ? t.emptyFiltered : t.empty}</p>
       ) : (
         <>
           <div className="table-wrap" role="region" aria-labelledby="deliveries-caption" tabIndex={0}>
@@ -126,11 +129,11 @@ export default async function DeliveryLogPage({ params, searchParams }: Props) {
               </tbody>
             </table>
           </div>
-          {page.nextCursor || query.cursor ? (
+          {paging.first || paging.next ? (
             <nav aria-label={t.title} className="actions paging">
-              {query.cursor ? <Link href={deliveryLogHref(webhook.id, { status: query.status })}>{t.newest}</Link> : null}
-              {page.nextCursor ? (
-                <Link href={deliveryLogHref(webhook.id, { status: query.status, cursor: page.nextCursor })} rel="next">
+              {paging.first ? <Link href={paging.first}>{t.newest}</Link> : null}
+              {paging.next ? (
+                <Link href={paging.next} rel="next">
                   {t.more}
                 </Link>
               ) : null}
