@@ -5,7 +5,7 @@ import { withTransaction, type ServiceContext, type StaffActor } from "@/lib/bas
 import { logger } from "@/lib/base/logger";
 import { confirmationDays } from "./unconfirm";
 
-/** The owner is reminded this many days before a listing's 30 days end (DESIGN §4). */
+/** The owner is reminded this many days before a listing's 30 days end. */
 export const reminderDaysBefore = 3;
 
 const dayMs = 86_400_000;
