@@ -106,8 +106,8 @@ export const eventDataSchemas = {
 
 /**
  * The body of a webhook delivery of one event type: the event as `GET /events` shows it, with
- * `type` fixed and `data` that type's, plus `connection` on an integrator app's webhook (README, Webhooks).
- * `component` names it in the OpenAPI document.
+ * `type` fixed and `data` that type's, plus `connection` on an integrator app's webhook (README,
+ * Webhooks). `component` names it in the OpenAPI document.
  */
 export function webhookEventBodySchema<T extends EventType>(type: T, component: string) {
   return z
