@@ -210,7 +210,7 @@ export async function runWebhookBench(input: {
     ctx,
     input: { email: "bench-webhooks@bench.example.com", password: "bench-password", name: "bench-webhooks" },
   });
-  // Events reach webhooks only while the account has a key (spec: Events).
+  // Events reach webhooks only while the account has a key.
   await createKey({ ctx, input: { accountId: account.id, name: "bench webhooks", permissions: ["listings:read"], days: 30 } });
   const hooks: Awaited<ReturnType<typeof createWebhookFor>>[] = [];
   for (const url of urls)

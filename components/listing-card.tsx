@@ -7,6 +7,7 @@ import { pricePeriods } from "@/lib/domain/vocabulary/price-periods";
 import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
 import type { Locale } from "@/lib/base/i18n";
 import { format } from "@/lib/base/i18n/format";
+import { listingPath } from "@/lib/base/public-urls";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 
 /**
@@ -38,7 +39,7 @@ export function ListingCard({
       <ListingCover cover={cover} noPhoto={texts.noPhoto} />
       <div className="listing-card-text">
         <h3>
-          <Link href={`/listings/${item.code}`}>{item.title}</Link>
+          <Link href={listingPath(item.code)}>{item.title}</Link>
         </h3>
         {amount && (
           <p className="price">

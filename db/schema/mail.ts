@@ -1,7 +1,8 @@
 import { bigserial, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * The sandbox mailbox: where mail goes when no SMTP server is configured (DESIGN §2, embedded default).
+ * The sandbox mailbox: where mail goes when no SMTP server is configured (the embedded default;
+ * README, Mail).
  * Kept 7 days by the retention job; read by the `/sandbox/mailbox` page.
  */
 export const sandboxMail = pgTable(

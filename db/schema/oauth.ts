@@ -29,7 +29,7 @@ export const oauthClients = pgTable(
 export const oauthConnections = pgTable(
   "oauth_connections",
   {
-    // The spec's `connection_id` and DESIGN §4's `connection` member: an integer.
+    // `connection_id` of the token answer and `connection` of an app's webhook events: an integer.
     id: serial("id").primaryKey(),
     accountId: text("account_id")
       .notNull()

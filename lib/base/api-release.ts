@@ -1,2 +1,2 @@
-/** Release of the v1 contract (spec: Versioning). */
+/** Release of the v1 contract, reported by the OpenAPI document, `GET /schema` and `GET /ping`. */
 export const apiRelease = "1.0.0";

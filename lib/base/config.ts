@@ -4,7 +4,8 @@ import type { DatabaseSettings } from "@/db";
 
 /**
  * Every environment variable the application reads, parsed once. The README lists the same set;
- * a missing variable selects the embedded default of its component (DESIGN §2).
+ * a missing variable selects the embedded default of its component (README, Embedded defaults and
+ * scale-out services).
  */
 const envSchema = z.object({
   APP_ENV: z.enum(["sandbox", "production"]).default("sandbox"),

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 
-/** Every prefixed identifier of the platform comes from this registry (DESIGN §6). */
+/** Every prefixed identifier of the platform comes from this registry. */
 export const idPrefixes = {
   account: "acct",
   agency: "agcy",

@@ -17,7 +17,7 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("says photo rooms are free labels (spec: Room labels, at most 3), not vocabulary codes", () => {
+  it("says photo rooms are free labels, at most 3, not vocabulary codes", () => {
     const schemas = apiDocument().components?.schemas as Record<string, { properties: Record<string, unknown> }>;
     expect(schemas.PhotoItem.properties.rooms).toMatchObject({
       type: "array",

@@ -135,7 +135,7 @@ describe("listingEventData", () => {
     });
   });
 
-  it("names the nine event types of the spec", () => {
+  it("names the nine event types of release 1.0.0", () => {
     expect(Object.values(eventTypes).sort()).toEqual([
       "listing.edited_in_portal",
       "listing.paused",

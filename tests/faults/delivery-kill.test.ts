@@ -17,7 +17,7 @@ import { keyedAccount, record, webhookOf } from "@/tests/webhooks/support";
 
 /**
  * The server killed (SIGKILL) between two attempts and during an attempt, then restarted: every
- * delivery completes or fails after 7 attempts, none is lost (spec: Delivery).
+ * delivery completes or fails after 7 attempts, none is lost.
  *
  * The "server" is `delivery-worker.ts`, a child process running the embedded runner's delivery lane
  * on the database, with a clock the test sets (it stands still between `clock` messages, so a lease

@@ -105,7 +105,7 @@ describe("retention clean-ups", () => {
     expect(again.affected).toBe(0);
   });
 
-  it("is a registered cron job holding the limits of the spec", () => {
+  it("is a registered cron job holding the retention limits", () => {
     expect(jobRegistry).toContain(retentionJob);
     expect(retentionJob.cron).toBeDefined();
     expect(retentionRules.map((rule) => [rule.name, rule.keepDays])).toEqual(

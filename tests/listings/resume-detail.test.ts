@@ -7,7 +7,7 @@ const resumeAs = (key: string, code: string, locale: "en" | "ro") =>
   call(resume, { path: `/listings/${code}/resume?locale=${locale}`, method: "POST", key, params: { code } });
 
 /**
- * `resume` of a listing that is not paused is 404 as the spec says. The caller's own listing (one it
+ * `resume` of a listing that is not paused is 404, as documented. The caller's own listing (one it
  * can read anyway) is told apart with `reason: not_paused` and its state; someone else's listing
  * answers exactly like a missing one, so nothing about it leaks.
  */

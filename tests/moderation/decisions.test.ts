@@ -13,7 +13,7 @@ import { editPublished, eventsOf, newModerator } from "./support";
 const remove = (key: string, code: string) => call(DELETE, { path: `/listings/${code}`, method: "DELETE", key, params: { code } });
 
 describe("a moderator's decisions", () => {
-  it("approve, reject with reason and codes, and hide each produce the spec's event", async () => {
+  it("approve, reject with reason and codes, and hide produce listing.published, listing.rejected and listing.withdrawn", async () => {
     const { key } = await accountWithKey();
     const { ctx } = await newModerator();
     const listing = await createListing(key);

@@ -123,7 +123,7 @@ export interface paths {
     head?: never;
     /**
      * Edit a listing (JSON Merge Patch)
-     * @description `application/merge-patch+json` or `application/json`. Unpublished listings (`draft`, `pending`, `rejected`) change at once (200; a rejected listing goes back to `pending`). Published ones (`active`, `paused`, `unconfirmed`) keep their live version and hold the edit for moderation (202, `moderation.edit_pending`); editing an `unconfirmed` listing confirms it (`listing.published`). A patch that changes nothing writes nothing and answers 200 with `X-Service-Unchanged: true`. Transitions decided beyond the spec's table: `pause` works from `active` only (409 `listing_action_refused` otherwise; pausing a paused listing answers 200 and changes nothing); `sold` from `active` or `paused` (sold again: 200, nothing changes); `resume` from `paused` only, 404 otherwise as the spec says. Listings in `sold` or `hidden` cannot be edited (409).
+     * @description `application/merge-patch+json` or `application/json`. Unpublished listings (`draft`, `pending`, `rejected`) change at once (200; a rejected listing goes back to `pending`). Published ones (`active`, `paused`, `unconfirmed`) keep their live version and hold the edit for moderation (202, `moderation.edit_pending`); editing an `unconfirmed` listing confirms it (`listing.published`). A patch that changes nothing writes nothing and answers 200 with `X-Service-Unchanged: true`. Transitions: `pause` works from `active` only (409 `listing_action_refused` otherwise; pausing a paused listing answers 200 and changes nothing); `sold` from `active` or `paused` (sold again: 200, nothing changes); `resume` from `paused` only, 404 otherwise. Listings in `sold` or `hidden` cannot be edited (409).
      *
      *     Permission: `listings:write`.
      */
@@ -141,7 +141,7 @@ export interface paths {
     put?: never;
     /**
      * Pause a listing
-     * @description Pause an active listing (`listing.paused`). Transitions decided beyond the spec's table: `pause` works from `active` only (409 `listing_action_refused` otherwise; pausing a paused listing answers 200 and changes nothing); `sold` from `active` or `paused` (sold again: 200, nothing changes); `resume` from `paused` only, 404 otherwise as the spec says. Listings in `sold` or `hidden` cannot be edited (409).
+     * @description Pause an active listing (`listing.paused`). Transitions: `pause` works from `active` only (409 `listing_action_refused` otherwise; pausing a paused listing answers 200 and changes nothing); `sold` from `active` or `paused` (sold again: 200, nothing changes); `resume` from `paused` only, 404 otherwise. Listings in `sold` or `hidden` cannot be edited (409).
      *
      *     Permission: `listings:write`.
      */
@@ -163,7 +163,7 @@ export interface paths {
     put?: never;
     /**
      * Resume a paused listing
-     * @description A paused listing becomes active without new moderation (`listing.reactivated`); 404 when not paused. Transitions decided beyond the spec's table: `pause` works from `active` only (409 `listing_action_refused` otherwise; pausing a paused listing answers 200 and changes nothing); `sold` from `active` or `paused` (sold again: 200, nothing changes); `resume` from `paused` only, 404 otherwise as the spec says. Listings in `sold` or `hidden` cannot be edited (409).
+     * @description A paused listing becomes active without new moderation (`listing.reactivated`); 404 when not paused. Transitions: `pause` works from `active` only (409 `listing_action_refused` otherwise; pausing a paused listing answers 200 and changes nothing); `sold` from `active` or `paused` (sold again: 200, nothing changes); `resume` from `paused` only, 404 otherwise. Listings in `sold` or `hidden` cannot be edited (409).
      *
      *     Permission: `listings:write`.
      */
@@ -185,7 +185,7 @@ export interface paths {
     put?: never;
     /**
      * Mark a listing sold or rented
-     * @description Mark an active or paused listing sold or rented (`listing.sold`). Transitions decided beyond the spec's table: `pause` works from `active` only (409 `listing_action_refused` otherwise; pausing a paused listing answers 200 and changes nothing); `sold` from `active` or `paused` (sold again: 200, nothing changes); `resume` from `paused` only, 404 otherwise as the spec says. Listings in `sold` or `hidden` cannot be edited (409).
+     * @description Mark an active or paused listing sold or rented (`listing.sold`). Transitions: `pause` works from `active` only (409 `listing_action_refused` otherwise; pausing a paused listing answers 200 and changes nothing); `sold` from `active` or `paused` (sold again: 200, nothing changes); `resume` from `paused` only, 404 otherwise. Listings in `sold` or `hidden` cannot be edited (409).
      *
      *     Permission: `listings:write`.
      */
@@ -1531,7 +1531,7 @@ export interface components {
          * @enum {string}
          */
         in?: "query" | "path" | "header";
-        /** @description Stable validation code (spec: Validation codes per field, Cross-field codes). */
+        /** @description Stable validation code: compare it, never `detail`. */
         code: string;
         /** @description `invalid` and `invalid_value` only: the stable reason (`read_only`, `immutable`, `control_character`, …). */
         reason?: string;

@@ -16,7 +16,7 @@ const bowtie = [
 ];
 const row = valid.development.unit_types[0];
 
-/** At least one invalid input per validation code of the spec that applies to listing fields. */
+/** At least one invalid input per validation code that applies to listing fields. */
 export const fieldCodes: Case[] = [
   { code: "required", pointer: "/title", document: variant("apartmentSale", { title: undefined }) },
   { code: "required", pointer: "/city", document: variant("apartmentSale", { city: null }) },
@@ -138,7 +138,7 @@ export const fieldCodes: Case[] = [
   },
 ];
 
-/** Every cross-field code of the spec, at the spec's pointer. */
+/** Every cross-field code, at its documented pointer. */
 export const crossFieldCodes: Case[] = [
   { code: "transaction_invalid_for_type", pointer: "/transaction", document: variant("development", { transaction: "rent" }) },
   { code: "floor_above_total", pointer: "/floor", document: variant("apartmentSale", { floor: "11" }) },

@@ -16,7 +16,7 @@ describe("error reporting", () => {
     });
   });
 
-  it("orders errors by the spec's field table, then pointer, then code, whatever the body's order", () => {
+  it("orders errors by field (`writeFieldNames`), then pointer, then code, whatever the body's order", () => {
     const body = { status: "x", ...variant("apartmentSale", { price: 0, rooms: 0, title: 7, orientations: ["a", "b"] }) };
     const reversed = Object.fromEntries(Object.entries(body).reverse());
     const first = check(body);

@@ -76,7 +76,7 @@ describe("the delivery engine: claim, attempt, outcome", () => {
     expect(server.received).toHaveLength(1);
   });
 
-  it("retries on the spec's schedule, then fails after the 7th attempt: same webhook-id, a fresh signed timestamp each time", async () => {
+  it("retries on the delivery schedule, then fails after the 7th attempt: same webhook-id, a fresh signed timestamp each time", async () => {
     const server = await localReceiver(() => ({ status: 500, body: "down" }));
     const { account, webhook } = await hookedAccount(server);
     const event = (await record(account.id))!;

@@ -51,7 +51,7 @@ describe("fanOutEvent (through recordEvent)", () => {
     expect(await deliveriesOf([webhook.id])).toHaveLength(1);
   });
 
-  it("makes none while the account has no key (spec: events reach an account only with a key)", async () => {
+  it("makes none while the account has no key (events reach only accounts with a key)", async () => {
     const account = await freshAccount();
     const webhook = await webhookOf(account.ctx);
     expect(await record(account.id)).toBeNull();

@@ -7,7 +7,7 @@ import { retentionRules } from "@/lib/adapters/worker/retention-rules";
 import { deliveriesOf, keyedAccount, record, webhookOf } from "./support";
 
 describe("retention of webhook deliveries", () => {
-  it("deletes deliveries after 30 days (spec: webhook delivery log) and keeps younger ones", async () => {
+  it("deletes deliveries after 30 days and keeps younger ones", async () => {
     const account = await keyedAccount();
     const webhook = await webhookOf(account.ctx);
     await record(account.id);

@@ -91,7 +91,7 @@ describe("createWebhook", () => {
     expect(await listWebhooks({ ctx: account.ctx })).toEqual([]);
   });
 
-  it("takes event types from the spec's list, never webhook.test, at least one", async () => {
+  it("takes known event types other than webhook.test, at least one", async () => {
     const account = await freshAccount();
     const errorsFor = (events: unknown) =>
       fieldErrors(createWebhook({ ctx: account.ctx, input: { url: receiver, events: events as never } }));

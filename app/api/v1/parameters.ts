@@ -25,4 +25,4 @@ export const etagHeader = { ETag: { description: "Version of the listing.", sche
 
 export const listingsTag = ["Listings"] as const;
 
-export const stateNote = `Transitions decided beyond the spec's table: \`pause\` works from \`active\` only (409 \`listing_action_refused\` otherwise; pausing a paused listing answers 200 and changes nothing); \`sold\` from \`active\` or \`paused\` (sold again: 200, nothing changes); \`resume\` from \`paused\` only, 404 otherwise as the spec says. Listings in \`sold\` or \`hidden\` cannot be edited (409).`;
+export const stateNote = `Transitions: \`pause\` works from \`active\` only (409 \`listing_action_refused\` otherwise; pausing a paused listing answers 200 and changes nothing); \`sold\` from \`active\` or \`paused\` (sold again: 200, nothing changes); \`resume\` from \`paused\` only, 404 otherwise. Listings in \`sold\` or \`hidden\` cannot be edited (409).`;

@@ -9,6 +9,7 @@ import { listPublicPhotos } from "@/lib/domain/media/list-public-photos";
 import { ListingPhotos } from "@/components/listing-photos";
 import { ReportForm } from "./report-form";
 import { format } from "@/lib/base/i18n";
+import { listingPath } from "@/lib/base/public-urls";
 import { labelOf, type Enumeration } from "@/lib/base/i18n/labels";
 import { amenities } from "@/lib/domain/vocabulary/amenities";
 import { describeFacts } from "@/lib/domain/vocabulary/describe-facts";
@@ -41,7 +42,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return publicPageMetadata({
     title: listing.title,
     description: listing.description.slice(0, 160),
-    path: `/listings/${listing.code}`,
+    path: listingPath(listing.code),
     siteName: pageMessages(locale).site.name,
     locale,
     type: "article",

@@ -6,7 +6,7 @@ import { AppError, ValidationError } from "@/lib/base/errors";
 import { json } from "./respond";
 
 export const idempotencyKeyMaxLength = 64;
-/** How long a key is remembered, counted from the first request (spec: Limits). */
+/** How long a key is remembered, counted from the first request. */
 export const idempotencyWindowMs = 10 * 60_000;
 const storedHeaders = ["content-type", "location", "etag"];
 // A claim can lose twice in a row only when the holder keeps failing and retrying in between.
@@ -28,7 +28,7 @@ export interface IdempotentRequest {
 type Row = typeof idempotencyKeys.$inferSelect;
 
 /**
- * Runs a create at most once per `Idempotency-Key` (DESIGN §4). The first request commits an
+ * Runs a create at most once per `Idempotency-Key` (README, Listings API). The first request commits an
  * `in_flight` row before running, so a concurrent repeat finds it and gets 409 instead of creating
  * twice. A 2xx answer is stored and replayed to repeats with the same body for 10 minutes; a repeat
  * with another body gets 422. A run that throws or answers 4xx or 5xx wrote nothing and releases the

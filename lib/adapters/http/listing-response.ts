@@ -2,7 +2,7 @@ import { json } from "@/lib/adapters/http/respond";
 import type { ListingWarning } from "@/lib/domain/listings/validation";
 
 /**
- * The body of every listing write and of the detail read (DESIGN §4): `{ data: <detail>, warnings }`
+ * The body of every listing write and of the detail read: `{ data: <detail>, warnings }`
  * with the `ETag` header equal to `data.etag`.
  */
 export function listingResponse(

@@ -57,7 +57,7 @@ export interface RouteDeclaration<
   B extends BodyDeclaration | undefined = BodyDeclaration | undefined,
 > {
   method: HttpMethod;
-  /** Relative to the base address (`/api/v1`), parameters in braces as in the spec: `/listings/{code}`. */
+  /** Relative to the base address (`/api/v1`), parameters in braces as in OpenAPI: `/listings/{code}`. */
   path: string;
   operationId: string;
   summary: string;
@@ -69,7 +69,7 @@ export interface RouteDeclaration<
   params?: P;
   /**
    * What a path parameter its schema refuses answers: `not_found` (default) because a path no
-   * resource can have names none (spec: 404 when the listing does not exist), or `invalid` (a 422
+   * resource can have names none, like a listing that does not exist, or `invalid` (a 422
    * with `"in": "path"`) where the path names what is being created (`PUT /listings/ref/{ref}`).
    */
   invalidPath?: "not_found" | "invalid";

@@ -1,7 +1,7 @@
 import { config } from "@/lib/base/config";
 
 /**
- * Per-version withdrawal settings (spec: Versioning). A version being withdrawn gets `Deprecation`
+ * Per-version withdrawal settings. A version being withdrawn gets `Deprecation`
  * (RFC 9745, `@<unix seconds>`) and `Sunset` (RFC 8594, HTTP-date) on every response, announced at
  * least 6 months ahead. Set through the environment so operators announce without a code change:
  * API_V1_DEPRECATED_AT and API_V1_SUNSET_AT (ISO 8601 dates), API_V1_DEPRECATION_LINK.

@@ -21,7 +21,7 @@ export const problemSchema = z
             .string()
             .meta({ description: "JSON Pointer to the field (`/title`, `/features/2`); for a query parameter `/name` with `in`." }),
           in: z.enum(["query", "path", "header"]).optional().meta({ description: "Present when the field is not in the body." }),
-          code: z.string().meta({ description: "Stable validation code (spec: Validation codes per field, Cross-field codes)." }),
+          code: z.string().meta({ description: "Stable validation code: compare it, never `detail`." }),
           reason: z.string().optional().meta({
             description: "`invalid` and `invalid_value` only: the stable reason (`read_only`, `immutable`, `control_character`, …).",
           }),

@@ -25,7 +25,7 @@ const tags = [
   {
     name: "Webhooks",
     description:
-      "What the platform sends to a subscriber's webhook address, one request per event (spec: Events). Webhooks are set in the portal's API settings, not through this API.",
+      "What the platform sends to a subscriber's webhook address, one request per event. Webhooks are set in the portal's API settings, not through this API.",
   },
 ];
 

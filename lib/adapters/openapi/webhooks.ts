@@ -4,7 +4,7 @@ import { eventTypes, webhookEventBodySchema, type EventType } from "@/lib/domain
 import { failingDaysBeforeStop } from "@/lib/domain/webhooks/health";
 
 /**
- * The `webhooks` of the OpenAPI document (spec: Events): one `POST` per event type, as the platform
+ * The `webhooks` of the OpenAPI document: one `POST` per event type, as the platform
  * sends it to a subscriber's address. The bodies are the per-type schemas of lib/domain/events; the
  * headers and answers are those of the sender (lib/domain/webhooks/attempt.ts, signature.ts).
  */
@@ -80,7 +80,7 @@ export const webhookExampleData: Record<EventType, Record<string, unknown>> = {
   [eventTypes.webhookTest]: { message: "Test delivery from the listings platform" },
 };
 
-/** The request headers of every delivery (spec: Delivery, Signature). */
+/** The request headers of every delivery, signed as Standard Webhooks. */
 export const webhookHeaders = z.object({
   "webhook-id": z.string().meta({
     description: "The event id (`id` in the body), the same on every attempt of that event: deduplicate by it (delivery is at least once).",

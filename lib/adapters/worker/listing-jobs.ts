@@ -8,7 +8,7 @@ import { defineJob } from "@/lib/infra/jobs/define";
 const maxPassesPerRun = 20;
 
 /**
- * Active listings not confirmed for 30 days become `unconfirmed` (DESIGN §4). Hourly rather than
+ * Active listings not confirmed for 30 days become `unconfirmed`. Hourly rather than
  * daily, so a listing changes state within the hour its 30 days end.
  */
 export const unconfirmListingsJob = defineJob({

@@ -3,7 +3,7 @@ import { apiLog, events, idempotencyKeys, jobs, oauthCodes, sandboxMail, webhook
 import type { RetentionRule } from "./retention";
 
 /**
- * Every retention limit (spec: Limits), applied by the `retention.cleanup` job. A new limit is one
+ * Every retention limit (README, Jobs), applied by the `retention.cleanup` job. A new limit is one
  * more entry here.
  */
 export const retentionRules: readonly RetentionRule[] = [

@@ -3,7 +3,7 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "@/db";
 
 /**
- * One retention limit of the spec. Without `clear` the rows older than `keepDays` are deleted;
+ * One retention limit. Without `clear` the rows older than `keepDays` are deleted;
  * with it those columns are set to null and the rows stay.
  */
 export interface RetentionRule {

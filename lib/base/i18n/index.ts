@@ -30,7 +30,7 @@ export function quantity(locale: Locale, unit: Unit, n: string | number): string
 }
 
 /**
- * Locale of a request, as the spec orders it: `locale` query > account language > Accept-Language > ro.
+ * Locale of a request, in the documented order: `locale` query > account language > Accept-Language > ro.
  * The query value is checked by the caller (an invalid one is a 422), so here it is already a Locale.
  */
 export function resolveLocale(input: { query?: Locale; account?: string | null; acceptLanguage?: string | null }): Locale {

@@ -62,7 +62,7 @@ export const problemReasons = {
     sandbox_key: [],
   },
   not_found: {
-    /** `resume` of a listing the caller can see that is not paused (spec: 404). */
+    /** `resume` of a listing the caller can see that is not paused (still a 404: README, API decisions). */
     not_paused: ["status"],
   },
   listing_action_refused: {

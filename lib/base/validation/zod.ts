@@ -4,7 +4,7 @@ import type { Unit } from "@/lib/base/i18n/keys";
 import { pointerOf } from "./pointer";
 
 /**
- * Maps zod issues to the spec's stable validation codes and JSON Pointers. Used for every input
+ * Maps zod issues to the API's stable validation codes and JSON Pointers. Used for every input
  * that is not a listing body (query parameters, operator commands, key creation).
  */
 export function toFieldErrors(issues: readonly z.core.$ZodIssue[], where?: "query"): FieldError[] {

@@ -40,8 +40,8 @@ export type VerifyCredentialsResult = { ok: true; account: SignedInAccount } | S
  * Checks an e-mail and password for the portal's sign-in. Every attempt counts against the
  * address's account and the client's address (`signInRules`); over either limit the attempt is
  * refused without looking at the password. An unknown address costs the same argon2 verification as
- * a known one. Only active accounts with a confirmed address sign in: the spec lets only confirmed
- * accounts create keys, and an unconfirmed account may have been made with someone else's address.
+ * a known one. Only active accounts with a confirmed address sign in: only confirmed accounts may
+ * create keys, and an unconfirmed account may have been made with someone else's address.
  */
 export async function verifyCredentials({
   ctx,

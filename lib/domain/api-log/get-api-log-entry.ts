@@ -6,7 +6,7 @@ import { notFound } from "@/lib/base/errors";
 import { loggable, loggableQuery, storableText } from "@/lib/base/redact";
 import { keyOfRow, rowColumns, shapeRow, type ApiLogRow } from "./internal/rows";
 
-/** Request and response bodies are kept 30 days, the rest of a row 365 (spec: Limits; the retention job blanks them). */
+/** Request and response bodies are kept 30 days, the rest of a row 365 (README, API decisions; the retention job blanks them). */
 export const apiLogBodyDays = 30;
 
 export interface ApiLogEntryDetail extends ApiLogRow {

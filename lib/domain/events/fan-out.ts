@@ -18,7 +18,7 @@ export interface RecordedEvent {
  * that wrote it (`recordEvent`): they commit with the event or not at all, so no event is lost
  * between the change and its webhooks. One delivery per active webhook subscribed to the type:
  * the account's own webhooks, and the webhooks of the apps connected to the account (connection not
- * ended), those with the connection's id. `recordEvent` has already applied the spec's gate (no
+ * ended), those with the connection's id. `recordEvent` has already applied the gate (no
  * event without a key of the account), so every event that gets here may be delivered.
  *
  * When it makes any, it notifies `deliveriesChannel`: PostgreSQL delivers the notification at commit,

@@ -20,7 +20,7 @@ export interface NewEvent {
  * change, so the change and its event commit or vanish together. Every event of the platform goes
  * through here, so whatever must follow an event (deliveries) belongs here too.
  *
- * Only accounts with a key that is not revoked get events (spec: Events); an expired key still
+ * Only accounts with a key that is not revoked get events (README, Listings API); an expired key still
  * counts, so an integrator renewing its key finds the events in between. Returns null otherwise.
  */
 export async function recordEvent(tx: Handle, event: NewEvent): Promise<EventBody | null> {

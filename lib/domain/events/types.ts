@@ -4,7 +4,7 @@ import { rejectionCodes } from "@/lib/domain/vocabulary/rejection-codes";
 import { listingUrl } from "@/lib/base/public-urls";
 import { eventId } from "./ids";
 
-/** The nine event types of release 1.0.0 (spec: Events). Clients must accept new ones later. */
+/** The nine event types of release 1.0.0. Clients must accept new ones later. */
 export const eventTypes = {
   published: "listing.published",
   rejected: "listing.rejected",
@@ -53,7 +53,7 @@ export function listingEventData(listing: ListingRef, extra: Record<string, unkn
   };
 }
 
-/** `data` members of every listing event (spec: Event body), as `listingEventData` writes them. */
+/** `data` members of every listing event, as `listingEventData` writes them. */
 const listingDataShape = {
   code: z.string().meta({ description: "The listing's code." }),
   external_ref: z.string().nullable().meta({ description: "The integrator's reference of the listing, null when it has none." }),
@@ -62,7 +62,7 @@ const listingDataShape = {
 };
 
 /**
- * `data` of each event type (spec: Event types): the listing members, then the type's own. Written
+ * `data` of each event type: the listing members, then the type's own. Written
  * once here for the webhook bodies of the OpenAPI document; `GET /events` documents the open `Event`
  * (clients must accept types added later), and can take these when it documents `data` per type.
  */
@@ -106,8 +106,8 @@ export const eventDataSchemas = {
 
 /**
  * The body of a webhook delivery of one event type: the event as `GET /events` shows it, with
- * `type` fixed and `data` that type's, plus `connection` on an integrator app's webhook (DESIGN §4).
- * `component` names it in the OpenAPI document.
+ * `type` fixed and `data` that type's, plus `connection` on an integrator app's webhook (README,
+ * Webhooks). `component` names it in the OpenAPI document.
  */
 export function webhookEventBodySchema<T extends EventType>(type: T, component: string) {
   return z

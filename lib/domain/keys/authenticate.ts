@@ -123,7 +123,7 @@ function keyLookup(database: Database) {
 
 /**
  * The key must hold the endpoint's permission (403 `missing_ability`). Writing also needs a confirmed
- * account, as creating keys does: any other denial is 403 `forbidden` (spec: Authentication 7).
+ * account, as creating keys does: any other denial is 403 `forbidden`.
  */
 export function requirePermission(principal: Principal, permission: Permission): void {
   if (!principal.key.permissions.includes(permission)) throw new AppError("missing_ability", { permission });

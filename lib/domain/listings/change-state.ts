@@ -8,9 +8,9 @@ import type { ListingDetail } from "./schemas";
 import { transition } from "./internal/transition";
 
 /**
- * Owner actions of the state machine (spec: States and transitions). Repeating an action on a
+ * Owner actions of the state machine. Repeating an action on a
  * listing already in its target state changes nothing and answers like the first time; a state the
- * action does not start from is refused: `resume` with 404 as the spec says, the others with 409.
+ * action does not start from is refused: `resume` with 404 (as documented), the others with 409.
  * `resume` of a listing the caller can see says it is not paused (reason `not_paused`): the caller
  * reads that listing anyway, and someone else's listing has failed the lookup before, like a missing one.
  */

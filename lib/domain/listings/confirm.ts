@@ -8,7 +8,7 @@ import type { ListedRow } from "./read-shape";
 import { transition } from "./internal/transition";
 
 /**
- * "Still available" (DESIGN §4, spec: `unconfirmed` → `active`): an unconfirmed listing is active
+ * "Still available" (`unconfirmed` → `active`): an unconfirmed listing is active
  * again with `listing.published`, and a new 30 days start. An active listing confirmed early (after
  * the reminder) only starts its 30 days again: nothing a reader sees changes, so neither its version
  * (an integrator's `If-Match` stays valid) nor its place in the "last modified" order does, and no

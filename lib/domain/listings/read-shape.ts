@@ -52,7 +52,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const str = (v: unknown) => (v === undefined ? null : (v as string | null));
 
 /**
- * The list-item shape (spec: Listing, fields up to `attribution`). Its type is the one of
+ * The list-item shape (the detail's fields up to `attribution`). Its type is the one of
  * `listingItemSchema` (schemas.ts, which the OpenAPI document shows): one source for both, so a
  * member added here and not there, or typed differently, does not compile.
  */

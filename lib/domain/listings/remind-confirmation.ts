@@ -6,7 +6,7 @@ import { logger } from "@/lib/base/logger";
 import { serviceTimeZone } from "@/lib/base/time-zone";
 import { confirmationDays } from "./unconfirm";
 
-/** The owner is reminded this many days before a listing's 30 days end (DESIGN §4). */
+/** The owner is reminded this many days before a listing's 30 days end. */
 export const reminderDaysBefore = 3;
 
 const dayMs = 86_400_000;

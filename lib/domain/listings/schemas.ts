@@ -2,8 +2,8 @@ import { z } from "zod";
 import { listingStatuses } from "@/db/schema";
 
 /**
- * The listing read shape (spec: Listing) in one place: these schemas are what the OpenAPI document
- * shows, and their types are those of `toListingItem` / `toListingDetail` (internal/read-shape.ts),
+ * The listing read shape in one place: these schemas are what the OpenAPI document
+ * shows, and their types are those of `toListingItem` / `toListingDetail` (read-shape.ts),
  * which build it from a row. The test suite checks every real answer against them (tests/support/documented.ts).
  */
 const timestamp = z.string().meta({ format: "date-time" });

@@ -6,7 +6,7 @@ import { updateListing } from "./store";
 
 export const confirmationDays = 30;
 
-/** Active listings not confirmed for 30 days become `unconfirmed` (DESIGN §4); a job runs this hourly. */
+/** Active listings not confirmed for 30 days become `unconfirmed`; a job runs this hourly. */
 export async function unconfirmStaleListings({ ctx }: { ctx: ServiceContext<StaffActor> }): Promise<{ unconfirmed: number }> {
   const cutoff = new Date(ctx.now.getTime() - confirmationDays * 86_400_000);
   const stale = await ctx.db

@@ -5,7 +5,7 @@ import { blobStorage } from "@/lib/infra/storage";
 import { derivativeKeys } from "./internal/photo-rows";
 import { uploadBlobKey } from "./limits";
 
-/** Unused upload keys live about a day (spec: Limits). */
+/** Unused upload keys live about a day, as `POST /uploads` documents. */
 export const unusedUploadHours = 24;
 const batch = 200;
 

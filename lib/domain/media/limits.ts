@@ -1,4 +1,4 @@
-/** The spec's Limits for photos, in one place for the routes, the job and the documentation. */
+/** The published limits for photos, in one place for the routes, the job and the documentation. */
 
 /** Size of a photo: 20 MB, counted as 20 MiB (20 971 520 bytes) so that a file of "20 MB" by either count passes. */
 export const maxPhotoBytes = 20 * 1024 * 1024;
@@ -9,7 +9,7 @@ export const maxPhotoPixels = 100_000_000;
 export const maxPhotosPerListing = 100;
 export const maxPhotoUrlLength = 2048;
 export const maxRoomsPerPhoto = 3;
-/** A room label's length after trimming (DESIGN §4: free labels, not codes). */
+/** A room label's length after trimming (labels are free text, not codes). */
 export const maxRoomLabelLength = 60;
 
 /**

@@ -54,9 +54,9 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /**
  * Checks the body's form and the vocabulary, without the database: every error at its pointer
- * (spec: `present` for a missing `photos`, `required_without` for a photo with neither `url` nor
+ * (`present` for a missing `photos`, `required_without` for a photo with neither `url` nor
  * `key`, `url` for an address that is not https, `invalid_value` for an unknown level). Rooms are
- * labels, not codes (spec: "Room labels"): any text, `min`/`max` on its trimmed length, `distinct`.
+ * free labels, not codes: any text, `min`/`max` on its trimmed length, `distinct`.
  * Whose upload keys they are is checked by the service, which reads them.
  */
 export function readPhotoList(body: unknown): PhotoItem[] {

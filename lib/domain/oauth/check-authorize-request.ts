@@ -37,7 +37,7 @@ function single(query: AuthorizeQuery, name: string): Single {
 const valueOf = (parameter: Single): string | undefined => ("value" in parameter ? parameter.value : undefined);
 
 /**
- * Checks a consent request (DESIGN §4: `response_type=code`, `client_id`, `redirect_uri` exactly as
+ * Checks a consent request (`response_type=code`, `client_id`, `redirect_uri` exactly as
  * registered, `scope`, `state`, `code_challenge` with `code_challenge_method=S256`). Until the app
  * and its redirect address are known the page shows the error itself; after that every error goes
  * back to the app, with the `state` it sent. `state` is required: it is the app's defence against

@@ -11,7 +11,7 @@ import { endConnection, revokeConnectionKeys } from "./internal/connection-keys"
 import { scopeText } from "./internal/scope";
 import { codeVerifierPattern, s256 } from "./secrets";
 
-/** Days a key granted by consent lasts (spec: Authentication 8, `expires_in` of 365 days). */
+/** Days a key granted by consent lasts (`expires_in`); after that the account consents again. */
 export const grantedKeyDays = 365;
 
 export interface TokenResponse {

@@ -11,7 +11,7 @@ import { parseOrThrow } from "@/lib/base/validation/zod";
 import { redirectWith, registeredClient, type AuthorizeRequest } from "./internal/authorize-request";
 import { codeChallengePattern, newAuthorizationCode } from "./secrets";
 
-/** How long a code can be exchanged (spec: Limits, 60 seconds). */
+/** How long a code can be exchanged, as `POST /oauth/token` documents it. */
 export const codeLifetimeSeconds = 60;
 
 const authorizeRequestInput = z.object({

@@ -2,7 +2,7 @@ import { enumeration } from "@/lib/base/i18n/labels";
 
 /**
  * Why photos were left out: `reason` of `media.failed`, kept per photo. `download_failed` and
- * `unprocessable` are the spec's; the others say more precisely what `unprocessable` would.
+ * `unprocessable` are the general ones; the others say more precisely what `unprocessable` would.
  */
 export const mediaFailureReasons = enumeration([
   ["download_failed", "Descărcare eșuată", "Download failed"],

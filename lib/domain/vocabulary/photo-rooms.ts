@@ -3,8 +3,8 @@ import { floorLevels } from "./floor-levels";
 import { enumeration, labelOf } from "@/lib/base/i18n/labels";
 
 /**
- * Rooms the portal offers for a photo's labels (at most 3 per photo). A suggestion, not a rule
- * (DESIGN §4): a photo's labels are free text, and one equal to a code here is shown with its label.
+ * Rooms the portal offers for a photo's labels (at most 3 per photo). A suggestion, not a rule:
+ * a photo's labels are free text, and one equal to a code here is shown with its label.
  */
 export const photoRooms = enumeration([
   ["living_room", "Living", "Living room"],

@@ -2,7 +2,7 @@ import { OutboundError, safePost, type OutboundFailure } from "@/lib/infra/net/s
 import { signWebhook } from "@/lib/domain/webhooks/signature";
 
 /**
- * One delivery attempt of one event to one webhook (spec "Delivery"): both job engines call this, and
+ * One delivery attempt of one event to one webhook: both job engines call this, and
  * keep its result as the attempt's state. It never throws for anything the receiver or the network
  * does; those are failures with a stable reason.
  */
@@ -31,7 +31,7 @@ export interface DeliveryAttemptResult {
   request: { headers: Record<string, string> };
 }
 
-/** The spec's receiver response time. */
+/** How long a receiver has to answer, as subscribers are told; later is a failed attempt. */
 export const RECEIVER_TIMEOUT_MS = 10_000;
 /** Enough of an answer to show in the delivery log. */
 export const RESPONSE_EXCERPT_BYTES = 2048;

@@ -8,7 +8,7 @@ import type { Locale } from "@/lib/base/i18n";
 import { logger } from "@/lib/base/logger";
 
 /**
- * Endpoint health (beyond the spec): a webhook whose every attempt has failed for this long is
+ * Endpoint health: a webhook whose every attempt has failed for this long is
  * stopped, and its owner told; a receiver answering `410 Gone` stops it at once.
  */
 export const failingDaysBeforeStop = 5;

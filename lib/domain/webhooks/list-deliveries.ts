@@ -19,7 +19,7 @@ export const listDeliveriesInput = z.object({
 });
 
 /**
- * A webhook's delivery log (30 days, spec: Limits), newest first, a page at a time, optionally of
+ * A webhook's delivery log (kept 30 days), newest first, a page at a time, optionally of
  * one status. Another account's webhook answers like a missing one.
  */
 export async function listDeliveries({

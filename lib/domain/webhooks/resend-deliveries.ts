@@ -30,9 +30,9 @@ async function resend(tx: TransactionContext<AccountActor>, where: SQL): Promise
 }
 
 /**
- * Resends one delivery of one of the account's webhooks, whatever its state (spec: deliveries "can
- * be resent manually"). Another account's delivery is not found. Resolves with whether it was
- * resent: a delivery whose attempt is running right now is not.
+ * Resends one delivery of one of the account's webhooks, whatever its state: a receiver that lost a
+ * delivered event may want it again. Another account's delivery is not found. Resolves with whether
+ * it was resent: a delivery whose attempt is running right now is not.
  */
 export async function resendDelivery({
   ctx,
@@ -65,7 +65,7 @@ export async function resendDelivery({
 
 export const resendFailedInput = z.object({ webhookId: z.string().max(100), since: z.date() });
 
-/** Beyond the spec: resends every failed delivery of one of the account's webhooks made since a moment. */
+/** The portal's bulk resend: every failed delivery of one of the account's webhooks made since a moment. */
 export async function resendFailedDeliveries({
   ctx,
   input,

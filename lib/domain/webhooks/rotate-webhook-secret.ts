@@ -8,7 +8,7 @@ import { newWebhookSecret } from "./signature";
 
 /**
  * A new secret for one of the account's webhooks, shown once. Only one secret is stored, so the old
- * one stops signing at once (spec): every attempt from the commit on is signed with the new one.
+ * one stops signing at once: every attempt from the commit on is signed with the new one.
  */
 export async function rotateWebhookSecret({
   ctx,

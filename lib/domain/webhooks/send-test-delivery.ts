@@ -21,7 +21,7 @@ export interface TestDeliveryResult {
 export const defaultTestMessage = "Test delivery from the listings platform";
 
 /**
- * The Test button (spec: a `webhook.test` event signed like any other, only to that webhook, not
+ * The Test button (a `webhook.test` event signed like any other, only to that webhook, not
  * retried): one attempt now, its result returned at once. Nothing is queued, so nothing retries it;
  * a stopped webhook can be tested too. An account reaches only its own webhooks (another's is 404).
  */

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 
-/** Standard Webhooks signatures (spec "Signature"): what receivers verify, with any of its libraries. */
+/** Standard Webhooks signatures: what receivers verify, with any of its libraries. */
 
 const secretPrefix = "whsec_";
 

@@ -21,8 +21,9 @@ function smtp(url: string): Transporter {
 
 /**
  * Sends one message: through SMTP when `SMTP_URL` is set, otherwise into the sandbox mailbox
- * (DESIGN §2), where the account with that address reads it. In production without `SMTP_URL` it throws: a confirmation that silently goes nowhere
- * is worse than a refused sign-up, and the server's start-up already said mail is not configured.
+ * (README, Mail), where the account with that address reads it. In production without `SMTP_URL`
+ * it throws: a confirmation that silently goes nowhere is worse than a refused sign-up, and the
+ * server's start-up already said mail is not configured.
  *
  * Call it after the transaction that decided to send has committed, never inside one: the mailbox
  * writes on the process-wide connection, which on PGlite waits for an open transaction to end.

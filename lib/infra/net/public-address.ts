@@ -20,7 +20,7 @@ export interface PublicUrlOptions {
   resolve?: Resolver;
 }
 
-/** The spec's limit for photo URLs, applied to every outbound address. */
+/** The published limit for photo URLs, applied to every outbound address. */
 export const MAX_URL_LENGTH = 2048;
 
 /** Through getaddrinfo, as a connection would resolve it (so /etc/hosts counts: `localhost` is refused). */
@@ -59,7 +59,7 @@ const loopbackName = "localhost";
  * address. The WHATWG parser has already turned `2130706433`, `0x7f000001`, `127.1` or `0177.0.0.1`
  * into `127.0.0.1` and compressed IPv6, so the check sees what a connection would use.
  *
- * UNSAFE_ALLOW_LOCAL_URLS adds `http` for loopback alone (DESIGN §4): a loopback literal, or
+ * UNSAFE_ALLOW_LOCAL_URLS (never in production) adds `http` for loopback alone: a loopback literal, or
  * `localhost`, whose answers must then all be loopback. `http` to any other host stays refused, so a
  * test setting it does not open plain-text downloads and deliveries to the world.
  */

@@ -20,7 +20,7 @@ export interface BlobObject {
 }
 
 /**
- * Files behind one small interface (DESIGN §2): the local folder `.data/blobs` by default, Vercel Blob
+ * Files behind one small interface: the local folder `.data/blobs` by default, Vercel Blob
  * when `BLOB_READ_WRITE_TOKEN` is set. Keys are relative paths of safe segments (see `keys.ts`); a
  * key that is not one is refused before anything is read or written. Blobs are public once written
  * and are meant to be written once: callers make a new key for new content, so a URL can be cached

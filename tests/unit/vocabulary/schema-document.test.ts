@@ -40,7 +40,7 @@ describe("GET /schema document", () => {
     });
   });
 
-  it("lists every enumeration the spec names, amenities with their appliance flag, and retired codes", () => {
+  it("lists every documented enumeration, amenities with their appliance flag, and retired codes", () => {
     const { enumerations, retired } = buildSchemaDocument({ rates });
     for (const name of [
       "property_type",

@@ -23,7 +23,7 @@ const allEnumerations: [string, Enumeration][] = [
 ];
 
 describe("vocabulary", () => {
-  it("has the codes DESIGN §4 requires", () => {
+  it("has the codes that tests and examples rely on", () => {
     expect(propertyTypes.codes).toEqual(["apartment", "house", "land", "commercial", "office", "industrial", "development"]);
     expect(transactionTypes.codes).toEqual(["sale", "rent"]);
     expect(partitionings.codes).toEqual(["detached", "semi_detached", "non_detached", "circular"]);
@@ -88,7 +88,7 @@ describe("field metadata", () => {
     }
   });
 
-  it("fields that the spec says are not nullable are required and not nullable", () => {
+  it("fields documented as not nullable are required and not nullable", () => {
     for (const name of ["title", "description", "city", "street", "latitude", "longitude", "type", "transaction"]) {
       const spec = writeFields[name as keyof typeof writeFields];
       expect(spec.nullable, name).toBe(false);
@@ -110,7 +110,7 @@ describe("field metadata", () => {
     }
   });
 
-  it("the spec's bounds", () => {
+  it("has the documented bounds", () => {
     expect(writeFields.title).toMatchObject({ minLength: 10, maxLength: 90 });
     expect(writeFields.description).toMatchObject({ minLength: 30, maxLength: 5000 });
     expect(writeFields.rooms).toMatchObject({ min: 1, max: 40 });

@@ -4,6 +4,7 @@ import { requestLocale } from "@/app/locale";
 import { ConfirmAction } from "@/components/forms/confirm-action";
 import { listOpenReports } from "@/lib/domain/listings/reports";
 import { format } from "@/lib/base/i18n";
+import { listingPath } from "@/lib/base/public-urls";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { formToken } from "@/lib/adapters/portal/csrf";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
@@ -52,7 +53,7 @@ export default async function ReportsPage() {
                   <th scope="row" className="text">
                     <Link href={reviewPath(report.listingCode)}>{report.listingTitle}</Link>
                     <br />
-                    <Link href={`/listings/${report.listingCode}`} className="muted">
+                    <Link href={listingPath(report.listingCode)} className="muted">
                       {t.publicPage} ({report.listingCode})
                     </Link>
                   </th>

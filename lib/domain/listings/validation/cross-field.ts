@@ -24,7 +24,7 @@ interface Context {
 
 const has = <T>(value: T | undefined | null): value is T => value !== undefined && value !== null;
 
-/** The checks that compare fields with each other or with the type, each at the spec's pointer. */
+/** The checks that compare fields with each other or with the type, each at its documented pointer. */
 export function checkCrossField(context: Context): void {
   for (const check of [kindChecks, sizeChecks, priceChecks, furnishingChecks, developmentChecks]) check(context);
 }

@@ -19,7 +19,7 @@ import {
 import { isMeaningfulText } from "./meaningful-text";
 import { isValidParcelRing } from "./parcel";
 
-/** Patterns of the spec (`content_locale`, `price_currency`) and of `external_ref` (Limits). */
+/** Patterns of `content_locale`, `price_currency`, `external_ref` and `delivery_quarter`. */
 export const patterns = {
   language: /^[a-zA-Z]{2}$/,
   currency: /^[A-Z]{3}$/,

@@ -30,7 +30,7 @@ function numberAt(
 }
 
 /**
- * One zod issue of one field as the spec's code. Numbers within two inclusive bounds answer `between`
+ * One zod issue of one field as the API's code. Numbers within two inclusive bounds answer `between`
  * (the detail names the whole range); one-sided bounds, lengths and list sizes answer `min` or `max`.
  * Every bound says what it counts (`unit`): characters, items, the parcel's points or the field's unit.
  */

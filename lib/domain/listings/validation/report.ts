@@ -6,7 +6,7 @@ import type { ListingWarning } from "./types";
 const fieldOrder = new Map<string, number>(writeFieldNames.map((name, index) => [name, index]));
 const memberOrder = new Map<string, number>(Object.keys(unitTypeFields).map((name, index) => [name, index]));
 
-/** Errors and warnings of one validation, ordered as the spec's field table, then pointer, then code. */
+/** Errors and warnings of one validation, ordered as `writeFieldNames`, then pointer, then code. */
 export class Report {
   private readonly errorList: FieldError[] = [];
   private readonly warningList: ListingWarning[] = [];

@@ -50,7 +50,7 @@ const inputOptions = { limitInputPixels: maxPhotoPixels, failOn: "error", pages:
 export async function renderPhoto(bytes: Buffer): Promise<Rendered> {
   if (bytes.byteLength > maxPhotoBytes) return { ok: false, reason: "too_large" };
   const format = sniffFormat(bytes);
-  // Not JPEG, PNG or WebP bytes, whatever the sender called them: the spec's `unprocessable`.
+  // Not JPEG, PNG or WebP bytes, whatever the sender called them: `unprocessable`.
   if (!format) return { ok: false, reason: "unprocessable" };
   let width: number;
   let height: number;

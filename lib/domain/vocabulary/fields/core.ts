@@ -5,7 +5,7 @@ const always = { rule: "required" } as const;
 export const buildings: readonly PropertyType[] = ["apartment", "house", "commercial", "office", "industrial"];
 export const buildingsAndProjects: readonly PropertyType[] = [...buildings, "development"];
 
-/** Identity, text, location, size and price: the spec's write table from `type` to `trade_price_diff`. */
+/** Identity, text, location, size and price: the write fields from `type` to `trade_price_diff`. */
 export const coreFields = {
   type: choice("Tip proprietate", "Property type", "property_type", { nullable: false, required: always }),
   transaction: choice("Tip tranzacție", "Transaction", "transaction_type", { nullable: false, required: always }),

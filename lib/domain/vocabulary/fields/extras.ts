@@ -11,7 +11,7 @@ const unitTypes: UnitTypesField = {
   appliesTo: { types: ["development"] },
 };
 
-/** Write fields beyond the spec's table (named by its validation rules, or added by us after `openings_length`). */
+/** Write fields after `openings_length`: those the validation codes name (`contact_phone`, `unit_types`, …) and ours. */
 export const extraFields = {
   price_period: choice("Perioada prețului", "Price period", "price_period"),
   reserved: boolean("Rezervat", "Reserved"),

@@ -17,7 +17,7 @@ const parcel: ParcelField = {
   ...only("land", "house", "industrial", "development"),
 };
 
-/** Type-specific facts: the spec's write table from `heating_types` to `openings_length`. */
+/** Type-specific facts: the write fields from `heating_types` to `openings_length`. */
 export const factFields = {
   heating_types: list("Încălzire", "Heating", "heating_type", 12, { itemMaxLength: 32, ...only(...buildings) }),
   condition: choice("Stare", "Condition", "property_condition", only(...buildings)),

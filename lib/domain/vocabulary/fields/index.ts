@@ -5,7 +5,7 @@ import type { FieldSpec, FieldValue } from "./spec";
 
 export type * from "./spec";
 
-/** Every writable listing field, in the order of the spec's table (errors are reported in this order). */
+/** Every writable listing field, in one fixed order: errors are reported in this order. */
 export const writeFields = { ...coreFields, ...factFields, ...extraFields } satisfies Record<string, FieldSpec>;
 
 export type WriteFieldName = keyof typeof writeFields;

@@ -8,6 +8,7 @@ import type { PublicPhoto } from "@/lib/domain/media/list-public-photos";
 import { labelOf } from "@/lib/base/i18n/labels";
 import { rejectionCodes } from "@/lib/domain/vocabulary/rejection-codes";
 import { format, type Locale } from "@/lib/base/i18n";
+import { listingPath } from "@/lib/base/public-urls";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
 import { confirmListingAction, deleteListingAction, markListingSoldAction, pauseListingAction, resumeListingAction } from "./actions";
@@ -114,7 +115,7 @@ export function ListingRow({
             {texts.edit}
           </Link>
           {row.status === "active" ? (
-            <Link href={`/listings/${row.code}`} aria-label={format(texts.publicPageLabel, { title })}>
+            <Link href={listingPath(row.code)} aria-label={format(texts.publicPageLabel, { title })}>
               {texts.publicPage}
             </Link>
           ) : null}

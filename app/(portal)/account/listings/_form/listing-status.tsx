@@ -3,6 +3,7 @@ import type { ListingRow } from "@/lib/domain/listings/read-shape";
 import { labelOf } from "@/lib/base/i18n/labels";
 import { rejectionCodes } from "@/lib/domain/vocabulary/rejection-codes";
 import { format, type Locale } from "@/lib/base/i18n";
+import { listingPath } from "@/lib/base/public-urls";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 
 type Texts = Pick<PageMessages, "listingForm" | "myListings">;
@@ -42,7 +43,7 @@ export function ListingStatus({ row, locale, texts }: { row: ListingRow; locale:
       {notes[row.status] ? <p className="notice">{notes[row.status]}</p> : null}
       {row.status === "active" ? (
         <p>
-          <Link href={`/listings/${row.code}`}>{t.publicPage}</Link>
+          <Link href={listingPath(row.code)}>{t.publicPage}</Link>
         </p>
       ) : null}
     </section>

@@ -16,7 +16,7 @@ const maxLabelLength = 60;
 /**
  * A photo's level and rooms, folded under a summary of the chosen ones: open, the vocabulary's
  * every room would make each photo taller than a screen, and a photo could then not be dragged
- * onto another one in sight. Rooms are labels (DESIGN §4): the vocabulary's are offered, known codes
+ * onto another one in sight. Rooms are free labels: the vocabulary's are offered, known codes
  * shown by their label, and the owner may write another (as may an integrator, whose own labels are
  * listed, checked, so that saving keeps them).
  */

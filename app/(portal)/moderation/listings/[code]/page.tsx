@@ -14,6 +14,7 @@ import { labelOf } from "@/lib/base/i18n/labels";
 import { rejectionCodes } from "@/lib/domain/vocabulary/rejection-codes";
 import { AppError } from "@/lib/base/errors";
 import { format } from "@/lib/base/i18n";
+import { listingPath } from "@/lib/base/public-urls";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { formToken } from "@/lib/adapters/portal/csrf";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
@@ -86,7 +87,7 @@ export default async function ReviewPage({ params, searchParams }: Props) {
         {review.status === "active" ? (
           <>
             {" · "}
-            <Link href={`/listings/${review.code}`}>{t.publicPage}</Link>
+            <Link href={listingPath(review.code)}>{t.publicPage}</Link>
           </>
         ) : null}
       </p>
