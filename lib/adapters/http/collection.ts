@@ -32,7 +32,7 @@ export function pickFields(shape: Record<string, unknown>, fields: string[]): Re
 }
 
 /**
- * The collection body of the spec: `{ data, links: { first, last, prev, next }, meta: { path,
+ * The collection body of every API list: `{ data, links: { first, last, prev, next }, meta: { path,
  * per_page, next_cursor, prev_cursor } }`; links keep the caller's filters.
  */
 export function collectionBody(url: URL, page: SequencePage<ListedRow>, perPage: number, data: unknown[]) {

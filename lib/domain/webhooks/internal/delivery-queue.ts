@@ -28,7 +28,7 @@ export const inFlightNow = sql`${d.status} = 'delivering'`;
 /** Due: pending and its time has come, or delivering with an ended lease (`next_attempt_at` holds the lease's end). */
 export const dueAt = (now: Date) => and(unfinished, lte(d.nextAttemptAt, now));
 
-/** The body sent: the event as `GET /events` shows it, with `connection` on an integrator app's webhook (DESIGN §4). */
+/** The body sent: the event as `GET /events` shows it, with `connection` on an integrator app's webhook. */
 export function deliveryBody(eventRow: typeof events.$inferSelect, connectionId: number | null): string {
   const body = eventBody(eventRow);
   return JSON.stringify(connectionId === null ? body : { ...body, connection: connectionId });
