@@ -39,9 +39,23 @@ export interface ServiceContext<A extends Actor = Actor> {
   /** Where queries go: the connection, or the transaction this context runs in (`withTransaction`). */
   db: Handle;
   actor: A;
+  /** The moment the work is done at (a request's, a job pass's, `jobs:run --now`): the time its writes carry. */
   now: Date;
+  /**
+   * The time as long work goes on: `now` when the context is made, then moving at the real pace. A job
+   * that outlasts its moment reads it for its leases and for when each step ended (photo processing).
+   */
+  clock: Clock;
   locale?: Locale;
 }
+
+export type Clock = () => Date;
+
+/** A clock reading `start` now and moving on at the real pace, so a moved moment (`jobs:run --now`) stays moved. */
+export const clockFrom = (start: Date): Clock => {
+  const offsetMs = start.getTime() - Date.now();
+  return () => new Date(Date.now() + offsetMs);
+};
 
 /** A context whose queries run in one open transaction. */
 export type TransactionContext<A extends Actor = Actor> = ServiceContext<A> & { db: Transaction };
@@ -64,16 +78,22 @@ export const inTransaction = <A extends Actor>(ctx: ServiceContext<A>): ctx is T
 
 interface ContextOptions {
   now?: Date;
+  /** One clock for many contexts (a job pass's); otherwise the context's own, from `now`. */
+  clock?: Clock;
   locale?: Locale;
 }
 
-const contextOf = <A extends Actor>(database: Database, actor: A, options: ContextOptions): ServiceContext<A> => ({
-  database,
-  db: database.connection,
-  actor,
-  now: options.now ?? new Date(),
-  ...(options.locale ? { locale: options.locale } : {}),
-});
+const contextOf = <A extends Actor>(database: Database, actor: A, options: ContextOptions): ServiceContext<A> => {
+  const now = options.now ?? options.clock?.() ?? new Date();
+  return {
+    database,
+    db: database.connection,
+    actor,
+    now,
+    clock: options.clock ?? clockFrom(now),
+    ...(options.locale ? { locale: options.locale } : {}),
+  };
+};
 
 /** Jobs, start-up and the seed: the product itself acting, on every account's data. */
 export const systemContext = (database: Database, options: ContextOptions = {}): ServiceContext<SystemActor> =>

@@ -11,16 +11,17 @@ import { randomToken } from "@/lib/base/ids";
  */
 export function recordingJob(
   label: string,
-  options: { delaysSeconds?: number[]; fail?: (attempt: number) => Error | undefined; cron?: string } = {},
+  options: { delaysSeconds?: number[]; fail?: (attempt: number) => Error | undefined; cron?: string; tookMs?: number } = {},
 ) {
-  const calls: { payload: { value: string }; ctx: JobContext }[] = [];
+  const calls: { payload: { value: string }; ctx: JobContext; clockAt: Date }[] = [];
   const job = defineJob({
     name: `test.${label}.${randomToken(8)}`,
     payload: z.object({ value: z.string().default("x") }),
     retry: { delaysSeconds: options.delaysSeconds ?? [] },
     cron: options.cron,
     handler: async (payload, ctx) => {
-      calls.push({ payload, ctx });
+      calls.push({ payload, ctx, clockAt: ctx.clock() });
+      if (options.tookMs) await new Promise((resolve) => setTimeout(resolve, options.tookMs));
       const error = options.fail?.(ctx.job.attempt);
       if (error) throw error;
       return { echoed: payload.value };

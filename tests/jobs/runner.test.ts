@@ -61,6 +61,19 @@ describe("embedded job runner", () => {
     expect((await runDueJobs({ database: handle, now: plusSeconds(t0, 86_400), jobs: [job] })).ran).toBe(0);
   });
 
+  it("gives a pass's jobs its moment as now and its clock running on from it, so a later batch reads the time it runs at", async () => {
+    const handle = await database();
+    const { job, calls } = recordingJob("clock", { tookMs: 50 });
+    await enqueue(job, {}, { runAt: t0 });
+    await enqueue(job, {}, { runAt: t0 });
+
+    await runDueJobs({ database: handle, now: t0, jobs: [job], batchSize: 1 });
+    expect(calls.map((call) => call.ctx.now)).toEqual([t0, t0]);
+    const [first, second] = calls.map((call) => call.clockAt.getTime() - t0.getTime());
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(second).toBeGreaterThanOrEqual(first + 45);
+  });
+
   it("reclaims a row left running by a process that died, once its lease has expired", async () => {
     const handle = await database();
     const { job, calls } = recordingJob("stuck", { delaysSeconds: [30] });

@@ -313,6 +313,28 @@ describe("the photos.process job", () => {
     expect((await detail(key, code)).images).toHaveLength(2);
   });
 
+  it("reads the time from the context's clock: a lease ended by it is taken, and the photo and listing carry its times", async () => {
+    const { key } = await accountWithKey();
+    const { code } = await createListing(key);
+    await putPhotos(key, code, { photos: [{ url: at("/photo-c.webp") }] });
+    const db = await database();
+    const [listing] = await db.connection.select({ id: listings.id }).from(listings).where(eq(listings.code, code));
+    await db.connection
+      .update(photoLists)
+      .set({ workerUntil: new Date(Date.now() + 60_000) })
+      .where(eq(photoLists.listingId, listing.id));
+    const ahead = new Date(Date.now() + 6 * 60_000);
+    expect(await processListingPhotos({ ctx: systemContext(db, { now: ahead }), input: { listingId: listing.id } })).toEqual({
+      status: "done",
+      processed: 1,
+      failed: 0,
+    });
+    const [photo] = await photoRows(code);
+    expect(photo.processedAt!.getTime()).toBeGreaterThanOrEqual(ahead.getTime());
+    const [after] = await db.connection.select({ updatedAt: listings.updatedAt }).from(listings).where(eq(listings.id, listing.id));
+    expect(after.updatedAt.getTime()).toBeGreaterThanOrEqual(photo.processedAt!.getTime());
+  });
+
   it("gives the listing up when storage fails, so the job's retry finds it free and completes the list", async () => {
     const { key } = await accountWithKey();
     const { code } = await createListing(key);

@@ -1,5 +1,5 @@
 import type { Database } from "@/db";
-import { systemContext } from "@/lib/base/context";
+import { systemContext, type Clock } from "@/lib/base/context";
 import { logger } from "@/lib/base/logger";
 import type { JobDefinition } from "@/lib/infra/jobs/define";
 import { markDone, markFailed, markRetry, type JobRow } from "@/lib/infra/jobs/store";
@@ -29,8 +29,15 @@ function describeJobError(error: unknown): string {
  * Runs one claimed row through its job's handler and records the outcome on the row: done, queued
  * again after the job's next retry delay, or failed once the attempts are spent.
  */
-export async function executeJob(input: { database: Database; job: JobDefinition; row: JobRow; now: Date }): Promise<JobOutcome> {
-  const { database, job, row, now } = input;
+export async function executeJob(input: {
+  database: Database;
+  job: JobDefinition;
+  row: JobRow;
+  now: Date;
+  /** The pass's clock, shared by its jobs; the job's own from `now` otherwise. */
+  clock?: Clock;
+}): Promise<JobOutcome> {
+  const { database, job, row, now, clock } = input;
   const base = { id: row.id, name: row.name, attempt: row.attempts };
   const fail = async (error: string): Promise<JobOutcome> => {
     await markFailed(database.connection, row, { now, error });
@@ -45,7 +52,7 @@ export async function executeJob(input: { database: Database; job: JobDefinition
 
   try {
     const result = await job.handler(payload.data, {
-      ...systemContext(database, { now }),
+      ...systemContext(database, { now, clock }),
       job: { id: row.id, name: row.name, attempt: row.attempts },
     });
     await markDone(database.connection, row, now);

@@ -1,5 +1,6 @@
 import { database as processDatabase, type Database } from "@/db";
 import { config, inngestConfigured } from "@/lib/base/config";
+import { clockFrom } from "@/lib/base/context";
 import { logger } from "@/lib/base/logger";
 import { DeliveryLane } from "./delivery-lane";
 import { cronDedupeKey, nextOccurrence, type JobDefinition } from "@/lib/infra/jobs/define";
@@ -43,6 +44,9 @@ async function ensureCronOccurrences(database: Database, now: Date, list: readon
 export async function runDueJobs(options: RunOptions): Promise<RunSummary> {
   const { database } = options;
   const now = options.now ?? new Date();
+  // The pass's clock: a job of a later batch reads the time it runs at, not the pass's start (a
+  // photo job renews its listing's lease by it).
+  const clock = clockFrom(now);
   const list = options.jobs ?? jobRegistry;
   const known = byName(list);
   const batchSize = options.batchSize ?? 10;
@@ -54,7 +58,7 @@ export async function runDueJobs(options: RunOptions): Promise<RunSummary> {
     const limit = Math.min(batchSize, maxJobs - outcomes.length);
     const rows = await claimDueJobs(database.connection, { names: [...known.keys()], now, limit });
     if (rows.length === 0) break;
-    outcomes.push(...(await Promise.all(rows.map((row) => executeJob({ database, job: known.get(row.name)!, row, now })))));
+    outcomes.push(...(await Promise.all(rows.map((row) => executeJob({ database, job: known.get(row.name)!, row, now, clock })))));
     // A cron job that just finished needs its next occurrence before the pass ends.
     if (rows.some((row) => known.get(row.name)!.cron)) await ensureCronOccurrences(database, now, list);
   }

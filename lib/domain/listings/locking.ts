@@ -1,7 +1,16 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { and, eq, type SQL } from "drizzle-orm";
 import { postgresError, sqlState } from "@/db/errors";
 import { listings } from "@/db/schema";
-import type { AccountActor, StaffActor, TransactionContext } from "@/lib/base/context";
+import {
+  inTransaction,
+  withTransaction,
+  type AccountActor,
+  type Actor,
+  type ServiceContext,
+  type StaffActor,
+  type TransactionContext,
+} from "@/lib/base/context";
 import { AppError, notFound } from "@/lib/base/errors";
 import { isListingCode } from "./codes";
 import { listedOf, listedQuery } from "./internal/queries";
@@ -35,5 +44,36 @@ async function lock(ctx: TransactionContext, code: string, condition: SQL): Prom
   } catch (error) {
     if (postgresError(error)?.code === sqlState.lockNotAvailable) throw new AppError("listing_busy");
     throw error;
+  }
+}
+
+/**
+ * How a write waits for a listing another write holds: up to `rounds` more tries, the one after the
+ * nth refusal (n from 0) `backoffMs(n)` milliseconds later.
+ */
+export interface BusyRetry {
+  rounds: number;
+  backoffMs: (round: number) => number;
+}
+
+/**
+ * Runs `write` in a transaction of its own and, while the listing it locks is busy (`listing_busy`),
+ * again in a new one after a wait, up to `policy.rounds` times; then the caller gets the
+ * `listing_busy`. For work that has no client to answer 409 to (a job). Inside a caller's
+ * transaction it tries once: the refused lock has ended that transaction.
+ */
+export async function retryWhileBusy<A extends Actor, T>(
+  ctx: ServiceContext<A>,
+  write: (tx: TransactionContext<A>) => Promise<T>,
+  policy: BusyRetry,
+): Promise<T> {
+  for (let round = 0; ; round++) {
+    try {
+      return await withTransaction(ctx, write);
+    } catch (error) {
+      const busy = error instanceof AppError && error.code === "listing_busy";
+      if (!busy || round >= policy.rounds || inTransaction(ctx)) throw error;
+      await sleep(policy.backoffMs(round));
+    }
   }
 }
