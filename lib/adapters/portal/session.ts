@@ -6,9 +6,11 @@ import { sessionAccount, type SessionAccount } from "@/lib/domain/accounts/sessi
 import {
   accountContext,
   moderatorContext,
+  pageContext,
   publicContext,
   type AccountActor,
   type ModeratorActor,
+  type PublicActor,
   type ServiceContext,
 } from "@/lib/base/context";
 import { auth } from "./auth";
@@ -40,14 +42,30 @@ export async function requireAccount(): Promise<PortalSession> {
   return { account, ctx: await sessionContext(account) };
 }
 
+export interface ModeratorSession {
+  account: SessionAccount;
+  ctx: ServiceContext<ModeratorActor>;
+}
+
 /**
  * For the moderation desk's pages and actions: a signed-in moderator and their moderator context.
  * Anyone else signed in gets the site's not-found page, as if the desk did not exist.
  */
-export async function requireModerator(): Promise<{ account: SessionAccount; ctx: ServiceContext<ModeratorActor> }> {
+export async function requireModerator(): Promise<ModeratorSession> {
   const { account } = await requireAccount();
   if (!account.isModerator) notFound();
   return { account, ctx: moderatorContext(await database(), { accountId: account.id }, { locale: account.language }) };
+}
+
+export interface VisitorSession {
+  /** Whoever is signed in, if anyone: the language switch remembers the choice on the account too. */
+  account: SessionAccount | null;
+  ctx: ServiceContext<PublicActor>;
+}
+
+/** For the forms anyone may send (sign-up, sign-in, a report): the public context. */
+export async function visitorSession(): Promise<VisitorSession> {
+  return { account: await signedInAccount(), ctx: await pageContext() };
 }
 
 /** The service context of a signed-in account, for code that reads the session itself (`signedInAccount`). */
