@@ -23,7 +23,7 @@ class Redirect {
 export const goTo = (path: string): Redirect => new Redirect(path);
 
 /** A path whose pages a success makes stale; with `layout`, every page under it too. */
-export type Revalidation = string | readonly [path: string, type: "layout" | "page"];
+type Revalidation = string | readonly [path: string, type: "layout" | "page"];
 
 export type ActionCall<K extends SessionKind, Input> = SessionOf<K> & {
   input: Input;
@@ -34,7 +34,7 @@ export type ActionCall<K extends SessionKind, Input> = SessionOf<K> & {
   keepValues: (values: Record<string, string>) => void;
 };
 
-export interface ActionSpec<K extends SessionKind, Input, State extends FormState> {
+interface ActionSpec<K extends SessionKind, Input, State extends FormState> {
   session: K;
   /** The form's fields (see form-fields.ts); a failure comes back as field errors in the page's language. */
   input: z.ZodType<Input>;
