@@ -42,16 +42,11 @@ export async function requireAccount(): Promise<PortalSession> {
   return { account, ctx: await sessionContext(account) };
 }
 
-export interface ModeratorSession {
-  account: SessionAccount;
-  ctx: ServiceContext<ModeratorActor>;
-}
-
 /**
  * For the moderation desk's pages and actions: a signed-in moderator and their moderator context.
  * Anyone else signed in gets the site's not-found page, as if the desk did not exist.
  */
-export async function requireModerator(): Promise<ModeratorSession> {
+export async function requireModerator(): Promise<{ account: SessionAccount; ctx: ServiceContext<ModeratorActor> }> {
   const { account } = await requireAccount();
   if (!account.isModerator) notFound();
   return { account, ctx: moderatorContext(await database(), { accountId: account.id }, { locale: account.language }) };
