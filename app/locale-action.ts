@@ -1,11 +1,13 @@
 "use server";
 
 import { cookies } from "next/headers";
-import { redirect } from "next/navigation";
+import { z } from "zod";
 import { setAccountLanguage } from "@/lib/domain/accounts/set-account-language";
 import { isLocale } from "@/lib/base/i18n";
+import { goTo, portalAction } from "@/lib/adapters/portal/action";
+import { text } from "@/lib/adapters/portal/form-fields";
 import { localeCookie, localeCookieMaxAge, returnPath } from "@/lib/adapters/portal/page-locale";
-import { sessionContext, signedInAccount } from "@/lib/adapters/portal/session";
+import { sessionContext } from "@/lib/adapters/portal/session";
 
 /**
  * The language switcher's form: remembers the language in a cookie and, for a signed-in holder, on
@@ -13,15 +15,17 @@ import { sessionContext, signedInAccount } from "@/lib/adapters/portal/session";
  * page it was sent from. A plain form post without JavaScript; Next.js checks that the post comes
  * from this origin.
  */
-export async function chooseLocale(form: FormData): Promise<void> {
-  const locale = form.get("locale");
-  if (isLocale(locale)) {
-    // Not a secret and read by no script: HttpOnly; Lax so that it comes with links from other sites.
-    (await cookies()).set(localeCookie, locale, { path: "/", maxAge: localeCookieMaxAge, sameSite: "lax", httpOnly: true });
-    const account = await signedInAccount();
-    if (account && account.language !== locale) {
-      await setAccountLanguage({ ctx: await sessionContext(account), input: { language: locale } });
+export const chooseLocale = portalAction({
+  session: "visitor",
+  input: z.object({ locale: text(10), return: text() }),
+  run: async ({ account, input: { locale, return: from } }) => {
+    if (isLocale(locale)) {
+      // Not a secret and read by no script: HttpOnly; Lax so that it comes with links from other sites.
+      (await cookies()).set(localeCookie, locale, { path: "/", maxAge: localeCookieMaxAge, sameSite: "lax", httpOnly: true });
+      if (account && account.language !== locale) {
+        await setAccountLanguage({ ctx: await sessionContext(account), input: { language: locale } });
+      }
     }
-  }
-  redirect(returnPath(form.get("return")));
-}
+    return goTo(returnPath(from));
+  },
+});

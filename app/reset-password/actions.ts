@@ -1,35 +1,30 @@
 "use server";
 
-import { redirect } from "next/navigation";
-import { requestLocale } from "@/app/locale";
+import { z } from "zod";
 import { requestPasswordReset } from "@/lib/domain/accounts/request-password-reset";
 import { resetPassword } from "@/lib/domain/accounts/reset-password";
-import { pageContext } from "@/lib/base/context";
 import { format } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
-import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
+import { goTo, portalAction } from "@/lib/adapters/portal/action";
+import { text } from "@/lib/adapters/portal/form-fields";
 
 /** Asks for a reset link; the same answer whether the address has an account or not. */
-export async function requestLink(_previous: FormState, form: FormData): Promise<FormState> {
-  const locale = await requestLocale();
-  const email = formText(form, "email", 500);
-  try {
-    const sent = await requestPasswordReset({ ctx: await pageContext(), input: { email } });
+export const requestLink = portalAction({
+  session: "visitor",
+  input: z.object({ email: text(500) }),
+  values: (input) => input,
+  run: async ({ ctx, input, locale }) => {
+    const sent = await requestPasswordReset({ ctx, input });
     return { ok: true, message: format(pageMessages(locale).access.reset.sent, { email: sent.email }) };
-  } catch (error) {
-    return refusalState(error, locale, { email });
-  }
-}
+  },
+});
 
 /** Sets the new password from the mailed link; every session of the account ends. */
-export async function setNewPassword(_previous: FormState, form: FormData): Promise<FormState> {
-  try {
-    await resetPassword({
-      ctx: await pageContext(),
-      input: { token: formText(form, "token", 500), password: formText(form, "password", 500) },
-    });
-  } catch (error) {
-    return refusalState(error, await requestLocale());
-  }
-  redirect("/login?notice=password_reset");
-}
+export const setNewPassword = portalAction({
+  session: "visitor",
+  input: z.object({ token: text(500), password: text(500) }),
+  run: async ({ ctx, input }) => {
+    await resetPassword({ ctx, input });
+    return goTo("/login?notice=password_reset");
+  },
+});

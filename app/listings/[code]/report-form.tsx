@@ -7,7 +7,7 @@ import { reportListingAction } from "./actions";
 
 /** "Report this listing", folded until asked for; once sent, only the thanks remains. */
 export function ReportForm({ code, texts }: { code: string; texts: PageMessages["listing"]["report"] }) {
-  const [state, action] = useActionState(reportListingAction.bind(null, code), {});
+  const [state, action] = useActionState(reportListingAction, {});
   const error = state.fieldErrors?.reason;
   return (
     <details className="report" open={Boolean(state.message || state.fieldErrors)}>
@@ -16,6 +16,7 @@ export function ReportForm({ code, texts }: { code: string; texts: PageMessages[
         <FormMessage state={state} />
       ) : (
         <form action={action} className="stack" noValidate>
+          <input type="hidden" name="code" value={code} />
           <FormMessage state={state} />
           <div className="field">
             <label htmlFor="reason">{texts.reason}</label>

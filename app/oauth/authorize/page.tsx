@@ -4,6 +4,7 @@ import { requestLocale } from "@/app/locale";
 import { checkAuthorizeRequest } from "@/lib/domain/oauth/check-authorize-request";
 import { format } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { formToken } from "@/lib/adapters/portal/csrf";
 import { requireAccount } from "@/lib/adapters/portal/session";
 import { ConsentForm } from "./consent-form";
 import { consentFields, consentToken } from "./consent-request";
@@ -50,7 +51,7 @@ export default async function ConsentPage({ searchParams }: Props) {
       </ul>
       <p className="muted">{format(texts.keyNote, { app })}</p>
       <p className="muted">{format(texts.returnNote, { origin: new URL(check.redirectUri).origin })}</p>
-      <ConsentForm fields={consentFields(check)} token={consentToken(account, check)} texts={texts} />
+      <ConsentForm fields={consentFields(check)} token={formToken(account, consentToken, consentFields(check))} texts={texts} />
     </section>
   );
 }

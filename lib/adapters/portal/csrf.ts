@@ -3,20 +3,35 @@ import type { SessionAccount } from "@/lib/domain/accounts/session-account";
 import { authSecret } from "@/lib/base/auth-secret";
 
 /**
- * A form token bound to the signed-in account and to what the form is about (the consent request),
- * for forms whose post grants something. Next.js already refuses a server action posted from another
- * origin; this token also makes the post unforgeable for anyone who could not read the page itself,
- * and a form copied from one request cannot be replayed for another app, address or state.
+ * What a form's token is bound to besides the signed-in account: the form's purpose and what it acts
+ * on (`subject`, read from the form's fields: a listing's code, a consent request). The page issues
+ * the token with it and `portalAction` checks the post against the same binding, so they cannot drift.
  */
-export function formToken(account: Pick<SessionAccount, "id">, purpose: string, ...subject: string[]): string {
+export interface FormTokenBinding<About> {
+  purpose: string;
+  subject: (about: About) => string[];
+}
+
+/**
+ * A form token bound to the signed-in account and to what the form is about. Next.js already refuses
+ * a server action posted from another origin; this token also makes the post unforgeable for anyone
+ * who could not read the page itself, and a form copied from one request cannot be replayed for
+ * another listing, app, address or state.
+ */
+export function formToken<About>(account: Pick<SessionAccount, "id">, binding: FormTokenBinding<About>, about: About): string {
   return createHmac("sha256", authSecret())
-    .update(JSON.stringify([account.id, purpose, ...subject]))
+    .update(JSON.stringify([account.id, binding.purpose, ...binding.subject(about)]))
     .digest("base64url");
 }
 
-export function formTokenMatches(token: unknown, account: Pick<SessionAccount, "id">, purpose: string, ...subject: string[]): boolean {
+export function formTokenMatches<About>(
+  token: unknown,
+  account: Pick<SessionAccount, "id">,
+  binding: FormTokenBinding<About>,
+  about: About,
+): boolean {
   if (typeof token !== "string") return false;
-  const expected = Buffer.from(formToken(account, purpose, ...subject));
+  const expected = Buffer.from(formToken(account, binding, about));
   const given = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -41,9 +41,3 @@ export function refusalState(
   }
   return { message: problem.title, fieldErrors, values };
 }
-
-/** A form field's text value (absent and non-text values read as empty), at most `max` characters kept. */
-export const formText = (form: FormData, name: string, max = 10_000): string => {
-  const value = form.get(name);
-  return typeof value === "string" ? value.slice(0, max) : "";
-};

@@ -6,9 +6,11 @@ import { sessionAccount, type SessionAccount } from "@/lib/domain/accounts/sessi
 import {
   accountContext,
   moderatorContext,
+  pageContext,
   publicContext,
   type AccountActor,
   type ModeratorActor,
+  type PublicActor,
   type ServiceContext,
 } from "@/lib/base/context";
 import { auth } from "./auth";
@@ -48,6 +50,17 @@ export async function requireModerator(): Promise<{ account: SessionAccount; ctx
   const { account } = await requireAccount();
   if (!account.isModerator) notFound();
   return { account, ctx: moderatorContext(await database(), { accountId: account.id }, { locale: account.language }) };
+}
+
+export interface VisitorSession {
+  /** Whoever is signed in, if anyone: the language switch remembers the choice on the account too. */
+  account: SessionAccount | null;
+  ctx: ServiceContext<PublicActor>;
+}
+
+/** For the forms anyone may send (sign-up, sign-in, a report): the public context. */
+export async function visitorSession(): Promise<VisitorSession> {
+  return { account: await signedInAccount(), ctx: await pageContext() };
 }
 
 /** The service context of a signed-in account, for code that reads the session itself (`signedInAccount`). */

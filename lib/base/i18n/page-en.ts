@@ -88,6 +88,8 @@ export const pageEn = {
     text: "This form was sent from another site, so nothing was done. Open the page on this site and send the form from there.",
     home: "Back to the home page",
   },
+  /** A form whose token no longer matches (posted from an older page, or for another account): nothing was done. */
+  staleForm: "This page is out of date; reload it and try again.",
   access: accessTexts.en,
   shell: shellTexts.en,
   account: accountTexts.en,

@@ -85,6 +85,7 @@ export const pageRo: PageMessages = {
     text: "Formularul a fost trimis de pe alt site, așa că nu s-a făcut nimic. Deschide pagina pe acest site și trimite formularul de acolo.",
     home: "Înapoi la pagina principală",
   },
+  staleForm: "Pagina nu mai este actuală; reîncarc-o și încearcă din nou.",
   access: accessTexts.ro,
   shell: shellTexts.ro,
   account: accountTexts.ro,

@@ -8,7 +8,7 @@ import { listingPath } from "@/lib/base/public-urls";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { formToken } from "@/lib/adapters/portal/csrf";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
-import { reportPurpose, reviewPath } from "@/lib/adapters/portal/moderation-pages";
+import { reportToken, reviewPath } from "@/lib/adapters/portal/moderation-pages";
 import { requireModerator } from "@/lib/adapters/portal/session";
 import { closeReportAction } from "../actions";
 
@@ -66,7 +66,7 @@ export default async function ReportsPage() {
                     ) : (
                       <ConfirmAction
                         action={closeReportAction}
-                        fields={{ id: report.id, token: formToken(account, reportPurpose, report.id) }}
+                        fields={{ id: report.id, token: formToken(account, reportToken, { id: report.id }) }}
                         label={t.close}
                         question={t.closeQuestion}
                         confirm={moderation.review.confirm}

@@ -52,7 +52,6 @@ export const listingFormTexts = pageArea({
     sendEdit: "Send the edit to moderation",
     saving: "Saving…",
     errorSummary: "The listing was not saved. Fix these fields:",
-    staleForm: "This form is out of date; reload the page and try again.",
     changedMeanwhile:
       "The listing was changed elsewhere (another tab or the API) after you opened this form, so nothing was saved. Reload the page to see the current version and make your change again.",
     reload: "Reload the page",
@@ -169,7 +168,6 @@ export const listingFormTexts = pageArea({
     sendEdit: "Trimite modificarea la moderare",
     saving: "Se salvează…",
     errorSummary: "Anunțul nu a fost salvat. Corectează aceste câmpuri:",
-    staleForm: "Formularul nu mai este actual; reîncarcă pagina și încearcă din nou.",
     changedMeanwhile:
       "Anunțul a fost modificat în altă parte (alt tab sau API-ul) după ce ai deschis formularul, așa că nu s-a salvat nimic. Reîncarcă pagina ca să vezi versiunea actuală și refă modificarea.",
     reload: "Reîncarcă pagina",

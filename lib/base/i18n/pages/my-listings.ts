@@ -69,7 +69,6 @@ export const myListingsTexts = pageArea({
       cancel: "Cancel",
       working: "Working…",
     },
-    staleForm: "This page is out of date; reload it and try again.",
   },
   ro: {
     title: "Anunțurile mele",
@@ -138,6 +137,5 @@ export const myListingsTexts = pageArea({
       cancel: "Renunță",
       working: "Se lucrează…",
     },
-    staleForm: "Pagina nu mai este actuală; reîncarc-o și încearcă din nou.",
   },
 });

@@ -10,6 +10,7 @@ import { mediaFailureReasons } from "@/lib/domain/vocabulary/media-failure-reaso
 import { AppError } from "@/lib/base/errors";
 import { format } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { formToken } from "@/lib/adapters/portal/csrf";
 import { formSections, kindOf, storedValues } from "@/lib/adapters/portal/listing-form";
 import { requireAccount, type PortalSession } from "@/lib/adapters/portal/session";
 import { listingFormToken } from "../_form/form-token";
@@ -98,7 +99,7 @@ export default async function OwnListingPage({ params, searchParams }: Props) {
           <ListingForm
             sections={formSections(kind, locale)}
             initial={storedValues(row.pendingFields ?? row.fields)}
-            hidden={{ code: row.code, token: listingFormToken(account, row.code), etag: listingEtag(row) }}
+            hidden={{ code: row.code, token: formToken(account, listingFormToken, { code: row.code }), etag: listingEtag(row) }}
             intents={intents}
             hint={row.status === "draft" ? t.draftHint : undefined}
             texts={t}
@@ -107,7 +108,7 @@ export default async function OwnListingPage({ params, searchParams }: Props) {
       ) : null}
       <PhotoEditor
         code={row.code}
-        token={listingFormToken(account, row.code)}
+        token={formToken(account, listingFormToken, { code: row.code })}
         photos={(await listOwnPhotos({ ctx, input: { code: row.code } })).map((photo) => ({
           ...photo,
           failure: photo.failureReason ? labelOf(mediaFailureReasons, photo.failureReason, locale) : null,

@@ -103,17 +103,19 @@ export function PhotoEditor({
     const added: EditorPhoto[] = [];
     for (const file of Array.from(files ?? [])) {
       setAnnouncement(format(texts.uploading, { name: file.name }));
-      const granted = await createPhotoUploadAction(token, code, file.size);
-      const sent = granted.ok
-        ? await fetch(granted.grant.url, { method: "PUT", headers: granted.grant.headers, body: file }).catch(() => null)
-        : null;
-      if (!granted.ok || !sent?.ok) {
-        setAnnouncement(format(texts.uploadFailed, { name: file.name, reason: granted.ok ? String(sent?.status ?? "") : granted.message }));
+      const asked = new FormData();
+      asked.set("token", token);
+      asked.set("code", code);
+      asked.set("content_length", String(file.size));
+      const { grant, message } = await createPhotoUploadAction({}, asked);
+      const sent = grant ? await fetch(grant.url, { method: "PUT", headers: grant.headers, body: file }).catch(() => null) : null;
+      if (!grant || !sent?.ok) {
+        setAnnouncement(format(texts.uploadFailed, { name: file.name, reason: grant ? String(sent?.status ?? "") : (message ?? "") }));
         continue;
       }
       added.push({
         url: null,
-        key: granted.grant.key,
+        key: grant.key,
         floor: null,
         rooms: [],
         state: null,

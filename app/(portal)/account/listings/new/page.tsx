@@ -3,6 +3,7 @@ import Link from "next/link";
 import { requestLocale } from "@/app/locale";
 import { firstValue, type SearchParams } from "@/lib/adapters/portal/search-params";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { formToken } from "@/lib/adapters/portal/csrf";
 import { formSections, kindOf } from "@/lib/adapters/portal/listing-form";
 import { requireAccount } from "@/lib/adapters/portal/session";
 import { listingFormToken } from "../_form/form-token";
@@ -42,7 +43,7 @@ export default async function NewListingPage({ searchParams }: Props) {
           <ListingForm
             sections={formSections(kind, locale)}
             initial={{}}
-            hidden={{ code: "", token: listingFormToken(account, ""), ...kind }}
+            hidden={{ code: "", token: formToken(account, listingFormToken, { code: "" }), ...kind }}
             intents={[
               { intent: "draft", label: t.saveDraft },
               { intent: "submit", label: t.submit },

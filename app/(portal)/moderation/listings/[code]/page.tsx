@@ -18,7 +18,7 @@ import { listingPath } from "@/lib/base/public-urls";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { formToken } from "@/lib/adapters/portal/csrf";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
-import { decisionPurpose } from "@/lib/adapters/portal/moderation-pages";
+import { decisionToken } from "@/lib/adapters/portal/moderation-pages";
 import { requireModerator } from "@/lib/adapters/portal/session";
 import { decideAction } from "../../actions";
 import { RejectForm } from "./reject-form";
@@ -60,7 +60,7 @@ export default async function ReviewPage({ params, searchParams }: Props) {
   const facts = describeFacts({ facts: shown, type: String(shown.type), locale, words }).filter((fact) => !ownSections.has(fact.name));
   const changes = review.pendingFields ? describeEdit({ before: review.fields, after: review.pendingFields, locale, words }) : null;
   const features = Array.isArray(shown.features) ? (shown.features as string[]) : [];
-  const token = formToken(account, decisionPurpose, review.code);
+  const token = formToken(account, decisionToken, { code: review.code });
   const fields = { code: review.code, token };
   const decided = (await searchParams).decided;
   return (

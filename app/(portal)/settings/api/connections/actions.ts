@@ -1,23 +1,22 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { requestLocale } from "@/app/locale";
+import { z } from "zod";
 import { disconnect } from "@/lib/domain/oauth/disconnect";
 import { format } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
-import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
-import { requireAccount } from "@/lib/adapters/portal/session";
+import { portalAction } from "@/lib/adapters/portal/action";
+import { text } from "@/lib/adapters/portal/form-fields";
 
 /** Disconnect: the app's key is revoked at once (another account's connection answers like a missing one). */
-export async function disconnectApp(_previous: FormState, form: FormData): Promise<FormState> {
-  const { ctx } = await requireAccount();
-  const locale = await requestLocale();
-  const id = Number(formText(form, "connection_id", 20));
-  try {
-    await disconnect({ ctx, input: { connection_id: Number.isSafeInteger(id) ? id : 0 } });
-    revalidatePath("/settings/api/connections");
-    return { ok: true, message: format(pageMessages(locale).apps.connections.disconnected, { app: formText(form, "app", 200) }) };
-  } catch (error) {
-    return refusalState(error, locale);
-  }
-}
+export const disconnectApp = portalAction({
+  session: "account",
+  input: z.object({
+    connection_id: text(20).transform((posted) => (Number.isSafeInteger(Number(posted)) ? Number(posted) : 0)),
+    app: text(200),
+  }),
+  run: async ({ ctx, input, locale }) => {
+    await disconnect({ ctx, input: { connection_id: input.connection_id } });
+    return { ok: true, message: format(pageMessages(locale).apps.connections.disconnected, { app: input.app }) };
+  },
+  revalidate: ["/settings/api/connections"],
+});

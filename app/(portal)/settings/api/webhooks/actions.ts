@@ -1,8 +1,6 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import type { z } from "zod";
-import { requestLocale } from "@/app/locale";
+import { z } from "zod";
 import { createWebhook } from "@/lib/domain/webhooks/create-webhook";
 import { deleteWebhook } from "@/lib/domain/webhooks/delete-webhook";
 import type { webhookFieldsInput } from "@/lib/domain/webhooks/fields";
@@ -13,9 +11,10 @@ import { startWebhook } from "@/lib/domain/webhooks/start-webhook";
 import { stopWebhook } from "@/lib/domain/webhooks/stop-webhook";
 import { format } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { portalAction, type PortalAction } from "@/lib/adapters/portal/action";
 import { bucharestLocalTime } from "@/lib/adapters/portal/dates";
-import { formText, refusalState, type FormState } from "@/lib/adapters/portal/form-state";
-import { requireAccount } from "@/lib/adapters/portal/session";
+import { text, texts } from "@/lib/adapters/portal/form-fields";
+import type { FormState } from "@/lib/adapters/portal/form-state";
 
 /** An answer that may carry a webhook's new signing secret, shown once. */
 export interface WebhookFormState extends FormState {
@@ -23,114 +22,101 @@ export interface WebhookFormState extends FormState {
 }
 
 const webhooksPath = "/settings/api/webhooks";
-const id = (form: FormData) => formText(form, "id", 200);
+const oneWebhook = z.object({ id: text(200) });
 
-export async function createWebhookAction(_previous: WebhookFormState, form: FormData): Promise<WebhookFormState> {
-  const { ctx } = await requireAccount();
-  const locale = await requestLocale();
-  const events = form.getAll("events").map(String) as z.input<typeof webhookFieldsInput>["events"];
+export const createWebhookAction: PortalAction<WebhookFormState> = portalAction({
+  session: "account",
+  input: z.object({ url: text(5000), events: texts() }),
   // React resets a form after its action: the answer carries the address and the ticked events back.
-  const values = { url: formText(form, "url", 5000), events: events.join(" ") };
-  try {
-    const webhook = await createWebhook({ ctx, input: { url: values.url, events } });
-    revalidatePath(webhooksPath);
+  values: ({ url, events }) => ({ url, events: events.join(" ") }),
+  run: async ({ ctx, input, locale }) => {
+    // Whatever the form posted: the service's schema refuses an event type it does not know.
+    const events = input.events as z.input<typeof webhookFieldsInput>["events"];
+    const webhook = await createWebhook({ ctx, input: { url: input.url, events } });
     return { ok: true, message: format(pageMessages(locale).webhooks.create.created, { url: webhook.url }), secret: webhook.secret };
-  } catch (error) {
-    return refusalState(error, locale, values);
-  }
-}
+  },
+  revalidate: [webhooksPath],
+});
 
 /** The Test button: one signed `webhook.test` now, its result said at once (never retried). */
-export async function testWebhookAction(_previous: FormState, form: FormData): Promise<FormState> {
-  const { ctx } = await requireAccount();
-  const locale = await requestLocale();
-  const t = pageMessages(locale).webhooks;
-  try {
-    const result = await sendTestDelivery({ ctx, input: { id: id(form) } });
+export const testWebhookAction = portalAction({
+  session: "account",
+  input: oneWebhook,
+  run: async ({ ctx, input, locale }) => {
+    const t = pageMessages(locale).webhooks;
+    const result = await sendTestDelivery({ ctx, input });
     const params = { id: result.event_id, ms: result.duration_ms };
     if (result.ok) return { ok: true, message: format(t.testOk, { ...params, status: result.status ?? "" }) };
     const error = result.error === "status_not_2xx" ? String(result.status) : t.errors[result.error ?? "status_not_2xx"];
     return { ok: false, message: format(t.testFailed, { ...params, error }) };
-  } catch (error) {
-    return refusalState(error, locale);
-  }
-}
+  },
+});
 
-export async function stopWebhookAction(_previous: FormState, form: FormData): Promise<FormState> {
-  const { ctx } = await requireAccount();
-  const locale = await requestLocale();
-  try {
-    await stopWebhook({ ctx, input: { id: id(form) } });
-    revalidatePath(webhooksPath);
+export const stopWebhookAction = portalAction({
+  session: "account",
+  input: oneWebhook,
+  run: async ({ ctx, input, locale }) => {
+    await stopWebhook({ ctx, input });
     return { ok: true, message: pageMessages(locale).webhooks.stoppedDone };
-  } catch (error) {
-    return refusalState(error, locale);
-  }
-}
+  },
+  revalidate: [webhooksPath],
+});
 
-export async function startWebhookAction(_previous: FormState, form: FormData): Promise<FormState> {
-  const { ctx } = await requireAccount();
-  const locale = await requestLocale();
-  try {
-    await startWebhook({ ctx, input: { id: id(form) } });
-    revalidatePath(webhooksPath);
+export const startWebhookAction = portalAction({
+  session: "account",
+  input: oneWebhook,
+  run: async ({ ctx, input, locale }) => {
+    await startWebhook({ ctx, input });
     return { ok: true, message: pageMessages(locale).webhooks.startedDone };
-  } catch (error) {
-    return refusalState(error, locale);
-  }
-}
+  },
+  revalidate: [webhooksPath],
+});
 
-export async function rotateWebhookSecretAction(_previous: WebhookFormState, form: FormData): Promise<WebhookFormState> {
-  const { ctx } = await requireAccount();
-  try {
-    const rotated = await rotateWebhookSecret({ ctx, input: { id: id(form) } });
-    revalidatePath(webhooksPath);
-    return { ok: true, secret: rotated.secret };
-  } catch (error) {
-    return refusalState(error, await requestLocale());
-  }
-}
+export const rotateWebhookSecretAction: PortalAction<WebhookFormState> = portalAction({
+  session: "account",
+  input: oneWebhook,
+  run: async ({ ctx, input }) => ({ ok: true, secret: (await rotateWebhookSecret({ ctx, input })).secret }),
+  revalidate: [webhooksPath],
+});
 
-export async function deleteWebhookAction(_previous: FormState, form: FormData): Promise<FormState> {
-  const { ctx } = await requireAccount();
-  try {
-    await deleteWebhook({ ctx, input: { id: id(form) } });
-    revalidatePath(webhooksPath);
+export const deleteWebhookAction = portalAction({
+  session: "account",
+  input: oneWebhook,
+  run: async ({ ctx, input }) => {
+    await deleteWebhook({ ctx, input });
     return { ok: true };
-  } catch (error) {
-    return refusalState(error, await requestLocale());
-  }
-}
+  },
+  revalidate: [webhooksPath],
+});
 
-export async function resendDeliveryAction(_previous: FormState, form: FormData): Promise<FormState> {
-  const { ctx } = await requireAccount();
-  const locale = await requestLocale();
-  const t = pageMessages(locale).webhooks.delivery;
-  const webhookId = formText(form, "webhook_id", 200);
-  try {
-    const result = await resendDelivery({ ctx, input: { webhookId, id: id(form) } });
-    revalidatePath(`${webhooksPath}/${webhookId}`, "layout");
+/** Resends one delivery; one still being tried answers so, and nothing changes. */
+export const resendDeliveryAction = portalAction({
+  session: "account",
+  input: z.object({ id: text(200), webhook_id: text(200) }),
+  run: async ({ ctx, input, locale }) => {
+    const t = pageMessages(locale).webhooks.delivery;
+    const result = await resendDelivery({ ctx, input: { webhookId: input.webhook_id, id: input.id } });
     if (!result.resent) return { ok: false, message: t.inFlight };
     return { ok: true, message: result.webhook_active ? t.resent : `${t.resent} ${t.stoppedNote}` };
-  } catch (error) {
-    return refusalState(error, locale);
-  }
-}
+  },
+  revalidate: ({ webhook_id }) => [[`${webhooksPath}/${webhook_id}`, "layout"]],
+});
 
-export async function resendFailedAction(_previous: FormState, form: FormData): Promise<FormState> {
-  const { ctx } = await requireAccount();
-  const locale = await requestLocale();
-  const t = pageMessages(locale).webhooks.log.resendFailed;
-  const values = { since: formText(form, "since", 100) };
-  const since = bucharestLocalTime(values.since);
-  if (!since) return { ok: false, fieldErrors: { since: t.invalidSince }, values };
-  const webhookId = id(form);
-  try {
-    const result = await resendFailedDeliveries({ ctx, input: { webhookId, since } });
-    revalidatePath(`${webhooksPath}/${webhookId}`, "layout");
+export const resendFailedAction = portalAction({
+  session: "account",
+  input: z.object({ id: text(200), since: text(100) }),
+  values: ({ since }) => ({ since }),
+  run: async ({ ctx, input, locale }) => {
+    const t = pageMessages(locale).webhooks.log.resendFailed;
+    const since = bucharestLocalTime(input.since);
+    if (!since) return { ok: false, fieldErrors: { since: t.invalidSince }, values: { since: input.since } };
+    const result = await resendFailedDeliveries({ ctx, input: { webhookId: input.id, since } });
     const said = result.resent === 0 ? t.none : format(t.done, { count: result.resent });
-    return { ok: true, message: result.webhook_active || result.resent === 0 ? said : `${said} ${t.stoppedNote}`, values };
-  } catch (error) {
-    return refusalState(error, locale, values);
-  }
-}
+    return {
+      ok: true,
+      message: result.webhook_active || result.resent === 0 ? said : `${said} ${t.stoppedNote}`,
+      values: { since: input.since },
+    };
+  },
+  revalidate: ({ id }) => [[`${webhooksPath}/${id}`, "layout"]],
+});
