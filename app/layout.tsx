@@ -3,7 +3,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { LanguageSwitcher } from "@/components/language-switcher";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { logOut } from "@/app/login/actions";
 import { format } from "@/lib/base/i18n";
 import { signedInAccount } from "@/lib/adapters/portal/session";

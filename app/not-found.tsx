@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 
 /** Every page's 404 (an unknown address, a listing that is not public), in the page's language. */

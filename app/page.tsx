@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { fill } from "@/components/fill";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { publicPageMetadata } from "@/lib/adapters/portal/page-metadata";
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -5,7 +5,7 @@ import { WithCode } from "@/components/with-code";
 import { listWebhooks } from "@/lib/domain/webhooks/list-webhooks";
 import { deliveryLogPath } from "@/lib/adapters/portal/webhook-pages";
 import { PortalNav, type NavSection } from "@/components/portal-nav";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { requireAccount } from "@/lib/adapters/portal/session";
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { ConfirmForm, ResendForm } from "./forms";
 

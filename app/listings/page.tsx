@@ -13,7 +13,7 @@ import type { Locale } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { parseOrThrow } from "@/lib/base/validation/zod";
 import { refusalState, type FormState } from "@/lib/adapters/portal/form-state";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { givenValues, type SearchParams } from "@/lib/adapters/portal/search-params";
 import { givenCursor, pageAt, pageHref, twoWayPaging } from "@/lib/adapters/portal/paging";
 import { notIndexedButFollowed, publicPageMetadata } from "@/lib/adapters/portal/page-metadata";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { safeReturnPath } from "@/lib/adapters/portal/return-path";
 import { signedInAccount } from "@/lib/adapters/portal/session";

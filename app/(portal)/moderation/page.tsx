@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { firstValue, type SearchParams } from "@/lib/adapters/portal/search-params";
 import { forwardPaging, givenCursor, pageHref } from "@/lib/adapters/portal/paging";
 import { listModerationQueue } from "@/lib/domain/listings/moderation-queue";

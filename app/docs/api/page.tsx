@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { ApiReference } from "@/components/api-reference";
 import { fill } from "@/components/fill";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: pageMessages(await requestLocale()).apiReference.title };

@@ -17,7 +17,7 @@ import { FactList } from "@/components/fact-list";
 import { pricePeriods } from "@/lib/domain/vocabulary/price-periods";
 import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { publicPageMetadata } from "@/lib/adapters/portal/page-metadata";
 
 type Props = { params: Promise<{ code: string }> };

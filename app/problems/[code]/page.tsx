@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { errorStatus, type ErrorCode } from "@/lib/base/errors";
 import { format, locales, messages } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 
 type Props = { params: Promise<{ code: string }> };
 

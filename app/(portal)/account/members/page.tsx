@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { listAgencyMembers } from "@/lib/domain/accounts/list-agency-members";
 import { AppError } from "@/lib/base/errors";
 import { format } from "@/lib/base/i18n";

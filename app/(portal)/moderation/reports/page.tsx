@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { ConfirmAction } from "@/components/forms/confirm-action";
 import { listOpenReports } from "@/lib/domain/listings/reports";
 import { format } from "@/lib/base/i18n";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { givenValues, type SearchParams } from "@/lib/adapters/portal/search-params";
 import { Field } from "@/components/forms/form-kit";
 import { countAccountListings } from "@/lib/domain/listings/count-by-status";
@@ -13,7 +13,8 @@ import { refusalState, type FormState } from "@/lib/adapters/portal/form-state";
 import { givenCursor, pageAt, pageHref, twoWayPaging } from "@/lib/adapters/portal/paging";
 import { requireAccount, type PortalSession } from "@/lib/adapters/portal/session";
 import { ListingRow } from "./listing-row";
-import { rowToken } from "./row-token";
+import { rowTokenBinding } from "./row-token";
+import { formToken } from "@/lib/adapters/portal/csrf";
 
 type Props = { searchParams: Promise<SearchParams> };
 
@@ -112,7 +113,7 @@ export default async function MyListingsPage({ searchParams }: Props) {
                       <ListingRow
                         listed={listed}
                         cover={covers.get(listed.row.code)}
-                        token={rowToken(account, listed.row.code)}
+                        token={formToken(account, rowTokenBinding, { code: listed.row.code })}
                         now={ctx.now}
                         locale={locale}
                         texts={t}

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { getManagedListing } from "@/lib/domain/listings/get";
 import { listingEtag } from "@/lib/domain/listings/read-shape";
 import { listOwnPhotos } from "@/lib/domain/media/list-own-photos";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { ConfirmAction } from "@/components/forms/confirm-action";
 import { ListingPhotos } from "@/components/listing-photos";
 import { getListingForReview } from "@/lib/domain/listings/review";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { listActivity } from "@/lib/domain/accounts/list-activity";
 import { listOwnKeys } from "@/lib/domain/keys/list-keys";
 import { pageMessages } from "@/lib/base/i18n/page-messages";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { listOwnClients } from "@/lib/domain/oauth/list-own-clients";
 import { format } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";

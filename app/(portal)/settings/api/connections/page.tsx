@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { listConnections } from "@/lib/domain/oauth/list-connections";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { portalDateTime } from "@/lib/adapters/portal/dates";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { permissions, validityDays } from "@/lib/domain/keys/format";
 import { listOwnKeys, type KeyStatus } from "@/lib/domain/keys/list-keys";
 import { format } from "@/lib/base/i18n";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { WithCode } from "@/components/with-code";
 import { listApiLog, statusClasses } from "@/lib/domain/api-log/list-api-log";
 import { listOwnKeys, type OwnKey } from "@/lib/domain/keys/list-keys";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { getApiLogEntry, type ApiLogEntryDetail } from "@/lib/domain/api-log/get-api-log-entry";
 import { AppError } from "@/lib/base/errors";
 import { format } from "@/lib/base/i18n";

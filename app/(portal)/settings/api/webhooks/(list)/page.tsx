@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { ActionButton } from "@/components/forms/action-button";
 import { listOwnClients } from "@/lib/domain/oauth/list-own-clients";
 import { webhookSuccessRates } from "@/lib/domain/webhooks/health";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { WithCode } from "@/components/with-code";
 import { listDeliveries, deliveryStatuses } from "@/lib/domain/webhooks/list-deliveries";
 import { AppError } from "@/lib/base/errors";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { requestLocale } from "@/app/locale";
+import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { ActionButton } from "@/components/forms/action-button";
 import { WithCode } from "@/components/with-code";
 import { getDelivery, type DeliveryDetail } from "@/lib/domain/webhooks/get-delivery";
