@@ -44,7 +44,7 @@ const sessionDays = 30;
  * not mounted: pages sign in and out through server actions only. Cookies are HttpOnly and SameSite=Lax, and
  * Secure when the portal is served over https (always in production).
  */
-export function authConfig(): NextAuthConfig {
+function authConfig(): NextAuthConfig {
   const c = config();
   const secure = c.APP_ENV === "production" || c.APP_URL.startsWith("https:");
   return {
