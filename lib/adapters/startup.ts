@@ -29,6 +29,13 @@ export async function prepareServer(): Promise<void> {
     logger.error("UNSAFE_ALLOW_LOCAL_URLS=1 is for local testing only and refused with APP_ENV=production: unset it");
     process.exit(1);
   }
+  if (c.APP_ENV === "production" && !c.ENCRYPTION_KEYS) {
+    // Stored secrets have keys of their own there, so rotating AUTH_SECRET never touches them (README, Rotating secrets).
+    logger.error(
+      "ENCRYPTION_KEYS is required with APP_ENV=production: `id:base64key`, e.g. `k1:` followed by `openssl rand -base64 32` (README, Rotating secrets)",
+    );
+    process.exit(1);
+  }
   configureDatabase(databaseSettings);
   const db = await openOrExplain();
   if (db.driver === "pglite" && !c.PGLITE_DIR.startsWith("memory://")) await startOperatorChannel({ dataDir: c.dataDir });

@@ -4,8 +4,8 @@ import path from "node:path";
 import { config } from "@/lib/base/config";
 
 /**
- * The secret portal sessions are sealed with, and the one webhook secrets are encrypted with a key
- * derived from: `AUTH_SECRET`, required in production (start-up refuses without it). A sandbox
+ * The secret portal sessions, form tokens and upload URLs are sealed with (and, where `ENCRYPTION_KEYS`
+ * is not set, webhook secrets): `AUTH_SECRET`, required in production (start-up refuses without it). A sandbox
  * without it makes one on first use and keeps it beside the embedded database, so sessions and
  * webhook secrets survive a restart; instances sharing a PostgreSQL sandbox set `AUTH_SECRET`.
  */
@@ -27,4 +27,12 @@ export function authSecret(): string {
       return readFileSync(file, "utf8").trim();
     }
   }
+}
+
+/**
+ * The current secret first, then those it replaced (`AUTH_SECRET_PREVIOUS`): new tokens are made with
+ * the first, tokens made before a rotation are accepted under any.
+ */
+export function authSecrets(): string[] {
+  return [authSecret(), ...(config().AUTH_SECRET_PREVIOUS ?? [])];
 }

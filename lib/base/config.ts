@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import type { DatabaseSettings } from "@/db";
+import { encryptionKeyList } from "./encryption-key-list";
 
 /**
  * Every environment variable the application reads, parsed once. The README lists the same set;
@@ -34,6 +35,19 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(1).default("Listings <no-reply@localhost>"),
   // Signs and encrypts portal sessions (Auth.js). Required in production; the sandbox keeps one in `.data/auth-secret`.
   AUTH_SECRET: z.string().min(32).optional(),
+  // Secrets AUTH_SECRET replaced, comma-separated: sessions and form tokens they sealed still open until they expire.
+  AUTH_SECRET_PREVIOUS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((secret) => secret.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().min(32, "each previous secret has 32 characters or more")))
+    .optional(),
+  // Keys sealing stored secrets (webhook signing secrets), `id:base64key` comma-separated, newest first. Required in production.
+  ENCRYPTION_KEYS: encryptionKeyList.optional(),
   // ISO 8601 dates; one that does not parse announces nothing (lib/adapters/http/versions.ts).
   API_V1_DEPRECATED_AT: z.string().optional(),
   API_V1_SUNSET_AT: z.string().optional(),
@@ -52,7 +66,8 @@ export function config(): AppConfig {
   if (cached) return cached;
   const parsed = envSchema.safeParse(process.env);
   if (!parsed.success) {
-    const fields = parsed.error.issues.map((issue) => issue.path.join(".")).join(", ");
+    // The messages name fields, ids and lengths, never values (encryption-key-list.ts words its own).
+    const fields = parsed.error.issues.map((issue) => `${issue.path.join(".")} (${issue.message})`).join(", ");
     throw new Error(`Invalid environment variables: ${fields}`);
   }
   cached = { ...parsed.data, dataDir: path.resolve(parsed.data.PGLITE_DIR) };

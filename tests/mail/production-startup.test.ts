@@ -33,6 +33,7 @@ async function startUpLog(
 }
 
 const secret = "a-production-session-secret-of-32-characters-or-more";
+const encryptionKeys = `k1:${Buffer.alloc(32, 7).toString("base64")}`;
 
 describe("a production server's start-up and mail", () => {
   it("without AUTH_SECRET says so in one line and stops (portal sessions would not survive a restart)", async () => {
@@ -46,8 +47,27 @@ describe("a production server's start-up and mail", () => {
     expect(lines[0].message).toMatch(/AUTH_SECRET is required with APP_ENV=production/);
   });
 
+  it("without ENCRYPTION_KEYS says so in one line, never the auth secret, and stops (stored secrets need keys of their own)", async () => {
+    vi.spyOn(process, "exit").mockImplementation((code) => {
+      throw new Error(`exit ${code}`);
+    });
+    const lines: Record<string, unknown>[] = [];
+    const env = { APP_ENV: "production", AUTH_SECRET: secret, ENCRYPTION_KEYS: undefined, LOG_LEVEL: "info" };
+    await expect(startUpLog(env, lines)).rejects.toThrow("exit 1");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: "error" });
+    expect(lines[0].message).toMatch(/ENCRYPTION_KEYS is required with APP_ENV=production/);
+    expect(JSON.stringify(lines)).not.toContain(secret);
+  });
+
   it("without SMTP_URL says in one line that mail is not configured", async () => {
-    const lines = await startUpLog({ APP_ENV: "production", AUTH_SECRET: secret, SMTP_URL: undefined, LOG_LEVEL: "info" });
+    const lines = await startUpLog({
+      APP_ENV: "production",
+      AUTH_SECRET: secret,
+      ENCRYPTION_KEYS: encryptionKeys,
+      SMTP_URL: undefined,
+      LOG_LEVEL: "info",
+    });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: "warn" });
     expect(lines[0].message).toMatch(/mail is not configured: set SMTP_URL/);
@@ -57,6 +77,7 @@ describe("a production server's start-up and mail", () => {
     const lines = await startUpLog({
       APP_ENV: "production",
       AUTH_SECRET: secret,
+      ENCRYPTION_KEYS: encryptionKeys,
       SMTP_URL: "smtp://mail.example.test:587",
       LOG_LEVEL: "info",
     });

@@ -9,6 +9,7 @@ import { oauthCommands } from "./oauth";
 import { rateCommands } from "./rates";
 import { CliError } from "./reply";
 import { reportCommands } from "./reports";
+import { secretCommands } from "./secrets";
 import { webhookCommands } from "./webhooks";
 
 /** Every operator command. A command group is one file under lib/adapters/cli exporting a list, spread here. */
@@ -22,6 +23,7 @@ export const commands: readonly Command[] = [
   ...moderationCommands,
   ...reportCommands,
   ...webhookCommands,
+  ...secretCommands,
   ...mailCommands,
 ];
 

@@ -6,7 +6,7 @@ import { config } from "@/lib/base/config";
 import { publicContext } from "@/lib/base/context";
 import { clientIp } from "@/lib/adapters/http/endpoint";
 import { logger } from "@/lib/base/logger";
-import { authSecret } from "@/lib/base/auth-secret";
+import { authSecrets } from "@/lib/base/auth-secret";
 
 /** A refused sign-in, carrying the service's reason to the sign-in form (never shown for an unknown address). */
 export class SignInRefused extends CredentialsSignin {
@@ -48,7 +48,8 @@ function authConfig(): NextAuthConfig {
   const c = config();
   const secure = c.APP_ENV === "production" || c.APP_URL.startsWith("https:");
   return {
-    secret: authSecret(),
+    // The first seals new sessions; sessions sealed with a previous secret still open until they expire.
+    secret: authSecrets(),
     // The address comes from the proxy trust model (README "Client address"), not from Auth.js's host check.
     trustHost: true,
     useSecureCookies: secure,

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { SessionAccount } from "@/lib/domain/accounts/session-account";
-import { authSecret } from "@/lib/base/auth-secret";
+import { authSecrets } from "@/lib/base/auth-secret";
 
 /**
  * What a form's token is bound to besides the signed-in account: the form's purpose and what it acts
@@ -16,12 +16,11 @@ export interface FormTokenBinding<About> {
  * A form token bound to the signed-in account and to what the form is about. Next.js already refuses
  * a server action posted from another origin; this token also makes the post unforgeable for anyone
  * who could not read the page itself, and a form copied from one request cannot be replayed for
- * another listing, app, address or state.
+ * another listing, app, address or state. Made with the current auth secret; a form rendered before a
+ * rotation still posts under the previous one.
  */
 export function formToken<About>(account: Pick<SessionAccount, "id">, binding: FormTokenBinding<About>, about: About): string {
-  return createHmac("sha256", authSecret())
-    .update(JSON.stringify([account.id, binding.purpose, ...binding.subject(about)]))
-    .digest("base64url");
+  return tokenWith(authSecrets()[0], boundValues(account, binding, about));
 }
 
 export function formTokenMatches<About>(
@@ -31,7 +30,19 @@ export function formTokenMatches<About>(
   about: About,
 ): boolean {
   if (typeof token !== "string") return false;
-  const expected = Buffer.from(formToken(account, binding, about));
   const given = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  const bound = boundValues(account, binding, about);
+  return authSecrets().some((secret) => {
+    const expected = Buffer.from(tokenWith(secret, bound));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }
+
+const boundValues = <About>(account: Pick<SessionAccount, "id">, binding: FormTokenBinding<About>, about: About): string[] => [
+  account.id,
+  binding.purpose,
+  ...binding.subject(about),
+];
+
+const tokenWith = (secret: string, bound: string[]): string =>
+  createHmac("sha256", secret).update(JSON.stringify(bound)).digest("base64url");

@@ -1,12 +1,13 @@
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
-import { authSecret } from "@/lib/base/auth-secret";
+import { authSecrets } from "@/lib/base/auth-secret";
 
 /**
  * The token of a pre-signed upload URL: an HMAC-SHA256, with a key derived from AUTH_SECRET (HKDF,
  * its own label), over the upload key, the declared length, the content type and the expiry. The URL
  * carries the key, the expiry and the token; the length and the type are the upload request's own
  * headers, so any of the four that differs from what was signed makes another MAC and is refused.
- * Changing AUTH_SECRET voids the URLs handed out before (they live 15 minutes).
+ * URLs are signed with the current AUTH_SECRET and accepted under AUTH_SECRET_PREVIOUS too, so a
+ * rotation does not void the URLs handed out just before it (they live 15 minutes).
  */
 export const uploadUrlValidityMs = 15 * 60 * 1000;
 
@@ -24,20 +25,22 @@ export interface UploadTerms {
 
 export type UploadCheck = { ok: true } | { ok: false; reason: "malformed" | "invalid_signature" | "expired" };
 
-let derived: { from: string; key: Buffer } | undefined;
+let derived: { from: string; keys: Buffer[] } | undefined;
 
-function macKey(): Buffer {
-  const secret = authSecret();
-  if (derived?.from !== secret) {
-    derived = { from: secret, key: Buffer.from(hkdfSync("sha256", secret, "", "listings upload urls", 32)) };
+/** The current secret's MAC key first, then the previous secrets'. */
+function macKeys(): Buffer[] {
+  const secrets = authSecrets();
+  const from = JSON.stringify(secrets);
+  if (derived?.from !== from) {
+    derived = { from, keys: secrets.map((secret) => Buffer.from(hkdfSync("sha256", secret, "", "listings upload urls", 32))) };
   }
-  return derived.key;
+  return derived.keys;
 }
 
 // A JSON array: no choice of key, type or numbers can make two different sets of terms read the same.
-function mac(terms: UploadTerms): Buffer {
+function mac(key: Buffer, terms: UploadTerms): Buffer {
   const message = JSON.stringify([version, terms.key, terms.contentLength, terms.contentType, terms.expires]);
-  return createHmac("sha256", macKey()).update(message, "utf8").digest();
+  return createHmac("sha256", key).update(message, "utf8").digest();
 }
 
 const wellFormed = (terms: UploadTerms): boolean =>
@@ -52,7 +55,7 @@ const wellFormed = (terms: UploadTerms): boolean =>
 
 export function signUpload(terms: UploadTerms): string {
   if (!wellFormed(terms)) throw new Error("upload terms need a key, a content type, a whole length and a whole expiry in seconds");
-  return `${version}.${mac(terms).toString("base64url")}`;
+  return `${version}.${mac(macKeys()[0], terms).toString("base64url")}`;
 }
 
 /** Terms expiring 15 minutes after `nowMs` (rounded up to the second) and their token. */
@@ -81,7 +84,7 @@ export function verifyUpload(terms: UploadTerms, token: string, nowMs: number): 
     return { ok: false, reason: "malformed" };
   const presented = Buffer.from(body, "base64url");
   if (presented.length !== macBytes || presented.toString("base64url") !== body) return { ok: false, reason: "malformed" };
-  if (!timingSafeEqual(presented, mac(terms))) return { ok: false, reason: "invalid_signature" };
+  if (!macKeys().some((key) => timingSafeEqual(presented, mac(key, terms)))) return { ok: false, reason: "invalid_signature" };
   if (nowMs > terms.expires * 1000) return { ok: false, reason: "expired" };
   return { ok: true };
 }

@@ -7,11 +7,12 @@ import { signWebhook } from "@/lib/domain/webhooks/signature";
  * does; those are failures with a stable reason.
  */
 
-export type AttemptFailure = OutboundFailure | "redirect_not_followed" | "status_not_2xx";
+export type AttemptFailure = OutboundFailure | "redirect_not_followed" | "status_not_2xx" | "secret_unreadable";
 
 export interface DeliveryAttemptInput {
   url: string;
-  secret: string;
+  /** Null when the stored secret does not open (`signingSecretOf`): nothing is sent, the attempt fails as `secret_unreadable`. */
+  secret: string | null;
   /** `body` is the exact JSON sent and signed; `id` is the event id, the same on every attempt. */
   event: { id: string; body: string };
   /** The attempt's moment: `webhook-timestamp` is fresh on each attempt, so receivers' 5-minute window holds on retries. */
@@ -43,6 +44,9 @@ export async function attemptDelivery({
   now,
   timeoutMs = RECEIVER_TIMEOUT_MS,
 }: DeliveryAttemptInput): Promise<DeliveryAttemptResult> {
+  if (secret === null) {
+    return { ok: false, status: null, durationMs: 0, error: "secret_unreadable", responseExcerpt: null, request: { headers: {} } };
+  }
   const timestamp = Math.floor(now.getTime() / 1000);
   const headers = {
     "content-type": "application/json",

@@ -11,7 +11,8 @@ export interface ClaimedDelivery {
   /** The number of this attempt, 1 to 7 (the claim counts it). */
   attempt: number;
   url: string;
-  secret: string;
+  /** Null when the stored secret does not open: the attempt fails without a request. */
+  secret: string | null;
   event: { id: string; body: string };
 }
 

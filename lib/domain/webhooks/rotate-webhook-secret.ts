@@ -3,7 +3,7 @@ import { webhooks } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
 import { withTransaction, type AccountActor, type ServiceContext } from "@/lib/base/context";
 import { lockOwnWebhook } from "./internal/own-webhook";
-import { sealSecret } from "./internal/secret-box";
+import { sealSecret } from "@/lib/base/secret-box";
 import { newWebhookSecret } from "./signature";
 
 /**

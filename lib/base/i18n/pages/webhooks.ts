@@ -66,6 +66,7 @@ export const webhooksTexts = pageArea({
       redirect_not_followed: "a redirect (not followed)",
       status_not_2xx: "an answer other than 2xx",
       attempt_interrupted: "the attempt was interrupted",
+      secret_unreadable: "not sent: the webhook's secret cannot be decrypted (its encryption key is not configured)",
     },
     log: {
       title: "Delivery log",
@@ -193,6 +194,7 @@ export const webhooksTexts = pageArea({
       redirect_not_followed: "o redirecționare (neurmată)",
       status_not_2xx: "un răspuns diferit de 2xx",
       attempt_interrupted: "încercarea a fost întreruptă",
+      secret_unreadable: "netrimisă: secretul webhook-ului nu poate fi decriptat (cheia sa de criptare nu este configurată)",
     },
     log: {
       title: "Jurnalul livrărilor",

@@ -6,7 +6,7 @@ import { AppError, notFound } from "@/lib/base/errors";
 import { newId } from "@/lib/base/ids";
 import { newWebhookSecret } from "../signature";
 import { maxWebhooksPerAccount, type WebhookFields } from "../fields";
-import { sealSecret } from "./secret-box";
+import { sealSecret } from "@/lib/base/secret-box";
 import { webhookView, type WebhookView } from "./view";
 
 export type CreatedWebhook = WebhookView & {
