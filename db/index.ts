@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { openDatabase, type Database } from "./client";
 import { acquireLock } from "./lock";
-import { migrateDatabase } from "./migrate";
+import { migrateDatabase, verifySchema } from "./migrate";
 
 export type { Database, Connection, Transaction, Handle } from "./client";
 
@@ -17,6 +17,12 @@ export interface DatabaseSettings {
   dataDir: string;
   /** A PGlite dump to start from instead of an empty folder (tests load a migrated template). */
   template?: string;
+  /**
+   * What opening does about the committed migrations: `apply` the pending ones (the default), `verify`
+   * that none is pending (a production server on PostgreSQL, which migrates as a release step: it
+   * throws SchemaBehindError), or `none` (the migrator itself, which says what it applied).
+   */
+  migrations?: "apply" | "verify" | "none";
 }
 
 /**
@@ -28,7 +34,7 @@ export function configureDatabase(settings: () => DatabaseSettings): void {
   holder.__listingsDbSettings = settings;
 }
 
-/** The process-wide database, opened and migrated on first use. */
+/** The process-wide database, opened on first use and migrated (or verified) as its settings say. */
 export function database(): Promise<Database> {
   holder.__listingsDb ??= open().catch((error) => {
     holder.__listingsDb = undefined;
@@ -40,17 +46,21 @@ export function database(): Promise<Database> {
 async function open(): Promise<Database> {
   const settings = holder.__listingsDbSettings?.();
   if (!settings) throw new Error("database() before configureDatabase(): the process's entry point says where the database is");
-  if (settings.url) {
-    const db = await openDatabase({ url: settings.url });
-    await migrateDatabase(db);
-    return db;
+  if (!settings.url && !settings.dataDir.startsWith("memory://")) acquireLock(settings.dataDir);
+  const db = settings.url
+    ? await openDatabase({ url: settings.url })
+    : await openDatabase({
+        dataDir: settings.dataDir,
+        loadFrom: settings.template ? new Blob([await readFile(settings.template)]) : undefined,
+      });
+  try {
+    const migrations = settings.migrations ?? "apply";
+    if (migrations === "apply") await migrateDatabase(db);
+    else if (migrations === "verify") await verifySchema(db);
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
   }
-  if (!settings.dataDir.startsWith("memory://")) acquireLock(settings.dataDir);
-  const db = await openDatabase({
-    dataDir: settings.dataDir,
-    loadFrom: settings.template ? new Blob([await readFile(settings.template)]) : undefined,
-  });
-  await migrateDatabase(db);
   return db;
 }
 

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { configureDatabase, database, type Database } from "@/db";
 import { databaseUnavailable, unreachableMessage } from "@/db/errors";
 import { DatabaseInUseError } from "@/db/lock";
+import { SchemaBehindError } from "@/db/migrate";
 import { startOperatorChannel } from "@/lib/adapters/cli/operator-channel";
 import { config, databaseSettings, mailDelivery } from "@/lib/base/config";
 import { systemContext } from "@/lib/base/context";
@@ -12,8 +13,10 @@ import { issueDevConsoleKey } from "@/lib/domain/seed/dev-console-key";
 
 /**
  * The server's start-up (instrumentation `register()`): says where the database is and opens it,
- * which creates and migrates it; when it is the embedded one, serves operator commands for the CLI; seeds an empty
- * sandbox; and under `next dev` prints the demo account with a fresh key.
+ * which creates and migrates it (in production on PostgreSQL, unless `MIGRATE_ON_START=1`, only
+ * checks that its schema is not behind: config.ts `databaseSettings`); when it is the embedded one,
+ * serves operator commands for the CLI; seeds an empty sandbox; and under `next dev` prints the demo
+ * account with a fresh key.
  */
 export async function prepareServer(): Promise<void> {
   exitOnUnsupportedNode();
@@ -68,6 +71,11 @@ async function openOrExplain(): Promise<Database> {
         pid: error.holder.pid,
         folder: config().dataDir,
       });
+    }
+    if (error instanceof SchemaBehindError) {
+      // This release's code would fail on the missing tables and columns: stop, and say what to run.
+      logger.error(error.message);
+      process.exit(1);
     }
     const unreachable = databaseUnavailable(error);
     const url = config().DATABASE_URL;

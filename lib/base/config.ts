@@ -13,6 +13,9 @@ const envSchema = z.object({
   APP_URL: z.string().url().default("http://localhost:3000"),
   DATABASE_URL: z.string().min(1).optional(),
   PGLITE_DIR: z.string().min(1).default(".data/pglite"),
+  // `1`: a production server on PostgreSQL applies pending migrations when it starts. Otherwise it
+  // migrates as a release step (`npm run db:migrate`) and refuses to start on a schema behind its code.
+  MIGRATE_ON_START: z.enum(["0", "1"]).default("0"),
   UPSTASH_REDIS_REST_URL: z.string().url().optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
   INNGEST_EVENT_KEY: z.string().min(1).optional(),
@@ -82,8 +85,21 @@ export function resetConfig(): void {
 /** The process-wide database's settings, for `configureDatabase` (db/ reads no environment of its own). */
 export function databaseSettings(): DatabaseSettings {
   const c = config();
-  return { url: c.DATABASE_URL, dataDir: c.PGLITE_DIR.startsWith("memory://") ? c.PGLITE_DIR : c.dataDir };
+  return {
+    url: c.DATABASE_URL,
+    dataDir: c.PGLITE_DIR.startsWith("memory://") ? c.PGLITE_DIR : c.dataDir,
+    migrations: migrationsOnOpen(c),
+  };
 }
+
+/**
+ * Production on PostgreSQL migrates as a release step, `npm run db:migrate` run once before the new
+ * code serves, so opening only checks that the schema is not behind (a newer one is fine: an older
+ * instance still running while a newer release rolls out). `MIGRATE_ON_START=1` migrates on opening
+ * instead. The embedded database (one machine) and the sandbox migrate on opening.
+ */
+const migrationsOnOpen = (c: AppConfig): DatabaseSettings["migrations"] =>
+  c.DATABASE_URL && c.APP_ENV === "production" && c.MIGRATE_ON_START !== "1" ? "verify" : "apply";
 
 export const inngestConfigured = (): boolean => {
   const c = config();

@@ -9,12 +9,13 @@ import { CliError } from "./reply";
 export const databaseCommands = [
   defineCommand({
     name: "db:migrate",
-    summary: "Applies the committed migrations that the database lacks (opening the database does it too).",
+    summary:
+      "Applies the committed migrations the database lacks (on PostgreSQL under a lock: runs at once apply each migration once); prints the ones it applied.",
     args: z.object({}),
     run: async (ctx) => {
-      await migrateDatabase(ctx.database);
+      const applied = await migrateDatabase(ctx.database);
       const [{ count }] = await ctx.database.rows<{ count: number }>(sql`select count(*)::int as count from drizzle.__drizzle_migrations`);
-      return { migrated: true, driver: ctx.database.driver, migrations: count };
+      return { migrated: true, driver: ctx.database.driver, applied: applied.map((migration) => migration.tag), migrations: count };
     },
   }),
   defineCommand({

@@ -1,5 +1,6 @@
 import { databaseUnavailable, unreachableMessage } from "@/db/errors";
 import { DatabaseInUseError } from "@/db/lock";
+import { SchemaBehindError } from "@/db/migrate";
 import { config } from "@/lib/base/config";
 import { AppError } from "@/lib/base/errors";
 import { renderProblem } from "@/lib/base/problem";
@@ -46,6 +47,12 @@ export const databaseInUse = (pid: number) =>
 export function failureReply(error: unknown): Reply {
   if (error instanceof CliError) return { exit_code: error.exitCode, error: { code: error.code, detail: error.detail, ...error.extra } };
   if (error instanceof DatabaseInUseError) return failureReply(databaseInUse(error.holder.pid));
+  if (error instanceof SchemaBehindError) {
+    return {
+      exit_code: 1,
+      error: { code: "schema_behind", detail: error.message, pending: error.pending.map((migration) => migration.tag) },
+    };
+  }
   const unreachable = databaseUnavailable(error);
   const url = config().DATABASE_URL;
   if (unreachable && url) return { exit_code: 1, error: { code: "database_unreachable", detail: unreachableMessage(url, unreachable) } };
