@@ -24,6 +24,7 @@ const tags = (migrations: { tag: string }[]) => migrations.map((migration) => mi
 const production = {
   APP_ENV: "production",
   AUTH_SECRET: "a-test-only-auth-secret-of-32-characters-or-more",
+  ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString("base64")}`,
   SMTP_URL: "smtp://127.0.0.1:1",
 };
 
