@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as ping } from "@/app/api/v1/ping/route";
 import { database } from "@/db";
@@ -50,15 +50,28 @@ describe("API log", () => {
   });
 
   it("does not fail the request when the log write fails", async () => {
-    const { key } = await accountWithKey();
+    const { key, account } = await accountWithKey();
     const { connection: db } = await database();
-    await db.execute("alter table api_log rename to api_log_away");
+    // A trigger refuses this account's log rows only: on PostgreSQL other test files write the table
+    // meanwhile (renaming it made their queries fail).
+    const refusal = `refuse_log_${account.id}`;
+    expect(refusal).toMatch(/^[a-z0-9_]+$/);
+    await db.execute(
+      sql.raw(`create function ${refusal}() returns trigger language plpgsql as $$ begin raise exception 'log write refused'; end $$`),
+    );
+    await db.execute(
+      sql.raw(
+        `create trigger ${refusal} before insert on api_log for each row when (new.account_id = '${account.id}') execute function ${refusal}()`,
+      ),
+    );
     try {
       const res = await call(ping, { path: "/ping", key });
       expect(res.status).toBe(200);
       await expect(flushApiLog()).resolves.toBeUndefined();
+      expect(await db.select().from(apiLog).where(eq(apiLog.accountId, account.id))).toEqual([]);
     } finally {
-      await db.execute("alter table api_log_away rename to api_log");
+      await db.execute(sql.raw(`drop trigger ${refusal} on api_log`));
+      await db.execute(sql.raw(`drop function ${refusal}()`));
     }
   });
 });
