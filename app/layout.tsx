@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { LanguageSwitcher } from "@/components/language-switcher";
+import { LocaleProvider } from "@/components/locale-provider";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { logOut } from "@/app/login/actions";
@@ -48,7 +49,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                 <Link href="/account">{account.name}</Link>
                 {account.agency ? (
                   <span className="agency">
-                    {format(shell.agencyRole, { agency: account.agency.name, role: shell.roles[account.agency.role] })}
+                    {format(locale, shell.agencyRole, { agency: account.agency.name, role: shell.roles[account.agency.role] })}
                   </span>
                 ) : null}
               </span>
@@ -71,7 +72,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           />
         </header>
         <main id="main" tabIndex={-1}>
-          {children}
+          <LocaleProvider locale={locale} errorTexts={{ errorTitle: shell.errorTitle, errorText: shell.errorText, retry: shell.retry }}>
+            {children}
+          </LocaleProvider>
         </main>
       </body>
     </html>

@@ -27,13 +27,8 @@ export function ListingCard({
   texts: PageMessages["catalog"];
 }) {
   const label = (list: Enumeration, code: string) => labelOf(list, code, locale);
-  const amount = item.price === null ? null : `${item.price.toLocaleString(locale === "ro" ? "ro-RO" : "en-GB")} ${item.currency}`;
-  const rooms =
-    typeof item.facts.rooms === "number"
-      ? item.facts.rooms === 1
-        ? texts.oneRoom
-        : format(texts.rooms, { rooms: item.facts.rooms })
-      : null;
+  const amount = item.price === null ? null : format(locale, texts.price, { amount: item.price, currency: item.currency ?? "" });
+  const rooms = typeof item.facts.rooms === "number" ? format(locale, texts.rooms, { rooms: item.facts.rooms }) : null;
   return (
     <article className="listing-card">
       <ListingCover cover={cover} noPhoto={texts.noPhoto} />
@@ -46,7 +41,7 @@ export function ListingCard({
             <strong>
               {item.price_period === "total"
                 ? amount
-                : format(texts.perPeriod, { price: amount, period: label(pricePeriods, item.price_period) })}
+                : format(locale, texts.perPeriod, { price: amount, period: label(pricePeriods, item.price_period) })}
             </strong>
           </p>
         )}

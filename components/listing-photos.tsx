@@ -43,7 +43,7 @@ export function ListingPhotos({
                     src={photo.jpeg1600.url}
                     width={photo.jpeg1600.width}
                     height={photo.jpeg1600.height}
-                    alt={format(texts.alt, { n: index + 1, total: photos.length })}
+                    alt={format(locale, texts.alt, { n: index + 1, total: photos.length })}
                     loading={index === 0 ? "eager" : "lazy"}
                     decoding="async"
                   />

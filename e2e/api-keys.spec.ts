@@ -21,9 +21,9 @@ async function createInPage(page: Page, locale: "ro" | "en", name: string, extra
   const t = pageMessages(locale).apiKeys;
   await page.getByLabel(t.create.name, { exact: true }).fill(name);
   for (const permission of extra) await page.getByRole("checkbox", { name: permission }).check();
-  await page.getByRole("radio", { name: format(t.create.days, { days: 30 }) }).check();
+  await page.getByRole("radio", { name: format(locale, t.create.days, { days: 30 }) }).check();
   await page.getByRole("button", { name: t.create.submit }).click();
-  await expect(page.getByRole("heading", { level: 2, name: format(t.created.heading, { name }) })).toBeFocused();
+  await expect(page.getByRole("heading", { level: 2, name: format(locale, t.created.heading, { name }) })).toBeFocused();
   return (await page.locator("[data-secret]").textContent())!;
 }
 
@@ -38,20 +38,20 @@ test("a key made in the page is shown once, works, and after a confirmed revocat
   const page = await signedInPage(browser, holder);
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.goto(keysPath);
-  await expect(page.getByText(format(t.usage, { used: 0, limit: 10 }))).toBeVisible();
+  await expect(page.getByText(format("en", t.usage, { used: 0, limit: 10 }))).toBeVisible();
   await expect(page.getByText(t.list.empty)).toBeVisible();
 
   const key = await createInPage(page, "en", "Site sync", ["listings:write"]);
   expect(key).toMatch(/^[^|]+\|svc_test_[A-Za-z0-9]{40}$/);
   const secret = pageMessages("en").secret;
-  const box = page.getByRole("region", { name: format(t.created.heading, { name: "Site sync" }) });
+  const box = page.getByRole("region", { name: format("en", t.created.heading, { name: "Site sync" }) });
   await expect(box.getByText(t.created.key)).toBeVisible();
   await expect(box.getByText(secret.warning)).toBeVisible();
   await box.getByRole("button", { name: secret.copy }).click();
   await expect(box.getByRole("status")).toHaveText(secret.copied);
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
 
-  await expect(page.getByText(format(t.usage, { used: 1, limit: 10 }))).toBeVisible();
+  await expect(page.getByText(format("en", t.usage, { used: 1, limit: 10 }))).toBeVisible();
   const row = page.getByRole("row", { name: /Site sync/ });
   await expect(row).toContainText(key.split("|")[0]);
   await expect(row).toContainText("listings:read");
@@ -72,10 +72,10 @@ test("a key made in the page is shown once, works, and after a confirmed revocat
   await expect(row).toContainText(t.list.statuses.active);
 
   // Revocation asks first; Escape goes back, all by keyboard.
-  const revoke = page.getByRole("button", { name: format(t.revoke.buttonLabel, { name: "Site sync" }) });
+  const revoke = page.getByRole("button", { name: format("en", t.revoke.buttonLabel, { name: "Site sync" }) });
   await revoke.focus();
   await page.keyboard.press("Enter");
-  const confirm = page.getByRole("button", { name: format(t.revoke.confirm, { name: "Site sync" }) });
+  const confirm = page.getByRole("button", { name: format("en", t.revoke.confirm, { name: "Site sync" }) });
   await expect(confirm).toBeFocused();
   await page.keyboard.press("Escape");
   await expect(revoke).toBeFocused();
@@ -83,20 +83,20 @@ test("a key made in the page is shown once, works, and after a confirmed revocat
   await expect(confirm).toBeFocused();
   await page.keyboard.press("Enter");
 
-  const done = page.getByRole("status").filter({ hasText: format(t.revoke.done, { name: "Site sync" }) });
+  const done = page.getByRole("status").filter({ hasText: format("en", t.revoke.done, { name: "Site sync" }) });
   await expect(done).toBeFocused();
   await expect(row).toContainText(t.list.statuses.revoked);
   await expect(revoke).toHaveCount(0);
-  await expect(page.getByText(format(t.usage, { used: 0, limit: 10 }))).toBeVisible();
+  await expect(page.getByText(format("en", t.usage, { used: 0, limit: 10 }))).toBeVisible();
   const refused = await page.request.get("/api/v1/ping", { headers: { authorization: `Bearer ${key}` } });
   expect(refused.status()).toBe(401);
 
   const a = pageMessages("en").activity;
   await page.goto(activityPath);
   const rows = page.getByRole("table").getByRole("row");
-  await expect(rows.nth(1)).toContainText(format(a.actions["api_key.revoked"], { name: "Site sync" }));
+  await expect(rows.nth(1)).toContainText(format("en", a.actions["api_key.revoked"], { name: "Site sync" }));
   await expect(rows.nth(1)).toContainText(a.actors.you);
-  await expect(rows.nth(2)).toContainText(format(a.actions["api_key.created"], { name: "Site sync" }));
+  await expect(rows.nth(2)).toContainText(format("en", a.actions["api_key.created"], { name: "Site sync" }));
   await expect(rows.nth(2)).toContainText(a.actors.you);
   await expect(page.getByRole("row", { name: new RegExp(a.actions["account.created"]) })).toContainText(a.actors.operator);
 
@@ -114,9 +114,9 @@ test("the activity pages with More, the cursor in the address, and back to the n
   const holder = await newHolder();
   const page = await signedInPage(browser, holder);
   const revokeInPage = async (name: string) => {
-    await page.getByRole("button", { name: format(t.revoke.buttonLabel, { name }) }).click();
-    await page.getByRole("button", { name: format(t.revoke.confirm, { name }) }).click();
-    await expect(page.getByRole("status").filter({ hasText: format(t.revoke.done, { name }) })).toBeVisible();
+    await page.getByRole("button", { name: format("en", t.revoke.buttonLabel, { name }) }).click();
+    await page.getByRole("button", { name: format("en", t.revoke.confirm, { name }) }).click();
+    await expect(page.getByRole("status").filter({ hasText: format("en", t.revoke.done, { name }) })).toBeVisible();
   };
   const keysByCli = async (round: number, count: number) => {
     const ids: string[] = [];
@@ -139,18 +139,18 @@ test("the activity pages with More, the cursor in the address, and back to the n
   await page.goto(activityPath);
   const rows = page.getByRole("table").getByRole("row");
   await expect(rows).toHaveCount(51);
-  await expect(rows.nth(1)).toContainText(format(a.actions["api_key.revoked"], { name: "R3 K10" }));
+  await expect(rows.nth(1)).toContainText(format("en", a.actions["api_key.revoked"], { name: "R3 K10" }));
   await expect(page.getByRole("link", { name: a.newest })).toHaveCount(0);
   await page.getByRole("link", { name: a.more }).click();
   await expect(page).toHaveURL(/\/settings\/api\/activity\?cursor=[A-Za-z0-9_-]+$/);
   // The 51st entry onwards: the first round's last creations, then the account's own creation.
   await expect(rows).toHaveCount(1 + 11);
-  await expect(rows.nth(1)).toContainText(format(a.actions["api_key.created"], { name: "R1 K10" }));
+  await expect(rows.nth(1)).toContainText(format("en", a.actions["api_key.created"], { name: "R1 K10" }));
   await expect(rows.nth(11)).toContainText(a.actions["account.created"]);
   await expect(page.getByRole("link", { name: a.more })).toHaveCount(0);
   await page.getByRole("link", { name: a.newest }).click();
   await expect(page).toHaveURL(new RegExp(`${activityPath}$`));
-  await expect(rows.nth(1)).toContainText(format(a.actions["api_key.revoked"], { name: "R3 K10" }));
+  await expect(rows.nth(1)).toContainText(format("en", a.actions["api_key.revoked"], { name: "R3 K10" }));
   await page.context().close();
 });
 
@@ -164,19 +164,19 @@ test("the eleventh key is refused with the reason, and at ten the form gives way
   for (let n = 1; n <= 8; n += 1) await cliKey(holder.email, `CLI ${n}`);
 
   await page.reload();
-  await expect(page.getByText(format(t.usage, { used: 9, limit: 10 }))).toBeVisible();
+  await expect(page.getByText(format("en", t.usage, { used: 9, limit: 10 }))).toBeVisible();
   await page.getByLabel(t.create.name, { exact: true }).fill("One too many");
   // The tenth arrives elsewhere while the form is open: the service refuses, the page says why.
   await cliKey(holder.email, "CLI 9");
   await page.getByRole("button", { name: t.create.submit }).click();
   await expect(page.getByRole("main").getByRole("alert")).toHaveText(
-    format(messages("en").problems.limit_reached.reasons.too_many_keys, { limit: 10 }),
+    format("en", messages("en").problems.limit_reached.reasons.too_many_keys, { limit: 10 }),
   );
-  await expect(page.getByText(format(t.create.limit, { limit: 10 }))).toBeVisible();
-  await expect(page.getByText(format(t.usage, { used: 10, limit: 10 }))).toBeVisible();
+  await expect(page.getByText(format("en", t.create.limit, { limit: 10 }))).toBeVisible();
+  await expect(page.getByText(format("en", t.usage, { used: 10, limit: 10 }))).toBeVisible();
 
   await page.reload();
-  await expect(page.getByText(format(t.create.limit, { limit: 10 }))).toBeVisible();
+  await expect(page.getByText(format("en", t.create.limit, { limit: 10 }))).toBeVisible();
   await expect(page.getByRole("button", { name: t.create.submit })).toHaveCount(0);
   await expect(page.getByLabel(t.create.name, { exact: true })).toHaveCount(0);
   await expect(page.getByRole("row", { name: /One too many/ })).toHaveCount(0);
@@ -194,7 +194,7 @@ test("the members page shows an owner the agency, and an agent gets the not-foun
   await expect(page.getByRole("link", { name: shell.members })).toBeVisible();
   await page.goto(membersPath);
   await expect(page.getByRole("heading", { level: 1, name: t.title })).toBeVisible();
-  await expect(page.getByText(format(t.intro, { agency }))).toBeVisible();
+  await expect(page.getByText(format("en", t.intro, { agency }))).toBeVisible();
   const rows = page.getByRole("table").getByRole("row");
   await expect(rows).toHaveCount(3);
   await expect(rows.nth(1)).toContainText(owner.email);
@@ -249,13 +249,13 @@ for (const locale of ["ro", "en"] as const) {
     await cliKey(holder.email, "Sincronizare site cu un nume destul de lung pentru un tabel îngust");
     await page.reload();
     await createInPage(page, locale, "Import CRM", ["listings:write", "media:write"]);
-    await page.getByRole("button", { name: format(texts.apiKeys.revoke.buttonLabel, { name: "Import CRM" }) }).click();
-    await expect(page.getByRole("button", { name: format(texts.apiKeys.revoke.confirm, { name: "Import CRM" }) })).toBeFocused();
+    await page.getByRole("button", { name: format(locale, texts.apiKeys.revoke.buttonLabel, { name: "Import CRM" }) }).click();
+    await expect(page.getByRole("button", { name: format(locale, texts.apiKeys.revoke.confirm, { name: "Import CRM" }) })).toBeFocused();
     await checkPage(page, testInfo, `keys-${locale}`);
 
     await page.goto(activityPath);
     await expect(page.getByRole("heading", { level: 1, name: texts.activity.title })).toBeVisible();
-    await expect(page.getByText(format(texts.activity.actions["api_key.created"], { name: "Import CRM" }))).toBeVisible();
+    await expect(page.getByText(format(locale, texts.activity.actions["api_key.created"], { name: "Import CRM" }))).toBeVisible();
     await checkPage(page, testInfo, `activity-${locale}`);
 
     await page.goto(membersPath);

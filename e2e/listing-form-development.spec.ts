@@ -91,13 +91,13 @@ for (const locale of ["ro", "en"] as const) {
     await page.getByRole("button", { name: t.unitTypes.add }).click();
     await expect(page.getByText(t.unitTypes.noScript)).toHaveCount(0);
     await expect(page.locator(".unit-type")).toHaveCount(rowsBefore + 1);
-    await expect(unitTypes.getByText(format(t.unitTypes.added, { n: rowsBefore + 1 }))).toBeVisible();
+    await expect(unitTypes.getByText(format(locale, t.unitTypes.added, { n: rowsBefore + 1 }))).toBeVisible();
     const added = page.locator(".unit-type").last();
     await expect(added.getByRole("textbox").first()).toBeFocused();
     await added.getByRole("textbox").first().fill("Penthouse");
-    await page.getByRole("button", { name: format(t.unitTypes.remove, { n: rowsBefore + 1 }) }).click();
+    await page.getByRole("button", { name: format(locale, t.unitTypes.remove, { n: rowsBefore + 1 }) }).click();
     await expect(page.locator(".unit-type")).toHaveCount(rowsBefore);
-    await expect(unitTypes.getByText(format(t.unitTypes.removed, { n: rowsBefore + 1 }))).toBeVisible();
+    await expect(unitTypes.getByText(format(locale, t.unitTypes.removed, { n: rowsBefore + 1 }))).toBeVisible();
     await expect(page.locator(".unit-type").last().getByRole("textbox").first()).toBeFocused();
 
     await control(page, "parcel").fill(parcel);
@@ -110,7 +110,7 @@ for (const locale of ["ro", "en"] as const) {
     await expect(areaTo).toHaveAttribute("aria-invalid", "true");
     await expect(areaTo).toHaveAttribute("aria-describedby", /f-unit_types-1-area_sqm_to-error/);
     await expect(page.locator("#f-unit_types-1-area_sqm_to-error")).toContainText("78");
-    const link = summary.getByRole("link", { name: new RegExp(format(t.unitTypes.row, { n: 2 })) });
+    const link = summary.getByRole("link", { name: new RegExp(format(locale, t.unitTypes.row, { n: 2 })) });
     await expect(link).toHaveAttribute("href", "#f-unit_types-1-area_sqm_to");
     await expect(areaTo).toHaveValue("60");
     await expect(control(page, "unit_types.0.area_sqm_to")).toHaveValue("65.5");

@@ -65,19 +65,19 @@ test("a holder uploads files, adds a photo by address, reorders by keyboard, tag
       { name: "living.jpg", mimeType: "image/jpeg", buffer: await jpeg({ r: 190, g: 40, b: 40 }) },
       { name: "broken.jpg", mimeType: "image/jpeg", buffer: Buffer.from("<html>this is no photo</html>") },
     ]);
-    await expect(page.getByText(format(t.uploaded, { name: "broken.jpg" }))).toBeVisible();
+    await expect(page.getByText(format("en", t.uploaded, { name: "broken.jpg" }))).toBeVisible();
     await page.getByLabel(t.url).fill(photoUrl);
     await page.getByRole("button", { name: t.add, exact: true }).click();
     await expect(items(page)).toHaveCount(3);
 
     // The photo by address goes first, by keyboard only, each move said in the live region.
-    const label = (n: number) => format(t.photo, { n, count: 3 });
+    const label = (n: number) => format("en", t.photo, { n, count: 3 });
     await page.getByRole("button", { name: `${t.moveUp}: ${label(3)}` }).focus();
     await page.keyboard.press("Enter");
-    await expect(page.getByText(format(t.moved, { from: 3, to: 2, count: 3 }))).toBeVisible();
+    await expect(page.getByText(format("en", t.moved, { from: 3, to: 2, count: 3 }))).toBeVisible();
     await page.getByRole("button", { name: `${t.moveUp}: ${label(2)}` }).focus();
     await page.keyboard.press("Enter");
-    await expect(page.getByText(format(t.moved, { from: 2, to: 1, count: 3 }))).toBeVisible();
+    await expect(page.getByText(format("en", t.moved, { from: 2, to: 1, count: 3 }))).toBeVisible();
     await expect(items(page).first()).toContainText(photoUrl);
     await tagsOf(items(page).first(), t.noTags).click();
     await items(page).first().getByLabel(t.floor).selectOption("ground");
@@ -89,7 +89,7 @@ test("a holder uploads files, adds a photo by address, reorders by keyboard, tag
     await expect(items(page).nth(0)).toContainText(t.states.done, { timeout: 60_000 });
     await expect(items(page).nth(1)).toContainText(t.states.done, { timeout: 60_000 });
     await expect(items(page).nth(2)).toContainText(
-      format(t.states.failed, { reason: "Unprocessable file (not a valid JPEG, PNG or WebP)" }),
+      format("en", t.states.failed, { reason: "Unprocessable file (not a valid JPEG, PNG or WebP)" }),
       { timeout: 60_000 },
     );
     await expect(items(page).nth(0).getByLabel(t.floor)).toHaveValue("ground");
@@ -108,19 +108,19 @@ test("the photo list in Romanian: an uploaded file processed, its state in the p
   await page
     .getByLabel(t.pick)
     .setInputFiles([{ name: "fatada.jpg", mimeType: "image/jpeg", buffer: await jpeg({ r: 40, g: 60, b: 190 }) }]);
-  await expect(page.getByText(format(t.uploaded, { name: "fatada.jpg" }))).toBeVisible();
+  await expect(page.getByText(format("ro", t.uploaded, { name: "fatada.jpg" }))).toBeVisible();
   await tagsOf(items(page).first(), t.noTags).click();
   await items(page).first().getByRole("checkbox", { name: "Fațadă" }).check();
   // A room in the owner's own words beside the suggestion: listed, checked, at once.
   await items(page).first().getByLabel(t.ownRoom).fill("  Grădina de iarnă ");
   await items(page).first().getByRole("button", { name: t.addRoom }).click();
   await expect(items(page).first().getByRole("checkbox", { name: "Grădina de iarnă" })).toBeChecked();
-  await expect(items(page).first().locator("summary")).toHaveText(format(t.tags, { tags: "Fațadă, Grădina de iarnă" }));
+  await expect(items(page).first().locator("summary")).toHaveText(format("ro", t.tags, { tags: "Fațadă, Grădina de iarnă" }));
   await page.getByRole("button", { name: t.save }).click();
   await expect(page.getByText(t.saved)).toBeVisible();
   await expect(items(page).first()).toContainText(t.states.done, { timeout: 60_000 });
   await page.reload();
-  await expect(items(page).first().locator("summary")).toHaveText(format(t.tags, { tags: "Fațadă, Grădina de iarnă" }));
+  await expect(items(page).first().locator("summary")).toHaveText(format("ro", t.tags, { tags: "Fațadă, Grădina de iarnă" }));
   await items(page).first().locator("summary").click();
   await expect(items(page).first().getByRole("checkbox", { name: "Fațadă" })).toBeChecked();
   await expect(items(page).first().getByRole("checkbox", { name: "Grădina de iarnă" })).toBeChecked();
@@ -151,7 +151,7 @@ test("a holder drags a photo onto the first place with the mouse, saves, and fin
     await page.mouse.down();
     await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 12 });
     await page.mouse.up();
-    await expect(page.getByText(format(t.moved, { from: 3, to: 1, count: 3 }))).toBeVisible();
+    await expect(page.getByText(format("en", t.moved, { from: 3, to: 1, count: 3 }))).toBeVisible();
     await expect(sources()).toHaveText([garden, front, kitchen]);
 
     await page.getByRole("button", { name: t.save }).click();

@@ -63,7 +63,7 @@ test("a holder filters, searches, pages, and pauses, resumes, sells and deletes 
   await expect(row(page, land)).toContainText("Fotografiile nu arată terenul.");
   await expect(row(page, land)).toContainText("Poor photos");
   await expect(row(page, studio)).toContainText(t.statuses.pending);
-  await expect(row(page, flat).getByRole("link", { name: format(t.publicPageLabel, { title: flat }) })).toHaveAttribute(
+  await expect(row(page, flat).getByRole("link", { name: format("en", t.publicPageLabel, { title: flat }) })).toHaveAttribute(
     "href",
     /^\/listings\/[A-Z0-9]{8}$/,
   );
@@ -169,13 +169,13 @@ test("availability with the controllable clock: reminder mail, unconfirmed and f
   await jobsAt(30.5);
   expect((await request.get(`/listings/${code}`)).status()).toBe(404);
   await page.goto("/account/listings");
-  await expect(page.getByRole("status").filter({ hasText: format(t.unconfirmedNotice, { count: 1 }) })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: format("en", t.unconfirmedNotice, { count: 1 }) })).toBeVisible();
   await expect(row(page, title)).toContainText(t.statuses.unconfirmed);
   await expect(row(page, title).locator(".notice.warning")).toBeVisible();
 
   await row(page, title).getByRole("button", { name: t.stillAvailable }).click();
   await expect(row(page, title).getByText(t.statuses.active, { exact: true })).toBeVisible();
-  await expect(page.getByText(format(t.unconfirmedNotice, { count: 1 }))).toHaveCount(0);
+  await expect(page.getByText(format("en", t.unconfirmedNotice, { count: 1 }))).toHaveCount(0);
   expect((await request.get(`/listings/${code}`)).status()).toBe(200);
 
   const events = await request.get("/api/v1/events", { headers: { authorization: `Bearer ${key}` } });

@@ -126,7 +126,7 @@ test("create a webhook, Test it, see a listing's signed delivery logged, break t
       .toContain(t.log.statuses.pending);
     const pausedRow = await logRow(page, "listing.paused");
     await expect(pausedRow).toContainText("500");
-    await expect(pausedRow).toContainText(format(t.log.attemptsOf, { attempts: 1, max: 7 }));
+    await expect(pausedRow).toContainText(format("en", t.log.attemptsOf, { attempts: 1, max: 7 }));
     await checkPage(page, testInfo, "webhook-delivery-log");
 
     // Mended: the retry comes on schedule with the same webhook-id and a later timestamp.
@@ -142,7 +142,7 @@ test("create a webhook, Test it, see a listing's signed delivery logged, break t
         return (await logRow(page, "listing.paused")).textContent();
       })
       .toContain(t.log.statuses.succeeded);
-    await expect(await logRow(page, "listing.paused")).toContainText(format(t.log.attemptsOf, { attempts: 2, max: 7 }));
+    await expect(await logRow(page, "listing.paused")).toContainText(format("en", t.log.attemptsOf, { attempts: 2, max: 7 }));
 
     // Resent by hand from the delivery's page: the same event again, with its request shown.
     await (await logRow(page, "listing.paused")).getByRole("link").click();
@@ -163,8 +163,8 @@ test("create a webhook, Test it, see a listing's signed delivery logged, break t
     // The activity tells the story.
     await page.goto("/settings/api/activity");
     const activity = pageMessages("en").activity.actions;
-    await expect(page.getByText(format(activity["webhook.created"], { name: hook.url }))).toBeVisible();
-    await expect(page.getByText(format(activity["webhook.delivery_resent"], { name: hook.url }))).toBeVisible();
+    await expect(page.getByText(format("en", activity["webhook.created"], { name: hook.url }))).toBeVisible();
+    await expect(page.getByText(format("en", activity["webhook.delivery_resent"], { name: hook.url }))).toBeVisible();
   } finally {
     await hook.close();
   }
@@ -224,7 +224,7 @@ test("stop, start, replace the secret and delete a webhook in the page; each sai
   const first = (await page.locator("[data-secret]").textContent())!;
   expect(first).toMatch(/^whsec_/);
   const card = page.getByRole("listitem").filter({ hasText: "https://8.8.8.8/hooks/crm" });
-  await expect(page.getByText(format(t.usage, { used: 1, limit: 5 }))).toBeVisible();
+  await expect(page.getByText(format("en", t.usage, { used: 1, limit: 5 }))).toBeVisible();
 
   await card.getByRole("button", { name: t.stop }).click();
   await expect(card.getByText(/^Stopped by you/)).toBeVisible();
@@ -248,6 +248,6 @@ test("stop, start, replace the secret and delete a webhook in the page; each sai
   await page.goto("/settings/api/activity");
   const activity = pageMessages("en").activity.actions;
   for (const action of ["webhook.created", "webhook.stopped", "webhook.started", "webhook.secret_rotated", "webhook.deleted"] as const) {
-    await expect(page.getByText(format(activity[action], { name: "https://8.8.8.8/hooks/crm" }))).toBeVisible();
+    await expect(page.getByText(format("en", activity[action], { name: "https://8.8.8.8/hooks/crm" }))).toBeVisible();
   }
 });

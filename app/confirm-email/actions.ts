@@ -28,6 +28,6 @@ export const sendNewLink = portalAction({
   values: (input) => input,
   run: async ({ ctx, input, locale }) => {
     const sent = await resendConfirmation({ ctx, input });
-    return { ok: true, message: format(pageMessages(locale).access.confirm.resent, { email: sent.email }) };
+    return { ok: true, message: format(locale, pageMessages(locale).access.confirm.resent, { email: sent.email }) };
   },
 });

@@ -23,7 +23,7 @@ export const logIn = portalAction({
     const refusal = error.refusal;
     const message =
       refusal.reason === "rate_limited"
-        ? format(refusals.rate_limited, { minutes: Math.max(1, Math.ceil(refusal.retryAfterSeconds / 60)) })
+        ? format(locale, refusals.rate_limited, { minutes: Math.max(1, Math.ceil(refusal.retryAfterSeconds / 60)) })
         : refusals[refusal.reason];
     return { message, code: refusal.reason, values };
   },

@@ -15,7 +15,7 @@ export const requestLink = portalAction({
   values: (input) => input,
   run: async ({ ctx, input, locale }) => {
     const sent = await requestPasswordReset({ ctx, input });
-    return { ok: true, message: format(pageMessages(locale).access.reset.sent, { email: sent.email }) };
+    return { ok: true, message: format(locale, pageMessages(locale).access.reset.sent, { email: sent.email }) };
   },
 });
 

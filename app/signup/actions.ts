@@ -14,6 +14,6 @@ export const createAccount = portalAction({
   values: ({ name, email }) => ({ name, email }),
   run: async ({ ctx, input, locale }) => {
     const { email } = await signUp({ ctx, input: { ...input, language: locale } });
-    return { ok: true, message: format(pageMessages(locale).access.signup.sent, { email }) };
+    return { ok: true, message: format(locale, pageMessages(locale).access.signup.sent, { email }) };
   },
 });

@@ -60,7 +60,7 @@ export function renderProblem(error: unknown, locale: Locale, requestId: string)
     status: known.status,
     code,
     ...(typeof reason === "string" ? { reason } : {}),
-    detail: format(template, { ...known.params, request_id: requestId }),
+    detail: format(locale, template, { ...known.params, request_id: requestId }),
   };
   if (known instanceof ValidationError) {
     body.errors = known.errors.map((e) => ({
@@ -84,9 +84,9 @@ function fieldDetail(locale: Locale, error: FieldError): string {
   const catalogue = messages(locale);
   const params: Record<string, string | number> = { ...error.params };
   if (typeof params.reason === "string") {
-    params.reason = format(catalogue.validation_reasons[params.reason as keyof Messages["validation_reasons"]], params);
+    params.reason = format(locale, catalogue.validation_reasons[params.reason as keyof Messages["validation_reasons"]], params);
   }
   const counted: string | undefined = quantityParam[error.code as keyof typeof quantityParam];
   if (counted && "unit" in params) params[counted] = quantity(locale, params.unit as Unit, params[counted]);
-  return format(catalogue.validation[error.code], params);
+  return format(locale, catalogue.validation[error.code], params);
 }

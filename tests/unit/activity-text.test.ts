@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { activityActor } from "@/lib/domain/accounts/activity-actor";
-import { locales } from "@/lib/base/i18n";
+import { locales, type Locale } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { activitySentence, activityWho } from "@/lib/adapters/portal/activity-text";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
@@ -39,29 +39,34 @@ describe("activitySentence", () => {
   });
 
   it("names the key or app from the entry's details", () => {
-    expect(activitySentence({ action: "api_key.created", details: "Site sync", subjectId: "key_1" }, en)).toBe("Key “Site sync” created");
-    expect(activitySentence({ action: "api_key.revoked", details: "Site sync", subjectId: "key_1" }, ro)).toBe(
+    expect(activitySentence({ action: "api_key.created", details: "Site sync", subjectId: "key_1" }, en, "en")).toBe(
+      "Key “Site sync” created",
+    );
+    expect(activitySentence({ action: "api_key.revoked", details: "Site sync", subjectId: "key_1" }, ro, "ro")).toBe(
       "Cheia „Site sync” a fost revocată",
     );
-    expect(activitySentence({ action: "app.connected", details: "CRM", subjectId: "cli_1" }, en)).toBe(
+    expect(activitySentence({ action: "app.connected", details: "CRM", subjectId: "cli_1" }, en, "en")).toBe(
       "App “CRM” connected to your account",
     );
-    expect(activitySentence({ action: "password.changed", details: null, subjectId: null }, ro)).toBe("Parola a fost schimbată");
+    expect(activitySentence({ action: "password.changed", details: null, subjectId: null }, ro, "ro")).toBe("Parola a fost schimbată");
   });
 
   it("falls back to the subject when the details are missing", () => {
-    expect(activitySentence({ action: "app.registered", details: null, subjectId: "cli_9" }, en)).toBe("Integrator app “cli_9” registered");
+    expect(activitySentence({ action: "app.registered", details: null, subjectId: "cli_9" }, en, "en")).toBe(
+      "Integrator app “cli_9” registered",
+    );
   });
 
   it("shows an action without a sentence by its code, never a text of the prototype", () => {
-    expect(activitySentence({ action: "listing.teleported", details: "x", subjectId: null }, en)).toBe("Action listing.teleported");
-    expect(activitySentence({ action: "toString", details: null, subjectId: null }, ro)).toBe("Acțiunea toString");
+    expect(activitySentence({ action: "listing.teleported", details: "x", subjectId: null }, en, "en")).toBe("Action listing.teleported");
+    expect(activitySentence({ action: "toString", details: null, subjectId: null }, ro, "ro")).toBe("Acțiunea toString");
   });
 });
 
 describe("activityWho", () => {
   const keys = new Map([["key_abc", "Site sync"]]);
-  const who = (stored: string, texts = en) => activityWho(activityActor(stored, "acc_me"), texts, keys);
+  const who = (stored: string, locale: Locale = "en") =>
+    activityWho(activityActor(stored, "acc_me"), pageMessages(locale).activity, keys, locale);
 
   it("says who, relative to the viewing account", () => {
     expect(who("account:acc_me")).toBe("You");
@@ -69,7 +74,7 @@ describe("activityWho", () => {
     expect(who("api:key_abc")).toBe("The key “Site sync”");
     expect(who("api:key_gone")).toBe("The key key_gone");
     expect(who("operator")).toBe("The operator");
-    expect(who("system", ro)).toBe("Sistemul");
+    expect(who("system", "ro")).toBe("Sistemul");
     expect(who("moderator:acc_mod")).toBe("A moderator");
     expect(who("public")).toBe("A link sent by e-mail");
     expect(who("garbage")).toBe("Unknown");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError, ValidationError, errorStatus, type ErrorCode, type FieldError } from "@/lib/base/errors";
 import { renderProblem } from "@/lib/base/problem";
+import { readFileSync } from "node:fs";
 import { locales, messages, quantity, type Locale } from "@/lib/base/i18n";
 import {
   mailTexts,
@@ -9,19 +10,21 @@ import {
   units,
   validationDetails,
   validationReasons,
-  type PluralText,
   type ValidationCode,
   type ValidationReason,
 } from "@/lib/base/i18n/keys";
+import { argumentsOf } from "@/lib/base/i18n/arguments";
+import { placeholdersFile, renderedPlaceholders } from "@/scripts/i18n-placeholders";
 
 /**
- * The registry (lib/base/i18n/keys.ts) lists every key the code can use, with the names of its
- * parameters; error constructors are typed by it. Each catalogue must hold exactly those keys (a key
- * in one language only is missing in the other; a key outside the registry is unused) with exactly
- * those placeholders, and every entry must render in both languages with nothing left unfilled.
+ * The registry (lib/base/i18n/placeholders.ts, generated from the English catalogue) lists every key
+ * the code can use, with the names of its arguments; error constructors are typed by it. Each
+ * catalogue must hold exactly those keys (a key in one language only is missing in the other; a key
+ * outside the registry is unused) with exactly those arguments, and every entry must render in both
+ * languages with nothing left unfilled.
  */
 
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+const placeholders = (text: string) => argumentsOf(text).sort();
 const sorted = (names: readonly string[]) => [...names].sort();
 const keysOf = (value: object | undefined) => Object.keys(value ?? {}).sort();
 const unfilled = /\{\w+\}/;
@@ -68,15 +71,14 @@ describe.each(locales)("catalogue %s", (locale: Locale) => {
     }
   });
 
-  it("has every unit with `{n}` in each form, a form for each plural category of the language or one for all", () => {
+  it("has every unit as a message of `n`, a plural with a form for each category of the language or one form for all", () => {
     expect(keysOf(catalogue.units)).toEqual(sorted(units));
     const categories = sorted(new Intl.PluralRules(locale).resolvedOptions().pluralCategories);
     for (const unit of units) {
-      const forms: PluralText = catalogue.units[unit];
-      expect(forms.other, unit).toBeTypeOf("string");
-      const present = keysOf(forms);
-      if (present.length > 1) expect(present, unit).toEqual(categories);
-      for (const form of Object.values(forms) as string[]) expect(placeholders(form), unit).toEqual(["n"]);
+      const text = catalogue.units[unit];
+      expect(placeholders(text), unit).toEqual(["n"]);
+      const plural = /^\{n, plural, (.*)\}$/.exec(text);
+      if (plural) expect(sorted([...plural[1].matchAll(/(\w+) \{/g)].map((match) => match[1])), unit).toEqual(categories);
     }
   });
 
@@ -123,14 +125,21 @@ describe.each(locales)("catalogue %s", (locale: Locale) => {
     }
   });
 
-  it("renders every unit in every plural category", () => {
+  it("renders every unit in every plural category, the number as the language writes it (a year as it is)", () => {
+    const written = new Intl.NumberFormat(locale);
     for (const unit of units) {
       for (const n of [0, 1, 2, 19, 20, 101, 1.5, 500_000]) {
         const text = quantity(locale, unit, n);
-        expect(text, `${unit} ${n}`).toContain(String(n));
+        expect(text, `${unit} ${n}`).toContain(unit === "year" ? String(n) : written.format(n));
         expect(text, `${unit} ${n}`).not.toMatch(unfilled);
       }
     }
+  });
+});
+
+describe("the generated registry", () => {
+  it("is what `npm run i18n:placeholders` makes of the English catalogue today", async () => {
+    expect(readFileSync(placeholdersFile, "utf8")).toBe(await renderedPlaceholders());
   });
 });
 
@@ -159,6 +168,16 @@ describe("plural forms and units in validation details", () => {
       "Trebuie să fie între 10 și 90 de caractere.",
     );
     expect(detail("ro", { pointer: "/x", code: "max", params: { max: 1, unit: "night" } })).toBe("Peste maximul de 1 noapte.");
+  });
+
+  it("writes a bound as the language writes numbers", () => {
+    expect(detail("en", { pointer: "/description", code: "max", params: { max: 10000, unit: "characters" } })).toBe(
+      "Above the maximum of 10,000 characters.",
+    );
+    expect(detail("ro", { pointer: "/description", code: "max", params: { max: 10000, unit: "characters" } })).toBe(
+      "Peste maximul de 10.000 de caractere.",
+    );
+    expect(detail("ro", { pointer: "/usable_area_sqm", code: "min", params: { min: 12.5, unit: "sqm" } })).toBe("Sub minimul de 12,5 m².");
   });
 });
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { locales } from "@/lib/base/i18n";
+import { format, locales } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
+import { argumentsOf } from "@/lib/base/i18n/arguments";
 
 /**
  * The page catalogues follow the API catalogues' rule (catalogues.test.ts): every key in both
- * languages, with the same `{placeholders}`, and no empty text. The English catalogue's shape is the
+ * languages, with the same ICU arguments, and no empty text. The English catalogue's shape is the
  * registry; TypeScript refuses a Romanian catalogue that lacks a key or has one more.
  */
 
@@ -19,7 +20,7 @@ function leaves(tree: Tree, prefix = ""): Map<string, string> {
   return found;
 }
 
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+const placeholders = (text: string) => argumentsOf(text).sort();
 
 describe("page catalogues", () => {
   const [first, ...others] = locales.map((locale) => ({ locale, texts: leaves(pageMessages(locale)) }));
@@ -31,6 +32,11 @@ describe("page catalogues", () => {
 
   it.each(locales)("%s has no empty text", (locale) => {
     for (const [key, text] of leaves(pageMessages(locale))) expect(text.trim(), key).not.toBe("");
+  });
+
+  it.each(locales)("%s: a text without arguments reads as written (pages show it without formatting it)", (locale) => {
+    for (const [key, text] of leaves(pageMessages(locale)))
+      if (placeholders(text).length === 0) expect(format(locale, text), key).toBe(text);
   });
 
   it("names each language in that language for the switcher", () => {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError, ValidationError, errorStatus } from "@/lib/base/errors";
 import { renderProblem } from "@/lib/base/problem";
-import { en } from "@/lib/base/i18n/en";
-import { ro } from "@/lib/base/i18n/ro";
+import { messages } from "@/lib/base/i18n";
 
 describe("problem rendering", () => {
   it("renders RFC 9457 members with a stable code and a translated title", () => {
@@ -36,8 +35,8 @@ describe("problem rendering", () => {
 
   it("has a title and detail for every error code in both languages", () => {
     for (const code of Object.keys(errorStatus) as (keyof typeof errorStatus)[]) {
-      expect(en.problems[code].title).toBeTruthy();
-      expect(ro.problems[code].title).toBeTruthy();
+      expect(messages("en").problems[code].title).toMatch(/\S/);
+      expect(messages("ro").problems[code].title).toMatch(/\S/);
     }
   });
 });

@@ -12,7 +12,8 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function AccountPage({ searchParams }: { searchParams: Promise<{ notice?: string | string[] }> }) {
   const { notice } = await searchParams;
   const { account } = await requireAccount();
-  const texts = pageMessages(await requestLocale());
+  const locale = await requestLocale();
+  const texts = pageMessages(locale);
   const { account: page, shell } = texts;
   return (
     <>
@@ -32,7 +33,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
           <dt>{page.agency}</dt>
           <dd>
             {account.agency
-              ? format(shell.agencyRole, { agency: account.agency.name, role: shell.roles[account.agency.role] })
+              ? format(locale, shell.agencyRole, { agency: account.agency.name, role: shell.roles[account.agency.role] })
               : page.noAgency}
           </dd>
         </dl>

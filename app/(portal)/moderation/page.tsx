@@ -42,7 +42,7 @@ export default async function ModerationQueuePage({ searchParams }: Props) {
         </p>
       ) : null}
       <p className="muted">
-        {format(t.queue.counts, { pending: queue.counts.pending, edits: queue.counts.edits, reports })}{" "}
+        {format(locale, t.queue.counts, { pending: queue.counts.pending, edits: queue.counts.edits, reports })}{" "}
         <Link href="/moderation/reports">{t.reportsLink}</Link>
       </p>
       {queue.items.length === 0 ? (
@@ -63,7 +63,7 @@ export default async function ModerationQueuePage({ searchParams }: Props) {
               </p>
               <p className="muted">
                 {item.city} · {labelOf(propertyTypes, item.type, locale)} · {labelOf(transactionTypes, item.transaction, locale)} ·{" "}
-                {item.lister} · {format(t.queue.since, { date: date.format(item.since) })}
+                {item.lister} · {format(locale, t.queue.since, { date: date.format(item.since) })}
               </p>
             </li>
           ))}

@@ -68,9 +68,7 @@ export default async function ListingPage({ params }: Props) {
       </p>
       {price && (
         <p>
-          <strong>
-            {price.amount.toLocaleString(locale === "ro" ? "ro-RO" : "en-GB")} {price.currency}
-          </strong>
+          <strong>{format(locale, pageMessages(locale).catalog.price, { amount: price.amount, currency: price.currency })}</strong>
           {listing.price_period !== "total" ? ` / ${label(pricePeriods, listing.price_period)}` : ""}
         </p>
       )}
@@ -89,7 +87,7 @@ export default async function ListingPage({ params }: Props) {
         </>
       )}
       <p className="muted" lang={locale}>
-        {format(t.code, { code: listing.code })}
+        {format(locale, t.code, { code: listing.code })}
       </p>
       <div lang={locale}>
         <ReportForm code={listing.code} texts={t.report} />

@@ -36,7 +36,7 @@ export const answerConsent = portalAction({
     return {
       message:
         result.reason === "too_many_keys"
-          ? format(texts.refused.too_many_keys, { limit: result.limit, app: check.client.name })
+          ? format(locale, texts.refused.too_many_keys, { limit: result.limit, app: check.client.name })
           : texts.refused.unconfirmed_account,
     };
   },

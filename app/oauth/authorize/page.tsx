@@ -23,7 +23,8 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
  */
 export default async function ConsentPage({ searchParams }: Props) {
   const { account, ctx } = await requireAccount();
-  const texts = pageMessages(await requestLocale()).consent;
+  const locale = await requestLocale();
+  const texts = pageMessages(locale).consent;
   const check = await checkAuthorizeRequest({ ctx, input: await searchParams });
   if (check.kind === "redirect_error") redirect(check.redirectTo);
   if (check.kind === "invalid_client_or_redirect") {
@@ -39,9 +40,9 @@ export default async function ConsentPage({ searchParams }: Props) {
   const app = check.client.name;
   return (
     <section className="narrow" aria-labelledby="consent-title">
-      <h1 id="consent-title">{format(texts.title, { app })}</h1>
-      <p>{format(texts.intro, { app, account: account.email })}</p>
-      <p>{format(texts.canDo, { app })}</p>
+      <h1 id="consent-title">{format(locale, texts.title, { app })}</h1>
+      <p>{format(locale, texts.intro, { app, account: account.email })}</p>
+      <p>{format(locale, texts.canDo, { app })}</p>
       <ul>
         {check.scope.map((permission) => (
           <li key={permission}>
@@ -49,8 +50,8 @@ export default async function ConsentPage({ searchParams }: Props) {
           </li>
         ))}
       </ul>
-      <p className="muted">{format(texts.keyNote, { app })}</p>
-      <p className="muted">{format(texts.returnNote, { origin: new URL(check.redirectUri).origin })}</p>
+      <p className="muted">{format(locale, texts.keyNote, { app })}</p>
+      <p className="muted">{format(locale, texts.returnNote, { origin: new URL(check.redirectUri).origin })}</p>
       <ConsentForm fields={consentFields(check)} token={formToken(account, consentToken, consentFields(check))} texts={texts} />
     </section>
   );

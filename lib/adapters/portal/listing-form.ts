@@ -20,7 +20,8 @@ import {
   type TransactionType,
   type WriteFieldName,
 } from "@/lib/domain/vocabulary";
-import { quantity, type Locale } from "@/lib/base/i18n";
+import type { Locale } from "@/lib/base/i18n";
+import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { parcelOfText, parcelText } from "./parcel-text";
 import { numberOrText, postedUnitTypeRows, storedUnitTypeRows, unitTypeItem, unitTypeValues } from "./unit-type-rows";
 
@@ -102,7 +103,8 @@ function numberView(
   limits: { min?: number; max?: number },
   locale: Locale,
 ): FormFieldView {
-  const unit = spec.unit === "price_currency" ? "price_currency" : spec.unit ? quantity(locale, spec.unit, "").trim() : undefined;
+  const unitLabels: Readonly<Record<string, string>> = pageMessages(locale).listingForm.unitLabels;
+  const unit = spec.unit === "price_currency" ? "price_currency" : spec.unit ? unitLabels[spec.unit] : undefined;
   return {
     ...base,
     control: "number",

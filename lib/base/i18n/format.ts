@@ -1,10 +1,29 @@
-import type { MessageParams } from "@/lib/base/errors";
+import { IntlMessageFormat } from "intl-messageformat";
+import { argumentsOf } from "./arguments";
+import type { Locale } from "./index";
+
+/** What a message's arguments take: plural and `number` arguments a number, `date` ones a Date. */
+export type MessageValues = Readonly<Record<string, string | number | Date>>;
 
 /**
- * Fills `{name}` placeholders; a placeholder without a value stays visible rather than vanishing.
- * A module of its own so that client components can fill page texts without shipping the API's
- * catalogues (index.ts) to the browser.
+ * Formats an ICU message of the catalogues (messages/<locale>.json) with FormatJS: plurals by the
+ * language's rules, `{n, number}` and `#` as the language writes numbers. Each message is parsed once
+ * per language; the catalogues are the only source of messages, so the cache stays their size. A
+ * module of its own so that client components format page texts without shipping the catalogues
+ * (index.ts) to the browser. Tags are text here (`<key>` in a message is shown, not parsed). An
+ * argument without a value stays visible as `{name}` rather than failing the answer it is part of
+ * (the types and tests/unit/catalogues.test.ts keep that from happening).
  */
-export function format(template: string, params: MessageParams = {}): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+const parsed = new Map<string, { message: IntlMessageFormat; unfilled: Readonly<Record<string, string>> }>();
+
+export function format(locale: Locale, message: string, values?: MessageValues): string {
+  const key = `${locale}\u0000${message}`;
+  let compiled = parsed.get(key);
+  if (!compiled) {
+    const formatter = new IntlMessageFormat(message, locale, undefined, { ignoreTag: true });
+    const unfilled = Object.fromEntries(argumentsOf(formatter.getAst()).map((name) => [name, `{${name}}`]));
+    compiled = { message: formatter, unfilled };
+    parsed.set(key, compiled);
+  }
+  return String(compiled.message.format({ ...compiled.unfilled, ...values }));
 }

@@ -1,32 +1,36 @@
-import { en } from "./en";
+import en from "@/messages/en.json";
+import ro from "@/messages/ro.json";
+import { format } from "./format";
 import type { Messages, Unit } from "./keys";
-import { ro } from "./ro";
 
 export const locales = ["ro", "en"] as const;
 export type Locale = (typeof locales)[number];
 const defaultLocale: Locale = "ro";
 
-const catalogues: Record<Locale, Messages> = { ro, en };
+/** A language's messages, one file per language: the English file's shape is the key registry, which Romanian must match. */
+export type Catalogue = typeof en;
+const catalogues: Record<Locale, Catalogue> = { ro, en };
+// The API's part is typed by keys.ts (every error code, reason, validation code and mail).
+const api: Record<Locale, Messages> = { ro: ro.api, en: en.api };
 
 export const isLocale = (value: unknown): value is Locale => value === "ro" || value === "en";
 
+/** The API's messages (problems, validation, units, mails); the portal's are `pageMessages()`. */
 export function messages(locale: Locale): Messages {
+  return api[locale];
+}
+
+/** Both parts of a language's catalogue: for page-messages.ts, which gives the portal its part. */
+export function catalogue(locale: Locale): Catalogue {
   return catalogues[locale];
 }
 
-import { format } from "./format";
-
 export { format };
 
-const pluralRules = new Map<Locale, Intl.PluralRules>();
-
-/** `n` of `unit` in the language's plural form: "1 character", "19 caractere", "20 de caractere", "90 m²". */
-export function quantity(locale: Locale, unit: Unit, n: string | number): string {
-  const forms = catalogues[locale].units[unit];
-  let rules = pluralRules.get(locale);
-  if (!rules) pluralRules.set(locale, (rules = new Intl.PluralRules(locale)));
-  const category = typeof n === "number" ? rules.select(n) : "other";
-  return format(forms[category] ?? forms.other, { n });
+/** `n` of `unit` in the language's plural form and number format: "1 character", "19 caractere", "20 de caractere", "1.250 m²". */
+export function quantity(locale: Locale, unit: Unit, n: number | string): string {
+  const count = typeof n === "number" ? n : Number(n);
+  return format(locale, api[locale].units[unit], { n: Number.isFinite(count) ? count : n });
 }
 
 /**

@@ -19,5 +19,5 @@ export async function sendAccountMail<K extends MailKey>(input: {
 }): Promise<void> {
   const texts = messages(input.locale).mail[input.key];
   const params = input.params as Record<string, string | number>;
-  await sendMail({ to: input.to, subject: format(texts.subject, params), text: format(texts.text, params) });
+  await sendMail({ to: input.to, subject: format(input.locale, texts.subject, params), text: format(input.locale, texts.text, params) });
 }

@@ -58,14 +58,20 @@ export async function checkAuthorizeRequest({ ctx, input }: { ctx: ServiceContex
     ["redirect_uri", redirectParameter],
   ] as const) {
     if ("duplicate" in parameter)
-      return invalid("duplicate_parameter", format(text.problems.invalid_request.reasons.duplicate_parameter, { parameter: name }));
+      return invalid("duplicate_parameter", format(locale, text.problems.invalid_request.reasons.duplicate_parameter, { parameter: name }));
   }
   const clientId = valueOf(clientParameter);
   if (!clientId)
-    return invalid("missing_client_id", format(text.problems.invalid_request.reasons.missing_parameter, { parameter: "client_id" }));
+    return invalid(
+      "missing_client_id",
+      format(locale, text.problems.invalid_request.reasons.missing_parameter, { parameter: "client_id" }),
+    );
   const redirectUri = valueOf(redirectParameter);
   if (!redirectUri)
-    return invalid("missing_redirect_uri", format(text.problems.invalid_request.reasons.missing_parameter, { parameter: "redirect_uri" }));
+    return invalid(
+      "missing_redirect_uri",
+      format(locale, text.problems.invalid_request.reasons.missing_parameter, { parameter: "redirect_uri" }),
+    );
   const registered = await registeredClient(ctx, clientId, redirectUri);
   if (!registered.found) {
     const reason = registered.reason === "unknown_client" ? "unknown_client" : "redirect_uri_not_registered";

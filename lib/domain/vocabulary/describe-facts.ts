@@ -45,9 +45,7 @@ function valueInWords(spec: FieldSpec, value: unknown, input: WordsInput): strin
       return value ? input.words.yes : input.words.no;
     case "integer":
     case "number":
-      return spec.unit && spec.unit !== "price_currency"
-        ? quantity(locale, spec.unit, (value as number).toLocaleString(locale === "ro" ? "ro-RO" : "en-GB"))
-        : (value as number).toLocaleString(locale === "ro" ? "ro-RO" : "en-GB");
+      return quantity(locale, spec.unit && spec.unit !== "price_currency" ? spec.unit : "number", value as number);
     case "list":
       return (value as unknown[]).map((item) => code(enumerations[spec.enumeration], item)).join(", ");
     case "level_range": {

@@ -27,7 +27,7 @@ export default async function MembersPage() {
   return (
     <>
       <h1>{t.title}</h1>
-      <p>{format(t.intro, { agency: members.agency.name })}</p>
+      <p>{format(locale, t.intro, { agency: members.agency.name })}</p>
       <div className="table-wrap" role="region" aria-label={t.title} tabIndex={0}>
         <table className="data portal-table">
           <thead>

@@ -32,7 +32,7 @@ export default async function ReportsPage() {
     <>
       <h1>{t.title}</h1>
       <p>{t.intro}</p>
-      <p className="muted">{format(t.count, { count: reports.length })}</p>
+      <p className="muted">{format(locale, t.count, { count: reports.length })}</p>
       {reports.length === 0 ? (
         <p className="empty">{t.empty}</p>
       ) : (

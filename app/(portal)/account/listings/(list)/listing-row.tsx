@@ -61,7 +61,7 @@ export function ListingRow({
   const when = portalDateTime(locale, "minute");
   const deadline = row.confirmedAt ? confirmationDeadline(row.confirmedAt) : null;
   const dueSoon = row.status === "active" && row.confirmedAt !== null && confirmationDueSoon(row.confirmedAt, now);
-  const ask = (question: string) => format(question, { title });
+  const ask = (question: string) => format(locale, question, { title });
   const a = texts.actions;
   const headingId = `listing-${row.code}`;
   return (
@@ -81,26 +81,26 @@ export function ListingRow({
         </p>
         <p className="muted">
           {[
-            format(texts.code, { code: row.code }),
-            row.externalRef ? format(texts.ref, { ref: row.externalRef }) : null,
+            format(locale, texts.code, { code: row.code }),
+            row.externalRef ? format(locale, texts.ref, { ref: row.externalRef }) : null,
             typeof row.fields.city === "string" ? row.fields.city : null,
-            format(texts.changed, { date: when.format(row.updatedAt) }),
+            format(locale, texts.changed, { date: when.format(row.updatedAt) }),
           ]
             .filter(Boolean)
             .join(" · ")}
         </p>
         {row.status === "rejected" && row.rejectionReason ? (
           <p>
-            {format(texts.rejected, { reason: row.rejectionReason })}
+            {format(locale, texts.rejected, { reason: row.rejectionReason })}
             {row.rejectionCodes?.length
-              ? ` ${format(texts.rejectionCodes, { codes: row.rejectionCodes.map((code) => labelOf(rejectionCodes, code, locale)).join(", ") })}`
+              ? ` ${format(locale, texts.rejectionCodes, { codes: row.rejectionCodes.map((code) => labelOf(rejectionCodes, code, locale)).join(", ") })}`
               : null}
           </p>
         ) : null}
         {row.status === "unconfirmed" && deadline ? (
-          <p className="notice warning">{format(texts.unconfirmedFlag, { date: when.format(deadline) })}</p>
+          <p className="notice warning">{format(locale, texts.unconfirmedFlag, { date: when.format(deadline) })}</p>
         ) : null}
-        {dueSoon && deadline ? <p className="notice warning">{format(texts.dueFlag, { date: when.format(deadline) })}</p> : null}
+        {dueSoon && deadline ? <p className="notice warning">{format(locale, texts.dueFlag, { date: when.format(deadline) })}</p> : null}
         <div className="actions">
           {row.status === "unconfirmed" || dueSoon ? (
             <ActionButton
@@ -111,11 +111,11 @@ export function ListingRow({
               className=""
             />
           ) : null}
-          <Link href={`/account/listings/${row.code}`} aria-label={format(texts.editLabel, { title })}>
+          <Link href={`/account/listings/${row.code}`} aria-label={format(locale, texts.editLabel, { title })}>
             {texts.edit}
           </Link>
           {row.status === "active" ? (
-            <Link href={listingPath(row.code)} aria-label={format(texts.publicPageLabel, { title })}>
+            <Link href={listingPath(row.code)} aria-label={format(locale, texts.publicPageLabel, { title })}>
               {texts.publicPage}
             </Link>
           ) : null}

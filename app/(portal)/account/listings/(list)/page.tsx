@@ -51,19 +51,19 @@ export default async function MyListingsPage({ searchParams }: Props) {
   return (
     <>
       <h1>{t.title}</h1>
-      <p>{account.agency && account.agency.role !== "agent" ? format(t.agencyIntro, { agency: account.agency.name }) : t.intro}</p>
+      <p>{account.agency && account.agency.role !== "agent" ? format(locale, t.agencyIntro, { agency: account.agency.name }) : t.intro}</p>
       <p>
         <Link href="/account/listings/new">{t.create}</Link>
       </p>
       {counts.byStatus.unconfirmed > 0 ? (
         <p className="notice warning" role="status">
-          {format(t.unconfirmedNotice, { count: counts.byStatus.unconfirmed })}{" "}
+          {format(locale, t.unconfirmedNotice, { count: counts.byStatus.unconfirmed })}{" "}
           <Link href="/account/listings?status=unconfirmed">{t.unconfirmedShow}</Link>
         </p>
       ) : null}
       {counts.confirmationDue > 0 ? (
         <p className="notice warning" role="status">
-          {format(t.dueNotice, { count: counts.confirmationDue })} <Link href="/account/listings?status=active">{t.dueShow}</Link>
+          {format(locale, t.dueNotice, { count: counts.confirmationDue })} <Link href="/account/listings?status=active">{t.dueShow}</Link>
         </p>
       ) : null}
       {total === 0 ? (
@@ -80,10 +80,10 @@ export default async function MyListingsPage({ searchParams }: Props) {
             <div className="field">
               <label htmlFor="status">{t.status}</label>
               <select id="status" name="status" defaultValue={values.status ?? ""}>
-                <option value="">{format(t.allStatuses, { count: total })}</option>
+                <option value="">{format(locale, t.allStatuses, { count: total })}</option>
                 {(Object.keys(counts.byStatus) as (keyof typeof counts.byStatus)[]).map((status) => (
                   <option key={status} value={status}>
-                    {format(t.statusCount, { status: t.statuses[status], count: counts.byStatus[status] })}
+                    {format(locale, t.statusCount, { status: t.statuses[status], count: counts.byStatus[status] })}
                   </option>
                 ))}
               </select>

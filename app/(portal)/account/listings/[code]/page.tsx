@@ -8,7 +8,7 @@ import { listOwnPhotos } from "@/lib/domain/media/list-own-photos";
 import { floorLevels, labelOf, photoRooms, writeFields } from "@/lib/domain/vocabulary";
 import { mediaFailureReasons } from "@/lib/domain/vocabulary/media-failure-reasons";
 import { AppError } from "@/lib/base/errors";
-import { format } from "@/lib/base/i18n";
+import { format, type Locale } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { formToken } from "@/lib/adapters/portal/csrf";
 import { formSections, kindOf, storedValues } from "@/lib/adapters/portal/listing-form";
@@ -30,13 +30,14 @@ async function managed(ctx: PortalSession["ctx"], code: string) {
   }
 }
 
-const titleOf = (row: { code: string; fields: Record<string, unknown> }, untitled: string) =>
-  typeof row.fields.title === "string" ? row.fields.title : format(untitled, { code: row.code });
+const titleOf = (row: { code: string; fields: Record<string, unknown> }, untitled: string, locale: Locale) =>
+  typeof row.fields.title === "string" ? row.fields.title : format(locale, untitled, { code: row.code });
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { ctx } = await requireAccount();
   const row = await managed(ctx, (await params).code);
-  return { title: titleOf(row, pageMessages(await requestLocale()).listingForm.untitled) };
+  const locale = await requestLocale();
+  return { title: titleOf(row, pageMessages(locale).listingForm.untitled, locale) };
 }
 
 const savedKinds = ["draft", "submitted", "moderation", "saved", "unchanged"] as const;
@@ -58,7 +59,7 @@ export default async function OwnListingPage({ params, searchParams }: Props) {
     const [pointer = "", code = ""] = item.split(" ");
     const field = pointer.split("/")[1] ?? "";
     const label = field in writeFields ? writeFields[field as keyof typeof writeFields].labels[locale] : field;
-    return code in t.warnings ? [format(t.warnings[code as keyof typeof t.warnings], { field: label })] : [];
+    return code in t.warnings ? [format(locale, t.warnings[code as keyof typeof t.warnings], { field: label })] : [];
   });
   const kind = kindOf(row.type, row.transaction);
   const editable = kind && row.status !== "sold" && row.status !== "hidden";
@@ -76,7 +77,7 @@ export default async function OwnListingPage({ params, searchParams }: Props) {
       <p>
         <Link href="/account/listings">{t.backToList}</Link>
       </p>
-      <h1>{titleOf(row, t.untitled)}</h1>
+      <h1>{titleOf(row, t.untitled, locale)}</h1>
       {saved ? (
         <div className="notice success" role="status">
           <p>{t.saved[saved]}</p>

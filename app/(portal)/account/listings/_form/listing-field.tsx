@@ -1,5 +1,5 @@
 import { FieldNotes, describedBy } from "@/components/forms/form-kit";
-import { format } from "@/lib/base/i18n/format";
+import { useFormat, type Formatter } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import type { FormFieldView } from "@/lib/adapters/portal/listing-form";
 
@@ -9,7 +9,7 @@ type Texts = PageMessages["listingForm"];
 export const fieldId = (name: string) => `f-${name.replaceAll(".", "-")}`;
 
 /** The bounds of a field in words ("From 10 to 2000."), shown as its hint. */
-function boundsHint(field: FormFieldView, texts: Texts): string | undefined {
+function boundsHint(field: FormFieldView, texts: Texts, format: Formatter): string | undefined {
   const b = texts.bounds;
   if (field.control === "number") {
     const [min, max] = [field.min, field.max];
@@ -43,8 +43,10 @@ export function ListingField({
   error?: string;
   texts: Texts;
 }) {
+  const format = useFormat();
+
   const id = fieldId(name);
-  const hint = boundsHint(field, texts);
+  const hint = boundsHint(field, texts, format);
   const described = describedBy(id, hint, error);
   const unit = field.unit === "price_currency" ? texts.priceCurrency : field.unit;
   const label = (

@@ -2,7 +2,7 @@
 
 import { useActionState, useEffect, useRef } from "react";
 import { SubmitButton } from "@/components/forms/form-kit";
-import { format } from "@/lib/base/i18n/format";
+import { useFormat, type Formatter } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import type { FormState } from "@/lib/adapters/portal/form-state";
 import type { FormFieldView, FormSection } from "@/lib/adapters/portal/listing-form";
@@ -35,6 +35,8 @@ export function ListingForm({
   hint?: string;
   texts: ListingFormTexts;
 }) {
+  const format = useFormat();
+
   const [state, action] = useActionState(saveListingAction, {} as FormState);
   const values = state.values ?? initial;
   const errors = state.fieldErrors ?? {};
@@ -42,7 +44,7 @@ export function ListingForm({
   useEffect(() => {
     if (state.message) summary.current?.focus();
   }, [state]);
-  const labelOf = controlLabels(sections, texts);
+  const labelOf = controlLabels(sections, texts, format);
 
   return (
     <form action={action} className="stack listing-form" noValidate aria-labelledby="listing-form-title">
@@ -107,7 +109,7 @@ function controlKey(field: FormFieldView, values: Record<string, string>, errors
 }
 
 /** The label the error summary gives a control: its field's, or "Unit type 3, Area up to" for a row's member. */
-function controlLabels(sections: FormSection[], texts: ListingFormTexts): (name: string) => string | undefined {
+function controlLabels(sections: FormSection[], texts: ListingFormTexts, format: Formatter): (name: string) => string | undefined {
   const fields = sections.flatMap((section) => section.fields);
   const labels = new Map(fields.map((field) => [field.name, field.label]));
   const members = new Map(fields.flatMap((field) => field.members ?? []).map((member) => [member.name, member.label]));

@@ -25,16 +25,16 @@ export function ListingStatus({ row, locale, texts }: { row: ListingRow; locale:
     hidden: t.frozen,
   };
   return (
-    <section className="stack" aria-label={format(t.status, { status: texts.myListings.statuses[row.status] })}>
+    <section className="stack" aria-label={format(locale, t.status, { status: texts.myListings.statuses[row.status] })}>
       <p>
-        <span className="badge">{format(t.status, { status: texts.myListings.statuses[row.status] })}</span>{" "}
-        <span className="muted">{format(t.code, { code: row.code })}</span>
+        <span className="badge">{format(locale, t.status, { status: texts.myListings.statuses[row.status] })}</span>{" "}
+        <span className="muted">{format(locale, t.code, { code: row.code })}</span>
       </p>
       {row.status === "rejected" && row.rejectionReason ? (
         <p className="notice error">
-          {format(t.rejected, { reason: row.rejectionReason })}
+          {format(locale, t.rejected, { reason: row.rejectionReason })}
           {row.rejectionCodes?.length
-            ? ` ${format(t.rejectionCodes, { codes: row.rejectionCodes.map((code) => labelOf(rejectionCodes, code, locale)).join(", ") })}`
+            ? ` ${format(locale, t.rejectionCodes, { codes: row.rejectionCodes.map((code) => labelOf(rejectionCodes, code, locale)).join(", ") })}`
             : null}
         </p>
       ) : null}

@@ -1,5 +1,5 @@
 import { FieldNotes, describedBy } from "@/components/forms/form-kit";
-import { format } from "@/lib/base/i18n/format";
+import { useFormat } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import type { FormFieldView } from "@/lib/adapters/portal/listing-form";
 import { cornersOfText, outlinePoints } from "@/lib/adapters/portal/parcel-text";
@@ -23,6 +23,8 @@ export function ParcelField({
   error?: string;
   texts: PageMessages["listingForm"];
 }) {
+  const format = useFormat();
+
   const id = fieldId(field.name);
   const hint = format(texts.parcel.hint, { min: field.minItems ?? 0, max: field.maxItems ?? 0 });
   const corners = cornersOfText(value, field.maxItems ?? 0);

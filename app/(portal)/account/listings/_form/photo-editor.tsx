@@ -3,7 +3,7 @@
 import { useActionState, useEffect, useId, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { FormMessage, SubmitButton } from "@/components/forms/form-kit";
-import { format } from "@/lib/base/i18n/format";
+import { useFormat } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { createPhotoUploadAction, savePhotosAction } from "./photo-actions";
 import { PhotoTags, type TagOption } from "./photo-tags";
@@ -55,6 +55,8 @@ export function PhotoEditor({
   rooms: TagOption[];
   texts: Texts;
 }) {
+  const format = useFormat();
+
   const router = useRouter();
   const [state, action] = useActionState(savePhotosAction, {});
   const [list, setList] = useState(photos);

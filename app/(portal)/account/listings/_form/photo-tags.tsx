@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useRef, useState } from "react";
-import { format } from "@/lib/base/i18n/format";
+import { useFormat } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 
 /** A vocabulary code with its label in the page's language. */
@@ -37,6 +37,8 @@ export function PhotoTags({
   texts: PageMessages["listingForm"]["photos"];
   onChange: (tags: { floor?: string | null; rooms?: string[] }) => void;
 }) {
+  const format = useFormat();
+
   const ownInput = useRef<HTMLInputElement>(null);
   const [own, setOwn] = useState("");
   const hintId = useId();

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { FieldNotes, describedBy } from "@/components/forms/form-kit";
-import { format } from "@/lib/base/i18n/format";
+import { useFormat } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import type { FormFieldView } from "@/lib/adapters/portal/listing-form";
 import {
@@ -63,6 +63,8 @@ export interface FormControlProps {
 }
 
 export function UnitTypesEditor({ field, values, errors, texts }: FormControlProps) {
+  const format = useFormat();
+
   const maxRows = field.maxItems ?? 0;
   // False on the server and while hydrating, true once the buttons can work.
   const scripted = useSyncExternalStore(

@@ -41,7 +41,8 @@ async function load(code: string) {
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { review } = await load((await params).code);
   const title = String((review.pendingFields ?? review.fields).title);
-  return { title: format(pageMessages(await requestLocale()).moderation.review.title, { title }) };
+  const locale = await requestLocale();
+  return { title: format(locale, pageMessages(locale).moderation.review.title, { title }) };
 }
 
 /**
@@ -65,25 +66,25 @@ export default async function ReviewPage({ params, searchParams }: Props) {
   const decided = (await searchParams).decided;
   return (
     <>
-      <h1>{format(t.title, { title: String(shown.title) })}</h1>
+      <h1>{format(locale, t.title, { title: String(shown.title) })}</h1>
       {decided ? (
         <p className="notice success" role="status">
           {texts.moderation.review.done}
         </p>
       ) : null}
       <p>
-        <span className="badge">{format(t.status, { status: texts.moderation.statuses[review.status] })}</span>{" "}
+        <span className="badge">{format(locale, t.status, { status: texts.moderation.statuses[review.status] })}</span>{" "}
         {review.openReports > 0 ? (
           <Link className="badge bad" href="/moderation/reports">
-            {format(t.reports, { count: review.openReports })}
+            {format(locale, t.reports, { count: review.openReports })}
           </Link>
         ) : (
           <span className="badge">{t.noReports}</span>
         )}
       </p>
       <p className="muted">
-        <Link href="/moderation">{t.back}</Link> · {format(t.lister, { lister: review.lister })} ·{" "}
-        {format(t.changed, { date: portalDateTime(locale).format(review.updatedAt) })}
+        <Link href="/moderation">{t.back}</Link> · {format(locale, t.lister, { lister: review.lister })} ·{" "}
+        {format(locale, t.changed, { date: portalDateTime(locale).format(review.updatedAt) })}
         {review.status === "active" ? (
           <>
             {" · "}
@@ -93,7 +94,7 @@ export default async function ReviewPage({ params, searchParams }: Props) {
       </p>
       {review.rejectionReason ? (
         <p>
-          {format(t.rejection, {
+          {format(locale, t.rejection, {
             reason: review.rejectionReason,
             codes: review.rejectionCodes.map((code) => labelOf(rejectionCodes, code, locale)).join(", "),
           })}

@@ -57,8 +57,8 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
                     <td className="date">
                       <time dateTime={entry.createdAt.toISOString()}>{date.format(entry.createdAt)}</time>
                     </td>
-                    <td className="text">{activitySentence(entry, t)}</td>
-                    <td className="text">{activityWho(entry.by, t, keyNames)}</td>
+                    <td className="text">{activitySentence(entry, t, locale)}</td>
+                    <td className="text">{activityWho(entry.by, t, keyNames, locale)}</td>
                   </tr>
                 ))}
               </tbody>

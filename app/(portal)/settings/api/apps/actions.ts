@@ -34,7 +34,7 @@ export const registerApp: PortalAction<AppFormState> = portalAction({
     const app = await registerClient({ ctx, input: { name: input.name, redirect_uris: lines(input.redirect_uris) } });
     return {
       ok: true,
-      message: format(pageMessages(locale).apps.registered, { name: app.name }),
+      message: format(locale, pageMessages(locale).apps.registered, { name: app.name }),
       credentials: { name: app.name, clientId: app.client_id, clientSecret: app.client_secret },
     };
   },
@@ -59,7 +59,7 @@ export const saveRedirectUris = portalAction({
     await updateClientRedirectUris({ ctx, input: { client_id: input.client_id, redirect_uris: lines(input.redirect_uris) } });
     return {
       ok: true,
-      message: format(pageMessages(locale).apps.saved, { name: input.name }),
+      message: format(locale, pageMessages(locale).apps.saved, { name: input.name }),
       values: { redirect_uris: input.redirect_uris },
     };
   },
@@ -80,7 +80,7 @@ export const saveAppWebhook: PortalAction<AppFormState> = portalAction({
     const webhook = await setAppWebhook({ ctx, input: { client_id: input.client_id, url: input.url, events } });
     return {
       ok: true,
-      message: format(pageMessages(locale).apps.webhook.saved, { name: input.name }),
+      message: format(locale, pageMessages(locale).apps.webhook.saved, { name: input.name }),
       values: webhookValues(input),
       ...(webhook.secret ? { webhookSecret: webhook.secret } : {}),
     };

@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { ConfirmAction } from "@/components/forms/confirm-action";
 import { Field, FormMessage, SubmitButton } from "@/components/forms/form-kit";
 import { SecretOnce } from "@/components/secret-once";
-import { format } from "@/lib/base/i18n/format";
+import { useFormat } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { registerApp, rotateAppSecret, saveAppWebhook, saveRedirectUris, type AppFormState } from "./actions";
 
@@ -65,6 +65,8 @@ export function RegisterAppForm({ texts }: { texts: Texts }) {
 }
 
 export function RotateSecret({ clientId, name, texts }: { clientId: string; name: string; texts: Texts }) {
+  const format = useFormat();
+
   return (
     <ConfirmAction
       action={rotateAppSecret}

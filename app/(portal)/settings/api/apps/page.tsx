@@ -35,9 +35,9 @@ export default async function AppsPage() {
                 {texts.clientId}: <code>{app.client_id}</code>
               </p>
               <p className="muted">
-                {format(texts.created, { date: portalDateTime(locale, "day").format(app.created_at) })}
+                {format(locale, texts.created, { date: portalDateTime(locale, "day").format(app.created_at) })}
                 {app.secret_rotated_at
-                  ? ` · ${format(texts.rotated, { date: portalDateTime(locale, "day").format(app.secret_rotated_at) })}`
+                  ? ` · ${format(locale, texts.rotated, { date: portalDateTime(locale, "day").format(app.secret_rotated_at) })}`
                   : ""}
               </p>
               <p>{texts.redirectUris}:</p>
@@ -55,7 +55,7 @@ export default async function AppsPage() {
                 {(() => {
                   const webhook = webhookOf(app.client_id);
                   if (!webhook) return texts.webhook.none;
-                  const sends = format(texts.webhook.current, { events: webhook.events.join(", "), url: webhook.url });
+                  const sends = format(locale, texts.webhook.current, { events: webhook.events.join(", "), url: webhook.url });
                   return webhook.active ? sends : `${sends} (${texts.webhook.stopped})`;
                 })()}
               </p>

@@ -16,7 +16,7 @@ export const disconnectApp = portalAction({
   }),
   run: async ({ ctx, input, locale }) => {
     await disconnect({ ctx, input: { connection_id: input.connection_id } });
-    return { ok: true, message: format(pageMessages(locale).apps.connections.disconnected, { app: input.app }) };
+    return { ok: true, message: format(locale, pageMessages(locale).apps.connections.disconnected, { app: input.app }) };
   },
   revalidate: ["/settings/api/connections"],
 });

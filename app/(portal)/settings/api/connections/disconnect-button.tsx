@@ -1,11 +1,13 @@
 "use client";
 
 import { ConfirmAction } from "@/components/forms/confirm-action";
-import { format } from "@/lib/base/i18n/format";
+import { useFormat } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { disconnectApp } from "./actions";
 
 export function DisconnectButton({ connectionId, app, texts }: { connectionId: number; app: string; texts: PageMessages["apps"] }) {
+  const format = useFormat();
+
   return (
     <ConfirmAction
       action={disconnectApp}

@@ -3,7 +3,7 @@
 import { useActionState, useEffect, useRef } from "react";
 import { Field, FormMessage, SubmitButton } from "@/components/forms/form-kit";
 import { SecretOnce } from "@/components/secret-once";
-import { format } from "@/lib/base/i18n/format";
+import { useFormat } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { createKeyAction, type KeyFormState } from "./actions";
 
@@ -32,6 +32,8 @@ export function KeyCreation({
   permissions: readonly (keyof Texts["create"]["permissionHelp"])[];
   validity: readonly number[];
 }) {
+  const format = useFormat();
+
   const [state, action] = useActionState<KeyFormState, FormData>(createKeyAction, {});
   const heading = useRef<HTMLHeadingElement>(null);
   const createdKey = state.created?.key;

@@ -28,10 +28,10 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
     <>
       <h1>{t.title}</h1>
       <p>{t.intro}</p>
-      {revokedKey ? <RevokedNotice>{format(t.revoke.done, { name: revokedKey.name })}</RevokedNotice> : null}
+      {revokedKey ? <RevokedNotice>{format(locale, t.revoke.done, { name: revokedKey.name })}</RevokedNotice> : null}
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">{t.list.heading}</h2>
-        <p>{format(t.usage, { used: usable, limit })}</p>
+        <p>{format(locale, t.usage, { used: usable, limit })}</p>
         {keys.length === 0 ? (
           <p className="empty">{t.list.empty}</p>
         ) : (
@@ -71,7 +71,9 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
                     <td className="date">{date.format(key.createdAt)}</td>
                     <td className="date">{date.format(key.expiresAt)}</td>
                     <td className="date">{key.lastUsedAt ? date.format(key.lastUsedAt) : t.list.never}</td>
-                    <td>{key.origin.kind === "app" ? format(t.list.originApp, { app: key.origin.appName }) : t.list.originAccount}</td>
+                    <td>
+                      {key.origin.kind === "app" ? format(locale, t.list.originApp, { app: key.origin.appName }) : t.list.originAccount}
+                    </td>
                     <td className="nowrap">
                       <span className={badge[key.status]}>{t.list.statuses[key.status]}</span>
                     </td>

@@ -1,7 +1,7 @@
 "use client";
 
 import { ConfirmAction } from "@/components/forms/confirm-action";
-import { format } from "@/lib/base/i18n/format";
+import { useFormat } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { revokeKeyAction } from "./actions";
 
@@ -10,6 +10,8 @@ import { revokeKeyAction } from "./actions";
  * what revoking does, and Cancel; the page then comes back with a notice naming the key.
  */
 export function RevokeButton({ id, name, texts }: { id: string; name: string; texts: PageMessages["apiKeys"]["revoke"] }) {
+  const format = useFormat();
+
   return (
     <ConfirmAction
       action={revokeKeyAction}

@@ -33,7 +33,11 @@ export const createWebhookAction: PortalAction<WebhookFormState> = portalAction(
     // Whatever the form posted: the service's schema refuses an event type it does not know.
     const events = input.events as z.input<typeof webhookFieldsInput>["events"];
     const webhook = await createWebhook({ ctx, input: { url: input.url, events } });
-    return { ok: true, message: format(pageMessages(locale).webhooks.create.created, { url: webhook.url }), secret: webhook.secret };
+    return {
+      ok: true,
+      message: format(locale, pageMessages(locale).webhooks.create.created, { url: webhook.url }),
+      secret: webhook.secret,
+    };
   },
   revalidate: [webhooksPath],
 });
@@ -46,9 +50,9 @@ export const testWebhookAction = portalAction({
     const t = pageMessages(locale).webhooks;
     const result = await sendTestDelivery({ ctx, input });
     const params = { id: result.event_id, ms: result.duration_ms };
-    if (result.ok) return { ok: true, message: format(t.testOk, { ...params, status: result.status ?? "" }) };
+    if (result.ok) return { ok: true, message: format(locale, t.testOk, { ...params, status: result.status ?? "" }) };
     const error = result.error === "status_not_2xx" ? String(result.status) : t.errors[result.error ?? "status_not_2xx"];
-    return { ok: false, message: format(t.testFailed, { ...params, error }) };
+    return { ok: false, message: format(locale, t.testFailed, { ...params, error }) };
   },
 });
 
@@ -111,7 +115,7 @@ export const resendFailedAction = portalAction({
     const since = bucharestLocalTime(input.since);
     if (!since) return { ok: false, fieldErrors: { since: t.invalidSince }, values: { since: input.since } };
     const result = await resendFailedDeliveries({ ctx, input: { webhookId: input.id, since } });
-    const said = result.resent === 0 ? t.none : format(t.done, { count: result.resent });
+    const said = result.resent === 0 ? t.none : format(locale, t.done, { count: result.resent });
     return {
       ok: true,
       message: result.webhook_active || result.resent === 0 ? said : `${said} ${t.stoppedNote}`,

@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { ConfirmAction } from "@/components/forms/confirm-action";
 import { Field, FormMessage, SubmitButton } from "@/components/forms/form-kit";
 import { SecretOnce } from "@/components/secret-once";
-import { format } from "@/lib/base/i18n/format";
+import { useFormat } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { createWebhookAction, deleteWebhookAction, resendFailedAction, rotateWebhookSecretAction } from "./actions";
 
@@ -58,6 +58,8 @@ export function CreateWebhookForm({ eventTypes, texts }: { eventTypes: string[];
 }
 
 export function RotateWebhookSecret({ id, url, texts }: { id: string; url: string; texts: Texts }) {
+  const format = useFormat();
+
   const t = texts.webhooks;
   return (
     <ConfirmAction
@@ -81,6 +83,8 @@ export function RotateWebhookSecret({ id, url, texts }: { id: string; url: strin
 }
 
 export function DeleteWebhook({ id, url, texts }: { id: string; url: string; texts: Texts }) {
+  const format = useFormat();
+
   const t = texts.webhooks;
   return (
     <ConfirmAction

@@ -4,7 +4,7 @@ import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { WithCode } from "@/components/with-code";
 import { listApiLog, statusClasses } from "@/lib/domain/api-log/list-api-log";
 import { listOwnKeys, type OwnKey } from "@/lib/domain/keys/list-keys";
-import { format } from "@/lib/base/i18n";
+import { format, type Locale } from "@/lib/base/i18n";
 import { pageMessages, type PageMessages } from "@/lib/base/i18n/page-messages";
 import {
   apiLogEntryHref,
@@ -50,7 +50,7 @@ export default async function ApiLogPage({ searchParams }: { searchParams: Promi
 
       {ignoredFilters.length > 0 ? (
         <p className="notice warning" role="status">
-          {format(t.filters.ignored, { fields: ignoredFilters.join(", ") })}
+          {format(locale, t.filters.ignored, { fields: ignoredFilters.join(", ") })}
         </p>
       ) : null}
       {cursorRefused ? (
@@ -79,7 +79,7 @@ export default async function ApiLogPage({ searchParams }: { searchParams: Promi
               <option value="">{t.filters.anyKey}</option>
               {keys.map((key) => (
                 <option key={key.id} value={key.id}>
-                  {keyLabel(key, t)}
+                  {keyLabel(key, t, locale)}
                 </option>
               ))}
             </select>
@@ -160,7 +160,7 @@ export default async function ApiLogPage({ searchParams }: { searchParams: Promi
                     <td>
                       <span className={`badge ${statusTone(row.status)}`}>{row.status}</span>
                     </td>
-                    <td>{format(t.table.durationMs, { ms: row.durationMs })}</td>
+                    <td>{format(locale, t.table.durationMs, { ms: row.durationMs })}</td>
                     <td className="log-key">{row.keyName ?? t.table.noKey}</td>
                     <td className="log-id">
                       <code>{row.requestId}</code>
@@ -186,7 +186,7 @@ export default async function ApiLogPage({ searchParams }: { searchParams: Promi
   );
 }
 
-function keyLabel(key: OwnKey, t: PageMessages["apiLog"]): string {
-  if (key.status === "active") return format(t.filters.keyOption, { name: key.name, id: key.id });
-  return format(t.filters.keyOptionWithStatus, { name: key.name, id: key.id, status: t.filters.keyStatuses[key.status] });
+function keyLabel(key: OwnKey, t: PageMessages["apiLog"], locale: Locale): string {
+  if (key.status === "active") return format(locale, t.filters.keyOption, { name: key.name, id: key.id });
+  return format(locale, t.filters.keyOptionWithStatus, { name: key.name, id: key.id, status: t.filters.keyStatuses[key.status] });
 }

@@ -56,7 +56,7 @@ export default async function ApiLogEntryPage({ params }: { params: Promise<{ id
             <span className={`badge ${statusTone(entry.status)}`}>{entry.status}</span>
           </dd>
           <dt>{t.duration}</dt>
-          <dd>{format(apiLog.table.durationMs, { ms: entry.durationMs })}</dd>
+          <dd>{format(locale, apiLog.table.durationMs, { ms: entry.durationMs })}</dd>
           <dt>{t.clientAddress}</dt>
           <dd>{entry.ip ?? t.unknown}</dd>
         </dl>

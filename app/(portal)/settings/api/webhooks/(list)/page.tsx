@@ -36,7 +36,7 @@ export default async function WebhooksPage() {
     <>
       <h1>{t.title}</h1>
       <p>{t.intro}</p>
-      <p className="muted">{format(t.usage, { used: webhooks.length, limit: maxWebhooksPerAccount })}</p>
+      <p className="muted">{format(locale, t.usage, { used: webhooks.length, limit: maxWebhooksPerAccount })}</p>
       {webhooks.length === 0 ? (
         <p className="empty">{t.empty}</p>
       ) : (
@@ -48,13 +48,13 @@ export default async function WebhooksPage() {
                 <h2 id={`webhook-${webhook.id}`} className="webhook-url">
                   <code>{webhook.url}</code>
                 </h2>
-                {webhook.client_id ? <p>{format(t.app, { client: appName(webhook.client_id) })}</p> : null}
+                {webhook.client_id ? <p>{format(locale, t.app, { client: appName(webhook.client_id) })}</p> : null}
                 <p>
                   {webhook.active ? (
                     <span className="badge ok">{t.statusActive}</span>
                   ) : (
                     <span className="badge bad">
-                      {format(t.stopped[webhook.stopped_reason ?? "owner"], { date: minute.format(webhook.stopped_at ?? ctx.now) })}
+                      {format(locale, t.stopped[webhook.stopped_reason ?? "owner"], { date: minute.format(webhook.stopped_at ?? ctx.now) })}
                     </span>
                   )}
                 </p>
@@ -63,7 +63,7 @@ export default async function WebhooksPage() {
                 </p>
                 <p>
                   {rate
-                    ? format(t.health, {
+                    ? format(locale, t.health, {
                         percent: Math.floor((rate.succeeded / rate.attempted) * 100),
                         succeeded: rate.succeeded,
                         attempted: rate.attempted,
@@ -71,8 +71,8 @@ export default async function WebhooksPage() {
                     : t.healthNone}
                 </p>
                 <p className="muted">
-                  {format(t.created, { date: day.format(webhook.created_at) })}
-                  {webhook.secret_rotated_at ? ` · ${format(t.rotated, { date: day.format(webhook.secret_rotated_at) })}` : ""}
+                  {format(locale, t.created, { date: day.format(webhook.created_at) })}
+                  {webhook.secret_rotated_at ? ` · ${format(locale, t.rotated, { date: day.format(webhook.secret_rotated_at) })}` : ""}
                 </p>
                 <div className="actions">
                   <Link href={`/settings/api/webhooks/${webhook.id}`}>{t.deliveryLog}</Link>
@@ -93,7 +93,7 @@ export default async function WebhooksPage() {
       <section className="card" aria-labelledby="create-webhook">
         <h2 id="create-webhook">{t.create.heading}</h2>
         {webhooks.length >= maxWebhooksPerAccount ? (
-          <p className="notice warning">{format(t.create.full, { limit: maxWebhooksPerAccount })}</p>
+          <p className="notice warning">{format(locale, t.create.full, { limit: maxWebhooksPerAccount })}</p>
         ) : (
           <CreateWebhookForm eventTypes={[...subscribableEventTypes]} texts={formTexts} />
         )}

@@ -117,9 +117,9 @@ export default async function DeliveryLogPage({ params, searchParams }: Props) {
                     <td>
                       <span className={`badge ${deliveryTone(delivery.status)}`}>{t.statuses[delivery.status]}</span>
                     </td>
-                    <td>{format(t.attemptsOf, { attempts: delivery.attempts, max: delivery.max_attempts })}</td>
+                    <td>{format(locale, t.attemptsOf, { attempts: delivery.attempts, max: delivery.max_attempts })}</td>
                     <td>{delivery.last_status_code ?? (delivery.attempts > 0 ? t.noAnswer : t.none)}</td>
-                    <td>{delivery.last_duration_ms === null ? t.none : format(t.ms, { ms: delivery.last_duration_ms })}</td>
+                    <td>{delivery.last_duration_ms === null ? t.none : format(locale, t.ms, { ms: delivery.last_duration_ms })}</td>
                     <td className="log-key">{deliveryErrorText(delivery, texts.webhooks) ?? t.none}</td>
                     <td className="log-time">
                       {delivery.status === "pending" && delivery.next_attempt_at ? minute.format(delivery.next_attempt_at) : t.none}

@@ -16,7 +16,8 @@ import { resendDeliveryAction } from "../../../actions";
 type Props = { params: Promise<{ id: string; deliveryId: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: format(pageMessages(await requestLocale()).webhooks.delivery.title, { id: (await params).deliveryId.slice(0, 40) }) };
+  const locale = await requestLocale();
+  return { title: format(locale, pageMessages(locale).webhooks.delivery.title, { id: (await params).deliveryId.slice(0, 40) }) };
 }
 
 /** One delivery: its state, the last attempt's request (headers and body) and the receiver's answer; Resend. */
@@ -40,7 +41,7 @@ export default async function DeliveryPage({ params }: Props) {
       <p>
         <Link href={deliveryLogPath(webhookId)}>{t.back}</Link>
       </p>
-      <h1>{format(t.title, { id: delivery.id })}</h1>
+      <h1>{format(locale, t.title, { id: delivery.id })}</h1>
       <p>
         <WithCode text={texts.log.intro} placeholder="url" code={delivery.webhook.url} />
       </p>
@@ -55,11 +56,11 @@ export default async function DeliveryPage({ params }: Props) {
             <span className={`badge ${deliveryTone(delivery.status)}`}>{texts.log.statuses[delivery.status]}</span>
           </dd>
           <dt>{t.attempts}</dt>
-          <dd>{format(texts.log.attemptsOf, { attempts: delivery.attempts, max: delivery.max_attempts })}</dd>
+          <dd>{format(locale, texts.log.attemptsOf, { attempts: delivery.attempts, max: delivery.max_attempts })}</dd>
           <dt>{t.receiver}</dt>
           <dd>{delivery.last_status_code ?? (delivery.attempts > 0 ? texts.log.noAnswer : none)}</dd>
           <dt>{t.latency}</dt>
-          <dd>{delivery.last_duration_ms === null ? none : format(texts.log.ms, { ms: delivery.last_duration_ms })}</dd>
+          <dd>{delivery.last_duration_ms === null ? none : format(locale, texts.log.ms, { ms: delivery.last_duration_ms })}</dd>
           <dt>{t.error}</dt>
           <dd>{deliveryErrorText(delivery, texts) ?? none}</dd>
           <dt>{t.created}</dt>
