@@ -1,5 +1,5 @@
-import en from "@/messages/en.json";
-import ro from "@/messages/ro.json";
+import en from "@/messages/en.json" with { type: "json" };
+import ro from "@/messages/ro.json" with { type: "json" };
 import { format } from "./format";
 import type { Messages, Unit } from "./keys";
 
