@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
@@ -33,18 +34,21 @@ let bridge: UpstashBridge;
 let blob: FakeVercelBlob;
 let receiver: LocalServer;
 let smtp: SMTPServer;
+const mails: { to: string[]; raw: string }[] = [];
 let server: ChildProcess;
 let serverOutput = "";
 let origin: string;
 let environment: NodeJS.ProcessEnv;
 
 /** The bundle's CLI (`node cli.mjs …` in the copied folder): its JSON result, or a thrown error with its output. */
-function cli(...argv: string[]): Record<string, unknown> {
-  return JSON.parse(execFileSync(node24, ["cli.mjs", ...argv], { cwd: folder, env: environment, encoding: "utf8" })) as Record<
-    string,
-    unknown
-  >;
+function cli(argv: string[], env = environment): Record<string, unknown> {
+  return JSON.parse(execFileSync(node24, ["cli.mjs", ...argv], { cwd: folder, env, encoding: "utf8" })) as Record<string, unknown>;
 }
+
+/** A key of the account with that e-mail, made by the bundle's CLI. */
+const keyOf = (email: string, env = environment) =>
+  cli(["key:create", "--email", email, "--name", "CRM", "--permissions", "listings:read,listings:write,media:write", "--days", "30"], env)
+    .key as string;
 
 const freePort = (): Promise<number> =>
   startHttpServer(() => {}).then(async (probe) => {
@@ -52,8 +56,8 @@ const freePort = (): Promise<number> =>
     return probe.port;
   });
 
-async function startServer(): Promise<void> {
-  server = spawn(node24, ["server.js"], { cwd: folder, env: environment, stdio: ["ignore", "pipe", "pipe"] });
+async function startServer(env = environment): Promise<void> {
+  server = spawn(node24, ["server.js"], { cwd: folder, env, stdio: ["ignore", "pipe", "pipe"] });
   server.stdout!.on("data", (chunk: Buffer) => (serverOutput += chunk.toString()));
   server.stderr!.on("data", (chunk: Buffer) => (serverOutput += chunk.toString()));
   // Up once the API answers 401 to a request without a key: the app, its database and its runner are there.
@@ -96,10 +100,17 @@ beforeAll(async () => {
   smtp = new SMTPServer({
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
-    onData: (stream, _session, done) => stream.resume().on("end", done),
+    onData(stream, session, done) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw: Buffer.concat(chunks).toString("utf8") });
+        done();
+      });
+    },
   });
-  const smtpPort = await freePort();
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  const smtpPort = (smtp.server.address() as AddressInfo).port;
 
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
@@ -125,12 +136,15 @@ beforeAll(async () => {
   };
 });
 
+async function stopServer(): Promise<void> {
+  if (!server || server.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  server.kill("SIGTERM");
+  await exited;
+}
+
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once("exit", resolve));
-    server.kill("SIGTERM");
-    await exited;
-  }
+  await stopServer();
   await Promise.all([
     bridge?.close(),
     blob?.close(),
@@ -159,18 +173,17 @@ describe("the release bundle, copied out of the repository and run on Node 24", 
   });
 
   it("migrates the empty database with `node cli.mjs db:migrate`, then finds nothing pending", () => {
-    expect(cli("db:migrate")).toMatchObject({ migrated: true, driver: "postgres", migrations: committedMigrations });
-    expect((cli("db:migrate").applied as string[]).length).toBe(0);
+    expect(cli(["db:migrate"])).toMatchObject({ migrated: true, driver: "postgres", migrations: committedMigrations });
+    expect((cli(["db:migrate"]).applied as string[]).length).toBe(0);
     expect(committedMigrations).toBeGreaterThan(0);
   });
 
   it("makes an account, its sandbox key and its webhook with the bundle's CLI", () => {
     email = `bundle-${randomBytes(4).toString("hex")}@example.com`;
-    cli("account:create", "--email", email, "--password", "a bundle's password", "--name", "Bundle Holder", "--locale", "en");
-    key = cli("key:create", "--email", email, "--name", "CRM", "--permissions", "listings:read,listings:write,media:write", "--days", "30")
-      .key as string;
+    cli(["account:create", "--email", email, "--password", "a bundle's password", "--name", "Bundle Holder", "--locale", "en"]);
+    key = keyOf(email);
     expect(key).toMatch(/\|svc_test_/);
-    const webhook = cli("webhook:create", "--email", email, "--url", `${receiver.origin}/hooks`, "--events", "listing.published");
+    const webhook = cli(["webhook:create", "--email", email, "--url", `${receiver.origin}/hooks`, "--events", "listing.published"]);
     webhookSecret = webhook.secret as string;
     expect(webhookSecret).toMatch(/^whsec_/);
   });
@@ -187,6 +200,30 @@ describe("the release bundle, copied out of the repository and run on Node 24", 
     const asset = await fetch(`${origin}${script}`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get("content-type")).toMatch(/javascript/);
+  });
+
+  it("signs up through the sign-up form posted as by a browser without JavaScript, and mails the confirmation link by SMTP", async () => {
+    const page = await (await fetch(`${origin}/signup`, { headers: { "accept-language": "en" } })).text();
+    // The form's hidden fields name its server action; a browser without JavaScript posts them with the fields.
+    const form = page.match(/<form class="stack"[\s\S]*?<\/form>/)?.[0] ?? "";
+    const body = new FormData();
+    for (const [, name, value = ""] of form.matchAll(/<input type="hidden" name="([^"]+)"(?: value="([^"]*)")?\/>/g))
+      body.append(name, value.replaceAll("&quot;", '"').replaceAll("&amp;", "&"));
+    expect([...body.keys()]).toContain("$ACTION_KEY");
+    const newcomer = `signup-${randomBytes(4).toString("hex")}@example.com`;
+    body.append("name", "Bundle Newcomer");
+    body.append("email", newcomer);
+    body.append("password", "a newcomer's password");
+    const signedUp = await fetch(`${origin}/signup`, { method: "POST", body, headers: { "accept-language": "en", origin } });
+    expect(signedUp.status).toBe(200);
+    expect(await signedUp.text()).toContain(newcomer);
+
+    const mail = await eventually("the confirmation mail", async () => mails.find((sent) => sent.to.includes(newcomer)));
+    // Quoted-printable: long lines are folded with a trailing "=" and "=" itself is written "=3D".
+    const text = mail.raw.replace(/=\r?\n/g, "").replaceAll("=3D", "=");
+    const link = text.match(new RegExp(`${origin}/confirm-email\\?token=[\\w-]+`))?.[0];
+    expect(link).toBeDefined();
+    expect((await fetch(link!)).status).toBe(200);
   });
 
   it("answers the key, counting its requests in Redis through the Upstash limiter", async () => {
@@ -250,5 +287,25 @@ describe("the release bundle, copied out of the repository and run on Node 24", 
     expect(events.status).toBe(200);
     const { data } = (await events.json()) as { data: { type: string; data: { code?: string } }[] };
     expect(data.filter((event) => event.data.code === code).map((event) => event.type)).toContain("listing.published");
+  });
+
+  it("starts as production (APP_ENV=production) on the database db:migrate made, with a live key", async () => {
+    await stopServer();
+    // Production refuses to start with UNSAFE_ALLOW_LOCAL_URLS set.
+    const production = { ...environment, APP_ENV: "production", UNSAFE_ALLOW_LOCAL_URLS: undefined };
+    const liveKey = keyOf(email, production);
+    expect(liveKey).toMatch(/\|svc_live_/);
+    await startServer(production);
+    expect((await fetch(`${origin}/login`)).status).toBe(200);
+    const headers = { authorization: `Bearer ${liveKey}`, "content-type": "application/json" };
+    const created = await fetch(`${origin}/api/v1/listings`, { method: "POST", headers, body: JSON.stringify(exampleApartment) });
+    expect(created.status).toBe(201);
+    const { code: liveCode } = ((await created.json()) as { data: { code: string } }).data;
+    const simulated = await fetch(`${origin}/api/v1/sandbox/listings/${liveCode}/moderation`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ decision: "approve" }),
+    });
+    expect(simulated.status).toBe(404);
   });
 });
