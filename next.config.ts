@@ -7,6 +7,9 @@ import type { NextConfig } from "next";
 const ciCleanBuild = process.env.CI_CLEAN_BUILD === "1";
 
 const nextConfig: NextConfig = {
+  // The release bundle (README, Deploy (self-hosted)): `.next/standalone` holds server.js and only the files it
+  // needs, node_modules included; scripts/release-bundle.ts completes it.
+  output: "standalone",
   // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2"],
   poweredByHeader: false,

@@ -53,7 +53,8 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/**/*.test.ts"],
-          exclude: ["tests/unit/**", "tests/faults/**", "tests/audit/**", "tests/**/*.isolated.test.ts"],
+          // tests/bundle runs the release bundle as processes of its own (vitest.bundle.config.ts, npm run test:bundle).
+          exclude: ["tests/unit/**", "tests/faults/**", "tests/audit/**", "tests/bundle/**", "tests/**/*.isolated.test.ts"],
           ...integrationSetup,
           pool: "forks",
           isolate: false,
