@@ -9,7 +9,8 @@ const tsx = path.join(root, "node_modules/.bin/tsx");
 /** instrumentation.ts's `register()` in a process of its own (tests/telemetry/register.ts), with `env` added. */
 function register(env: Record<string, string>): Promise<{ sdkModules: number; recording: boolean }> {
   return new Promise((resolve, reject) => {
-    const { OTEL_EXPORTER_OTLP_ENDPOINT: _unset, ...inherited } = process.env;
+    const inherited = { ...process.env };
+    delete inherited.OTEL_EXPORTER_OTLP_ENDPOINT;
     const child = spawn(tsx, [path.join(root, "tests/telemetry/register.ts")], {
       cwd: root,
       env: { ...inherited, NEXT_RUNTIME: "nodejs", PGLITE_DIR: "memory://", JOBS_RUNNER: "off", ...env },
