@@ -18,6 +18,7 @@ import { bearer, cycle, keysInTurn, patchRequestAt, readRequests } from "./reque
 import { measurementLine, successes, summaryTable, valid, writeResults, type Check, type Measurement } from "./report";
 import { createAccounts, listingsOf, listingTemplate, seedListings } from "./seed";
 import { currentRuntime, node24, type Runtime } from "./runtimes";
+import { startOtlpSink } from "./otlp-sink";
 import { ensureBuild, ensureCeilingBuild, startBare, startCeiling, startNext, type RunningServer } from "./servers";
 import { photoSettings, runPhotoBench } from "./photos";
 import { runWebhookBench, webhookSettings } from "./webhooks";
@@ -98,20 +99,23 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     if ("unavailable" in found) log(`Node 24 skipped: ${found.unavailable}`);
     else if (found.node !== runtimes[0].node) runtimes.push(found);
   } else log("Node 24 skipped: BENCH_NODE24=0");
-  const servers = new Map<Runtime, { next: RunningServer; bare: RunningServer; ceiling: RunningServer }>();
+  const servers = new Map<Runtime, { next: RunningServer; traced: RunningServer; bare: RunningServer; ceiling: RunningServer }>();
+  // The "tracing on" PATCH: a second server of the same build exporting its spans and metrics to a sink.
+  const sink = await startOtlpSink();
+  cleanup(sink.stop);
   for (const runtime of runtimes) {
-    const next = await startNext(
-      { DATABASE_URL: throwaway.url, APP_ENV: "sandbox", JOBS_RUNNER: "off", LOG_LEVEL: "error", API_LOG: "on" },
-      { runtime },
-    );
+    const productEnv = { DATABASE_URL: throwaway.url, APP_ENV: "sandbox", JOBS_RUNNER: "off", LOG_LEVEL: "error", API_LOG: "on" };
+    const next = await startNext(productEnv, { runtime });
     cleanup(next.stop);
+    const traced = await startNext({ ...productEnv, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, { runtime });
+    cleanup(traced.stop);
     const bare = await startBare(throwaway.url, runtime);
     cleanup(bare.stop);
     const ceiling = await startCeiling(throwaway.url, runtime);
     cleanup(ceiling.stop);
-    servers.set(runtime, { next, bare, ceiling });
+    servers.set(runtime, { next, traced, bare, ceiling });
     log(
-      `${runtime.name} (${runtime.version}, ${runtime.node}): Next.js on ${next.url}, bare server on ${bare.url}, ceiling app on ${ceiling.url}`,
+      `${runtime.name} (${runtime.version}, ${runtime.node}): Next.js on ${next.url} (tracing on: ${traced.url}), bare server on ${bare.url}, ceiling app on ${ceiling.url}`,
     );
   }
 
@@ -145,7 +149,15 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
 
   // Each server limits in its own memory, so each runtime gets pools of its own over the same keys.
   const pools = new Map(
-    runtimes.map((r) => [r, { ping: new KeyPool(pingAccounts), read: new KeyPool(readAccounts), patch: new KeyPool(patchAccounts) }]),
+    runtimes.map((r) => [
+      r,
+      {
+        ping: new KeyPool(pingAccounts),
+        read: new KeyPool(readAccounts),
+        patch: new KeyPool(patchAccounts),
+        tracedPatch: new KeyPool(patchAccounts),
+      },
+    ]),
   );
   const pingAt = keysInTurn(pools.get(runtimes[0])!.ping.keys, "/api/v1/ping");
   const reads = cycle(readRequests(readAccounts, readListings));
@@ -157,7 +169,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   const firstFloors = new Map<Runtime, Figure>();
   const pings = new Map<Runtime, Figure>();
   const readsNext = new Map<Runtime, Figure>();
-  const patches = new Map<Runtime, { next: Figure; bare: Figure }>();
+  const patches = new Map<Runtime, { next: Figure; traced: Figure; bare: Figure }>();
   // The framework's own cost per request: a route handler with no database and no pipeline.
   const health = () => ({ method: "GET" as const, path: "/api/health", headers: {} });
   for (const r of runtimes)
@@ -168,9 +180,20 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   const eventsBefore = await eventCount(pg);
   for (const r of runtimes) {
     const next = await run("PATCH /api/v1/listings/{code} (Next.js)", servers.get(r)!.next, pools.get(r)!.patch, patchAt(), [200, 409]);
+    const traced = await run(
+      "PATCH /api/v1/listings/{code} (Next.js, tracing on)",
+      servers.get(r)!.traced,
+      pools.get(r)!.tracedPatch,
+      patchAt(),
+      [200, 409],
+    );
     const bare = await run("PATCH /api/v1/listings/{code} (bare node:http)", servers.get(r)!.bare, undefined, patchAt(), [200, 409]);
-    patches.set(r, { next, bare });
+    patches.set(r, { next, traced, bare });
   }
+  // The spans are sent in batches every 5 s: by now the traced servers have sent some, or they traced nothing.
+  if (sink.exports().traces === 0)
+    throw new Error("the tracing-on servers exported no spans to the OTLP sink: that figure measured no tracing");
+  log(`OTLP sink: ${sink.exports().traces} span exports, ${sink.exports().metrics} metric exports`);
   // The ceiling: the bare servers' work in one Next.js route handler (bench/ceiling-app), no limit, no pool.
   const ceilings = new Map<Runtime, { ping: Figure; read: Figure; patch: Figure }>();
   for (const r of runtimes) {
@@ -184,7 +207,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   const [{ writes }] = await pg<
     { writes: number }[]
   >`select coalesce(sum(version - 1), 0)::int as writes from listings where account_id = any(${patchAccounts.map((a) => a.id)})`;
-  const patchFigures = [...patches.values()].flatMap((p) => [p.next, p.bare]);
+  const patchFigures = [...patches.values()].flatMap((p) => [p.next, p.traced, p.bare]);
   const busy = patchFigures.reduce((sum, f) => sum + (f.statuses["409"] ?? 0), 0);
   log(
     `PATCH runs: ${patchFigures.reduce((sum, f) => sum + successes(f), 0)} × 200, ${busy} × 409 listing_busy; ${writes} versions written (warm-ups included); ${(await eventCount(pg)) - eventsBefore} events written`,
@@ -227,6 +250,16 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       how:
         `2xx/s of PATCH /api/v1/listings/{code} with a new price over ${patchListings.length} pending listings ÷ 2xx/s of the bare server's same ` +
         "transaction (key lookup, SELECT … FOR UPDATE NOWAIT, UPDATE, the outbox insert where the product makes one; no validator) on the same runtime; 409 listing_busy not counted",
+    },
+    {
+      name: `${r.name} PATCH tracing on ÷ off`,
+      value: ratio(perSecond(patches.get(r)!.traced), perSecond(patches.get(r)!.next)),
+      unit: "",
+      kind: "min" as const,
+      target: 0.9,
+      how:
+        "2xx/s of PATCH on a second server of the same build with OTEL_EXPORTER_OTLP_ENDPOINT set (a span per request, operation and query, " +
+        "exported over OTLP/HTTP to a local sink that discards them) ÷ 2xx/s of the PATCH figure (tracing off), same runtime",
     },
   ]);
   for (const r of runtimes) {
@@ -273,6 +306,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       cpu("ping ÷ floor", byCpu(pings.get(r)!, floor)),
       cpu("read ÷ floor", byCpu(readsNext.get(r)!, floor)),
       cpu("PATCH ÷ bare PATCH", byCpu(patches.get(r)!.next, bare)),
+      cpu("PATCH tracing on ÷ off", byCpu(patches.get(r)!.traced, patches.get(r)!.next)),
       cpu("ceiling ping ÷ floor", byCpu(c.ping, floor)),
       cpu("ceiling read ÷ floor", byCpu(c.read, floor)),
       cpu("ceiling PATCH ÷ bare PATCH", byCpu(c.patch, bare)),

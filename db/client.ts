@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import * as schema from "./schema";
+import { traceQueries } from "./tracing";
 
 export type Schema = typeof schema;
 /** The drizzle handle on the whole database (a pool for PostgreSQL, the instance when embedded): where transactions start. */
@@ -58,7 +59,8 @@ const reconnectBackoff = (failures: number): number => Math.min(0.05 * 2 ** fail
 
 async function openPostgres(url: string, max: number): Promise<Database> {
   const { default: postgres } = await import("postgres");
-  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const { drizzle, PostgresJsPreparedQuery } = await import("drizzle-orm/postgres-js");
+  traceQueries(PostgresJsPreparedQuery, "postgres");
   const client = postgres(url, {
     max,
     onnotice: () => {},
@@ -81,7 +83,8 @@ async function openPostgres(url: string, max: number): Promise<Database> {
 
 async function openPglite(options: OpenOptions): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
-  const { drizzle } = await import("drizzle-orm/pglite");
+  const { drizzle, PglitePreparedQuery } = await import("drizzle-orm/pglite");
+  traceQueries(PglitePreparedQuery, "pglite");
   const dataDir = options.dataDir ?? "memory://";
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir, options.loadFrom ? { loadDataDir: options.loadFrom } : {});

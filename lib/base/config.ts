@@ -33,6 +33,9 @@ const envSchema = z.object({
   API_LOG: z.enum(["on", "off"]).default("on"),
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // Traces and metrics go over OTLP/HTTP to this collector when set (`/v1/traces`, `/v1/metrics` appended); off otherwise.
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default("listings-platform"),
   // Without SMTP_URL mail goes to the sandbox mailbox (lib/infra/mail); production refuses to send.
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(1).default("Listings <no-reply@localhost>"),

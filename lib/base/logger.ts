@@ -1,4 +1,5 @@
 import { config } from "@/lib/base/config";
+import { activeTraceIds } from "@/lib/base/tracing";
 
 const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 type Level = Exclude<keyof typeof levels, "silent">;
@@ -19,7 +20,8 @@ function describe(value: unknown, depth = 0): unknown {
 /** One JSON line per entry on stderr; callers never pass secrets (keys, passwords, webhook secrets). */
 function write(level: Level, message: string, fields: Record<string, unknown> = {}): void {
   if (levels[level] < levels[config().LOG_LEVEL]) return;
-  const entry: Record<string, unknown> = { level, time: new Date().toISOString(), message };
+  // Inside a recorded span the line names its trace, so a collector's trace view and the logs meet.
+  const entry: Record<string, unknown> = { level, time: new Date().toISOString(), message, ...activeTraceIds() };
   for (const [name, value] of Object.entries(fields)) entry[name] = describe(value);
   process.stderr.write(`${JSON.stringify(entry)}\n`);
 }

@@ -1,8 +1,17 @@
 import { AppError, ValidationError } from "@/lib/base/errors";
+import { traced } from "@/lib/base/tracing";
 import { parseOrThrow, toFieldErrors } from "@/lib/base/validation/zod";
 import { keyedEndpoint, publicEndpoint, type ApiRequest, type KeyedRequest, type RouteHandler } from "./endpoint";
 import { rateRules } from "@/lib/infra/rate-limit";
-import { registerDeclaration, type BodyOf, type ParamsOf, type PathInputOf, type QueryOf, type RouteDeclaration } from "./route";
+import {
+  apiBasePath,
+  registerDeclaration,
+  type BodyOf,
+  type ParamsOf,
+  type PathInputOf,
+  type QueryOf,
+  type RouteDeclaration,
+} from "./route";
 
 type Declared<D extends RouteDeclaration, R> = Omit<R, "params" | "body"> & {
   params: ParamsOf<D>;
@@ -32,14 +41,19 @@ export function endpoint<D extends RouteDeclaration>(
       const raw = await req.body(declaration.body?.types ?? ["application/json"]);
       return declaration.body && !declaration.body.checkedBy ? parseOrThrow(declaration.body.schema, raw) : raw;
     };
-    // The parsed values have the declaration's types; TypeScript cannot follow them through safeParse.
-    return handler({ ...req, params, query, body } as unknown as DeclaredRequest<D>);
+    // The handler calls the operation's service (its operationId is the service's name): one span for
+    // that call, under the request's, rather than a wrapper in each of the services.
+    return traced(declaration.operationId, { "code.function.name": declaration.operationId }, () =>
+      // The parsed values have the declaration's types; TypeScript cannot follow them through safeParse.
+      handler({ ...req, params, query, body } as unknown as DeclaredRequest<D>),
+    );
   };
   const permission = declaration.permission;
+  const route = `${apiBasePath}${declaration.path}`;
   const routeHandler =
     permission === "public"
-      ? publicEndpoint<PathInputOf<D>>(rateRules[declaration.rateRule ?? "ip"], run)
-      : keyedEndpoint<PathInputOf<D>>(permission === "any key" ? null : permission, run);
+      ? publicEndpoint<PathInputOf<D>>(rateRules[declaration.rateRule ?? "ip"], run, route)
+      : keyedEndpoint<PathInputOf<D>>(permission === "any key" ? null : permission, run, route);
   registerDeclaration(routeHandler, declaration);
   return routeHandler;
 }

@@ -8,6 +8,7 @@ import { resolveLocale, type Locale } from "@/lib/base/i18n";
 import { authenticate, bearerToken, requirePermission, type Principal } from "@/lib/domain/keys/authenticate";
 import type { Permission } from "@/lib/domain/keys/format";
 import { logger } from "@/lib/base/logger";
+import { recordRequestDuration, SpanKind, SpanStatusCode, traced, type Span } from "@/lib/base/tracing";
 import { logApiRequest } from "./api-log";
 import { readJsonBody } from "./body";
 import { anonymousLocale, invalidLocale, queryLocale } from "./locale";
@@ -45,14 +46,17 @@ interface Exchange {
   principal?: Principal;
   rate?: RateLimitDecision;
   requestBody?: unknown;
+  /** The path template, for the span and the latency metric. */
+  route?: string;
 }
 
 /** An endpoint that needs a key with `permission` (`null`: any valid key). */
 export function keyedEndpoint<P = Record<string, never>>(
   permission: Permission | null,
   handler: (req: KeyedRequest<P>) => Promise<Response>,
+  route?: string,
 ): RouteHandler<P> {
-  return pipeline<P>(async (exchange, request, db) => {
+  return pipeline<P>(route, async (exchange, request, db) => {
     let principal: Principal;
     try {
       principal = await authenticate(db, bearerToken(request.headers.get("authorization")), new Date());
@@ -75,8 +79,9 @@ export function keyedEndpoint<P = Record<string, never>>(
 export function publicEndpoint<P = Record<string, never>>(
   rule: RateRule,
   handler: (req: ApiRequest<P>) => Promise<Response>,
+  route?: string,
 ): RouteHandler<P> {
-  return pipeline<P>(async (exchange, request, db) => {
+  return pipeline<P>(route, async (exchange, request, db) => {
     await limit(exchange, `ip:${exchange.ip}`, rule);
     exchange.locale = requestLocale(exchange, request, null);
     return (req) => handler({ ...req, ctx: publicContext(db, { locale: exchange.locale }) });
@@ -88,7 +93,7 @@ export function publicEndpoint<P = Record<string, never>>(
  * server's guard passes a GET stand-in and the real method, refused with 405 like any other method.
  */
 export function refuseForbiddenMethod(standIn: Request, method: string, allow: string): Promise<Response> {
-  const refuse = pipeline<Record<string, never>>(async (exchange) => {
+  const refuse = pipeline<Record<string, never>>(undefined, async (exchange) => {
     exchange.method = method;
     await limit(exchange, `ip:${exchange.ip}`, rateRules.ip);
     throw new AppError("method_not_allowed", { method, allow }, {}, { Allow: allow });
@@ -98,34 +103,47 @@ export function refuseForbiddenMethod(standIn: Request, method: string, allow: s
 
 type Admit<P> = (exchange: Exchange, request: Request, db: Database) => Promise<(req: Omit<ApiRequest<P>, "ctx">) => Promise<Response>>;
 
-function pipeline<P>(admit: Admit<P>): RouteHandler<P> {
-  return async (request, context) => {
-    const url = new URL(request.url);
-    const exchange: Exchange = {
-      requestId: `req_${randomUUID().replace(/-/g, "")}`,
-      method: request.method,
-      started: performance.now(),
-      url,
-      ip: clientIp(request.headers.get("x-forwarded-for")),
-      locale: anonymousLocale(request, url),
-    };
-    let response: Response;
-    try {
-      const run = await admit(exchange, request, await database());
-      const params = ((await context?.params) ?? {}) as P;
-      response = await run({
-        request,
-        url,
-        params,
-        requestId: exchange.requestId,
-        locale: exchange.locale,
-        body: async (accepted) => (exchange.requestBody = await readJsonBody(request, accepted)),
-      });
-    } catch (error) {
-      response = problemResponse(error, exchange);
-    }
-    return finish(response, exchange);
-  };
+/**
+ * Every API request's path: admitted (key, limits, locale), handled, or turned into a problem, then
+ * finished. The whole of it is one server span named by `route`, the path template (absent for the
+ * paths no operation declares), which the request's other spans (services, queries) are children of.
+ */
+function pipeline<P>(route: string | undefined, admit: Admit<P>): RouteHandler<P> {
+  return (request, context) =>
+    traced(
+      route ? `${request.method} ${route}` : request.method,
+      route ? { "http.route": route } : {},
+      async (span) => {
+        const url = new URL(request.url);
+        const exchange: Exchange = {
+          requestId: `req_${randomUUID().replace(/-/g, "")}`,
+          method: request.method,
+          started: performance.now(),
+          url,
+          ip: clientIp(request.headers.get("x-forwarded-for")),
+          locale: anonymousLocale(request, url),
+          route,
+        };
+        span.setAttribute("request.id", exchange.requestId);
+        let response: Response;
+        try {
+          const run = await admit(exchange, request, await database());
+          const params = ((await context?.params) ?? {}) as P;
+          response = await run({
+            request,
+            url,
+            params,
+            requestId: exchange.requestId,
+            locale: exchange.locale,
+            body: async (accepted) => (exchange.requestBody = await readJsonBody(request, accepted)),
+          });
+        } catch (error) {
+          response = problemResponse(error, exchange, span);
+        }
+        return finish(response, exchange, span);
+      },
+      SpanKind.SERVER,
+    );
 }
 
 function requestLocale(exchange: Exchange, request: Request, accountLanguage: string | null): Locale {
@@ -145,9 +163,10 @@ async function limit(exchange: Exchange, bucket: string, rule: RateRule): Promis
   }
 }
 
-function problemResponse(error: unknown, exchange: Exchange): Response {
+function problemResponse(error: unknown, exchange: Exchange, span: Span): Response {
   const known = knownError(error);
   if (!(error instanceof AppError)) {
+    if (error instanceof Error) span.recordException(error);
     const message = known.code === "service_unavailable" ? "database unavailable" : "unhandled error";
     logger.error(message, { requestId: exchange.requestId, path: exchange.url.pathname, error });
   }
@@ -161,7 +180,7 @@ function problemResponse(error: unknown, exchange: Exchange): Response {
  * Headers every answer carries and its API log entry. Nothing here may turn an answer into an error:
  * the handler's work (a committed write) is done, and a client that saw a 5xx would repeat it.
  */
-function finish(response: Response, exchange: Exchange): Response {
+function finish(response: Response, exchange: Exchange, span: Span): Response {
   try {
     const headers = response.headers;
     headers.set("X-Request-Id", exchange.requestId);
@@ -188,6 +207,15 @@ function finish(response: Response, exchange: Exchange): Response {
     requestBody: exchange.requestBody ?? null,
     responseBody: payloadOf(response) ?? null,
     createdAt: new Date(),
+  });
+  // The method read at the end: a forbidden method's stand-in request carried GET (refuseForbiddenMethod).
+  span.updateName(exchange.route ? `${exchange.method} ${exchange.route}` : exchange.method);
+  span.setAttributes({ "http.request.method": exchange.method, "http.response.status_code": response.status });
+  if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  recordRequestDuration((performance.now() - exchange.started) / 1000, {
+    "http.request.method": exchange.method,
+    "http.response.status_code": response.status,
+    ...(exchange.route ? { "http.route": exchange.route } : {}),
   });
   return response;
 }

@@ -17,6 +17,9 @@ import type { rateRules } from "@/lib/infra/rate-limit/rules";
  * request id and rate-limit headers), and real responses are checked against `responses`.
  */
 
+/** Where the operations' paths start (the OpenAPI document's server address). */
+export const apiBasePath = "/api/v1";
+
 export const httpMethods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type HttpMethod = (typeof httpMethods)[number];
 

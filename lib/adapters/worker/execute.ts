@@ -1,6 +1,7 @@
 import type { Database } from "@/db";
 import { systemContext, type Clock } from "@/lib/base/context";
 import { logger } from "@/lib/base/logger";
+import { SpanStatusCode, traced } from "@/lib/base/tracing";
 import type { JobDefinition } from "@/lib/infra/jobs/define";
 import { markDone, markFailed, markRetry, type JobRow } from "@/lib/infra/jobs/store";
 
@@ -29,14 +30,27 @@ function describeJobError(error: unknown): string {
  * Runs one claimed row through its job's handler and records the outcome on the row: done, queued
  * again after the job's next retry delay, or failed once the attempts are spent.
  */
-export async function executeJob(input: {
+export function executeJob(input: ExecuteInput): Promise<JobOutcome> {
+  const { row } = input;
+  // A span per job run, whichever engine runs it; the handler's queries and services are its children.
+  return traced(`job ${row.name}`, { "job.name": row.name, "job.id": row.id, "job.attempt": row.attempts }, async (span) => {
+    const outcome = await runJob(input);
+    span.setAttribute("job.outcome", outcome.status);
+    if (outcome.status !== "done") span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error });
+    return outcome;
+  });
+}
+
+interface ExecuteInput {
   database: Database;
   job: JobDefinition;
   row: JobRow;
   now: Date;
   /** The pass's clock, shared by its jobs; the job's own from `now` otherwise. */
   clock?: Clock;
-}): Promise<JobOutcome> {
+}
+
+async function runJob(input: ExecuteInput): Promise<JobOutcome> {
   const { database, job, row, now, clock } = input;
   const base = { id: row.id, name: row.name, attempt: row.attempts };
   const fail = async (error: string): Promise<JobOutcome> => {

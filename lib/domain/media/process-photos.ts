@@ -3,7 +3,8 @@ import { photoLists, photos } from "@/db/schema";
 import type { ServiceContext, StaffActor } from "@/lib/base/context";
 import { inPhotoSlot } from "./internal/limiter";
 import { claimPhotoLease, releasePhotoLease, renewPhotoLease } from "./internal/photo-lease";
-import { processPhoto, type PhotoOutcome } from "./internal/process-photo";
+import { processPhoto, type PhotoOutcome, type PhotoRow } from "./internal/process-photo";
+import { traced } from "@/lib/base/tracing";
 import { publishPhotoList } from "./internal/publish-list";
 
 export type { PhotoFailure } from "./internal/process-photo";
@@ -57,7 +58,7 @@ async function work(ctx: ServiceContext<StaffActor>, listingId: string): Promise
     }
     // Every photo of the round ends before a fault is reported, so none is still running when the
     // listing is given up.
-    const settled = await Promise.allSettled(waiting.map((photo) => inPhotoSlot(() => processPhoto(ctx, photo))));
+    const settled = await Promise.allSettled(waiting.map((photo) => inPhotoSlot(() => tracedPhoto(ctx, photo))));
     const fault = settled.find((result) => result.status === "rejected");
     if (fault) throw fault.reason;
     const outcomes = settled.map((result) => (result as PromiseFulfilledResult<PhotoOutcome>).value);
@@ -66,3 +67,11 @@ async function work(ctx: ServiceContext<StaffActor>, listingId: string): Promise
     await renewPhotoLease(ctx, listingId);
   }
 }
+
+/** A span per photo processed, with what became of it. */
+const tracedPhoto = (ctx: ServiceContext<StaffActor>, photo: PhotoRow): Promise<PhotoOutcome> =>
+  traced("photo.process", { "photo.id": photo.id, "listing.id": photo.listingId }, async (span) => {
+    const outcome = await processPhoto(ctx, photo);
+    span.setAttribute("photo.outcome", outcome);
+    return outcome;
+  });

@@ -1,5 +1,6 @@
 import type { Handle } from "@/db";
 import type { ServiceContext, StaffActor } from "@/lib/base/context";
+import { SpanKind, SpanStatusCode, traced } from "@/lib/base/tracing";
 import { attemptDelivery, RECEIVER_TIMEOUT_MS, type DeliveryAttemptResult } from "./attempt";
 import { claimDueDeliveries } from "./internal/claims";
 import { deliveryState } from "./internal/delivery-queue";
@@ -30,20 +31,49 @@ export {
   retryDelaysSeconds,
 } from "./internal/schedule";
 export { claimDueDeliveries, recordSuccessesAndHandOff } from "./internal/claims";
-export { deliveryBody, findDueDeliveries, nextDeliveryDueAt, releaseClaims } from "./internal/delivery-queue";
+export { countDueDeliveries, deliveryBody, findDueDeliveries, nextDeliveryDueAt, releaseClaims } from "./internal/delivery-queue";
 export { recordDeliveryOutcome, recordDeliveryOutcomes, type ClaimedDelivery, type DeliveryOutcome } from "./outcomes";
 
-/** A claimed delivery's POST, outside any transaction; never throws for what the receiver or the network does. */
+/**
+ * A claimed delivery's POST, outside any transaction; never throws for what the receiver or the
+ * network does. One client span per attempt, whichever engine runs it; the URL is left out (a
+ * receiver's address may carry a token), its host kept.
+ */
 export function attemptClaimed(input: { claimed: ClaimedDelivery; now: Date; timeoutMs?: number }): Promise<DeliveryAttemptResult> {
   const { claimed, now } = input;
-  return attemptDelivery({
-    url: claimed.url,
-    secret: claimed.secret,
-    event: claimed.event,
-    now,
-    timeoutMs: input.timeoutMs ?? RECEIVER_TIMEOUT_MS,
-  });
+  const attributes = {
+    "webhook.id": claimed.webhookId,
+    "webhook.delivery.id": claimed.id,
+    "webhook.delivery.attempt": claimed.attempt,
+    "webhook.event.id": claimed.event.id,
+    "server.address": hostOf(claimed.url),
+  };
+  return traced(
+    "webhook.attempt",
+    attributes,
+    async (span) => {
+      const result = await attemptDelivery({
+        url: claimed.url,
+        secret: claimed.secret,
+        event: claimed.event,
+        now,
+        timeoutMs: input.timeoutMs ?? RECEIVER_TIMEOUT_MS,
+      });
+      if (result.status !== null) span.setAttribute("http.response.status_code", result.status);
+      if (!result.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? `status ${result.status}` });
+      return result;
+    },
+    SpanKind.CLIENT,
+  );
 }
+
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "";
+  }
+};
 
 /** One claimed attempt: the POST, then its outcome. */
 export async function runClaimedDelivery(

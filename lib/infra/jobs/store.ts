@@ -83,6 +83,15 @@ export async function claimDueJobs(db: Handle, input: { names: string[]; now: Da
     .returning();
 }
 
+/** Rows a runner could claim now: the job backlog the metrics report. */
+export async function countDueJobs(db: Handle, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(jobs)
+    .where(claimable(now));
+  return row.count;
+}
+
 export type ClaimById = { claimed: JobRow } | { waitUntil: Date } | { gone: true };
 
 /** Claims one row by id (the Inngest path), or says when it may be claimed, or that it never will. */

@@ -121,6 +121,16 @@ export async function findDueDeliveries(
     .limit(input.limit);
 }
 
+/** Deliveries due now to an active webhook: the webhook backlog the metrics report. */
+export async function countDueDeliveries(db: Handle, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(d)
+    .innerJoin(w, eq(w.id, d.webhookId))
+    .where(and(dueAt(now), eq(w.active, true)));
+  return row.count;
+}
+
 /** When the next delivery of an active webhook falls due (a retry, or a lease ending); null when none waits. */
 export async function nextDeliveryDueAt(db: Handle): Promise<Date | null> {
   const [row] = await db

@@ -1,0 +1,51 @@
+import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+
+/**
+ * A span per database query. Neither driver has OpenTelemetry instrumentation and drizzle's own
+ * tracing is switched off in its build, so the prepared-query class of each driver (drizzle's public
+ * `execute` and `all`, which every query and `db.execute` goes through) is wrapped once, here.
+ *
+ * A query gets a span only inside another span (a request, a job, a delivery): the runner's polling
+ * claims every second would otherwise each be a trace of their own. Outside any span (always, while
+ * tracing is off) the wrapper calls through after one look at the active context.
+ *
+ * The span carries the statement as drizzle sends it, `$1`-style placeholders and no parameter values.
+ */
+
+interface PreparedQuery {
+  getQuery(): { sql: string };
+  execute(...args: unknown[]): Promise<unknown>;
+  all(...args: unknown[]): Promise<unknown>;
+}
+
+const wrapped = Symbol.for("listings.db.traced");
+const tracer = () => trace.getTracer("listings-platform.db");
+
+export function traceQueries(prepared: { prototype: object }, driver: "pglite" | "postgres"): void {
+  const proto = prepared.prototype as PreparedQuery & { [wrapped]?: true };
+  if (proto[wrapped]) return;
+  proto[wrapped] = true;
+  for (const method of ["execute", "all"] as const) {
+    const original = proto[method];
+    proto[method] = function (this: PreparedQuery, ...args: unknown[]) {
+      if (!trace.getActiveSpan()?.isRecording()) return original.apply(this, args);
+      const statement = this.getQuery().sql;
+      const attributes = { "db.system.name": "postgresql", "db.query.text": statement, "db.client": driver };
+      return tracer().startActiveSpan(operationOf(statement), { kind: SpanKind.CLIENT, attributes }, async (span) => {
+        try {
+          return await original.apply(this, args);
+        } catch (error) {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+          throw error;
+        } finally {
+          span.end();
+        }
+      });
+    };
+  }
+}
+
+/** The span's name: the statement's first word (`SELECT`, `UPDATE`, `WITH`…), as OpenTelemetry names database spans without a summary. */
+function operationOf(statement: string): string {
+  return /^\s*([A-Za-z]+)/.exec(statement)?.[1]?.toUpperCase() ?? "QUERY";
+}
