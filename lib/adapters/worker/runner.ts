@@ -17,6 +17,8 @@ export interface RunOptions {
   batchSize?: number;
   /** A bound on one pass, should handlers keep enqueueing due work. */
   maxJobs?: number;
+  /** Asked before each batch: the pass ends early once it says so (the runner is stopping). */
+  stopping?: () => boolean;
 }
 
 export interface RunSummary {
@@ -54,7 +56,7 @@ export async function runDueJobs(options: RunOptions): Promise<RunSummary> {
   await ensureCronOccurrences(database, now, list);
 
   const outcomes: JobOutcome[] = [];
-  while (outcomes.length < maxJobs) {
+  while (outcomes.length < maxJobs && !options.stopping?.()) {
     const limit = Math.min(batchSize, maxJobs - outcomes.length);
     const rows = await claimDueJobs(database.connection, { names: [...known.keys()], now, limit });
     if (rows.length === 0) break;
@@ -123,7 +125,7 @@ export function startJobRunner(): boolean {
   holder.__listingsJobRunner = state;
   const loop = async () => {
     try {
-      await runDueJobs({ database: await processDatabase() });
+      await runDueJobs({ database: await processDatabase(), stopping: () => state.stopped });
     } catch (error) {
       logger.error("job runner tick failed", { error });
     }
@@ -142,14 +144,17 @@ export function startJobRunner(): boolean {
   return true;
 }
 
-/** Stops polling and waits for the tick in progress, so the database can be closed after it. */
+/**
+ * Stops polling and claiming: the tick in progress ends after its batch (a photo list being
+ * processed finishes), and meanwhile the delivery lane stops (`DeliveryLane.stop`), so the database
+ * can be closed after both.
+ */
 export async function stopJobRunner(): Promise<void> {
   const state = holder.__listingsJobRunner;
   if (!state) return;
   state.stopped = true;
   clearTimeout(state.timer);
-  await state.tick;
-  await state.laneStarted;
-  await state.lane?.stop();
+  const laneStopped = state.laneStarted?.then(() => state.lane?.stop());
+  await Promise.all([state.tick, laneStopped]);
   holder.__listingsJobRunner = undefined;
 }
