@@ -76,7 +76,10 @@ describe.runIf(onPostgresRun)("SIGTERM under load", () => {
       input: { url: "https://93.184.215.14/hooks", events: [eventTypes.paused, eventTypes.reactivated] },
     });
     const { connection: db } = await database();
-    await db.update(webhooks).set({ url: `${receiver.origin}/hooks` }).where(eq(webhooks.id, webhook.id));
+    await db
+      .update(webhooks)
+      .set({ url: `${receiver.origin}/hooks` })
+      .where(eq(webhooks.id, webhook.id));
 
     const env: NodeJS.ProcessEnv = {
       ...process.env,

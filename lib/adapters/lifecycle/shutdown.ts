@@ -14,8 +14,9 @@ import { beginShutdown } from "./shutdown-state";
  *    list) finishes, and the delivery lane gives back the deliveries it claimed ahead and waits for
  *    the attempts in flight, all within `SHUTDOWN_GRACE_MS` from the signal;
  * 4. the API log's buffered entries are written, then the database is closed; exit 0.
- * Past the grace, whatever has not ended is logged and left: a job's or a delivery's claim ends on
- * its own and another instance takes it up (README, Health and shutdown).
+ * Past the grace the jobs still running are given back (their rows due again at once, a photo
+ * list's lease released) and the rest is logged and left: a request is cut off, a delivery's claim
+ * ends on its own and another instance takes it up (README, Health and shutdown).
  *
  * Next.js's own handler (`start-server.js`, unless `NEXT_MANUAL_SIG_HANDLE` is set) would close the
  * server and exit 143 as soon as the connections end, before the runner, the API log and the
@@ -36,9 +37,10 @@ async function shutDown(signal: NodeJS.Signals): Promise<void> {
   const deadline = Date.now() + graceMs;
   logger.info("shutting down", { signal, graceMs });
   stopAcceptingConnections();
-  const [requestsLeft, runner] = await Promise.all([requestsEnded(deadline), withDeadline(stopJobRunner(), deadline)]);
+  const [requestsLeft, runner] = await Promise.all([requestsEnded(deadline), stopJobRunner({ by: deadline })]);
   if (requestsLeft > 0) logger.warn("shutdown grace over with requests in flight; they are cut off", { requests: requestsLeft });
-  if (runner === "late") logger.warn("shutdown grace over with jobs or webhook deliveries running; their claims end on their own");
+  if (runner === "late")
+    logger.warn("shutdown grace over with jobs or webhook deliveries running; what was not given back ends on its own");
   try {
     await flushApiLog();
     await closeDatabase();
@@ -47,12 +49,4 @@ async function shutDown(signal: NodeJS.Signals): Promise<void> {
   }
   logger.info("shut down");
   process.exit(0);
-}
-
-async function withDeadline(work: Promise<void>, deadline: number): Promise<"done" | "late"> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), Math.max(0, deadline - Date.now()))));
-  const outcome = await Promise.race([work.then(() => "done" as const), late]);
-  clearTimeout(timer);
-  return outcome;
 }
