@@ -4,6 +4,7 @@ import { GET as live } from "@/app/api/health/route";
 import { closeDatabase, configureDatabase } from "@/db";
 import { beginShutdown } from "@/lib/adapters/lifecycle/shutdown-state";
 import { databaseSettings, resetConfig } from "@/lib/base/config";
+import { logger } from "@/lib/base/logger";
 import { redisReachable, startUpstashBridge } from "../support/upstash-bridge";
 
 /** How this file's database is set everywhere else (tests/setup/each-file.ts), put back after a case that moves it. */
@@ -62,6 +63,30 @@ describe("GET /api/health/ready", () => {
       checks: { database: { status: "ok", ms: expect.any(Number) }, redis: { status: "failing", ms: expect.any(Number) } },
     });
     expectNothingSecret(text, "redis-token-secret");
+  });
+
+  it("logs a check when it starts failing and when it recovers, not at every probe", async () => {
+    const warn = vi.spyOn(logger, "warn");
+    const info = vi.spyOn(logger, "info");
+    try {
+      vi.stubEnv("INNGEST_SIGNING_KEY", "signkey-test-only");
+      resetConfig();
+      await probe();
+      await probe();
+      expect(warn.mock.calls.filter(([message]) => message === "readiness check failing")).toEqual([
+        ["readiness check failing", { check: "inngest", reason: expect.stringContaining("INNGEST_EVENT_KEY") }],
+      ]);
+      vi.stubEnv("INNGEST_EVENT_KEY", "inngest-event-key-secret");
+      resetConfig();
+      await probe();
+      await probe();
+      expect(info.mock.calls.filter(([message]) => message === "readiness check ok again")).toEqual([
+        ["readiness check ok again", { check: "inngest" }],
+      ]);
+    } finally {
+      warn.mockRestore();
+      info.mockRestore();
+    }
   });
 
   it.runIf(redisUp)("answers 200 ok with Redis's check when it answers PING", async () => {

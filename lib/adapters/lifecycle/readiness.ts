@@ -28,7 +28,7 @@ export const checkTimeoutMs = 2_000;
  * - `blob` and `inngest`, when any of their variables is set: that the configuration is complete
  *   (a half-configured instance would fail every upload or lose every job); failing → `unavailable`.
  * From the moment shutdown begins the answer is `unavailable` without checking anything.
- * Why a check fails is logged here, never answered: drivers' messages carry addresses.
+ * Why a check fails is logged here (when it starts failing), never answered: drivers' messages carry addresses.
  */
 export async function checkReadiness(): Promise<Readiness> {
   if (shutdownBegun()) return { status: "unavailable", checks: { shutdown: { status: "failing" } } };
@@ -82,9 +82,10 @@ async function timed(name: string, run: () => Promise<void>): Promise<Check> {
   });
   try {
     await Promise.race([run(), timeout]);
+    changed(name, "ok");
     return { status: "ok", ms: Math.round(performance.now() - started) };
   } catch (error) {
-    logger.warn("readiness check failing", { check: name, error });
+    changed(name, "failing", { error });
     return { status: "failing", ms: Math.round(performance.now() - started) };
   } finally {
     clearTimeout(timer);
@@ -92,7 +93,16 @@ async function timed(name: string, run: () => Promise<void>): Promise<Check> {
 }
 
 async function configured(name: string, problem: string | undefined): Promise<Check> {
-  if (!problem) return { status: "ok" };
-  logger.warn("readiness check failing", { check: name, reason: problem });
-  return { status: "failing" };
+  changed(name, problem ? "failing" : "ok", { reason: problem });
+  return { status: problem ? "failing" : "ok" };
+}
+
+/** Each check's last status: a probe every few seconds logs when a check starts failing and when it recovers, not each time. */
+const lastStatus = new Map<string, CheckStatus>();
+
+function changed(name: string, status: CheckStatus, detail: Record<string, unknown> = {}): void {
+  const before = lastStatus.get(name);
+  lastStatus.set(name, status);
+  if (status === "failing" && before !== "failing") logger.warn("readiness check failing", { check: name, ...detail });
+  if (status === "ok" && before === "failing") logger.info("readiness check ok again", { check: name });
 }
