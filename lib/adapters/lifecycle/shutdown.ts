@@ -13,7 +13,8 @@ import { beginShutdown } from "./shutdown-state";
  * 3. the requests in flight end, and the job runner stops claiming: its job in progress (a photo
  *    list) finishes, and the delivery lane gives back the deliveries it claimed ahead and waits for
  *    the attempts in flight, all within `SHUTDOWN_GRACE_MS` from the signal;
- * 4. the API log's buffered entries are written, then the database is closed; exit 0.
+ * 4. the API log's buffered entries are written, the database is closed, traces and metrics are
+ *    sent when tracing is on; exit 0.
  * Past the grace the jobs still running are given back (their rows due again at once, a photo
  * list's lease released) and the rest is logged and left: a request is cut off, a delivery's claim
  * ends on its own and another instance takes it up (README, Health and shutdown).
@@ -44,8 +45,10 @@ async function shutDown(signal: NodeJS.Signals): Promise<void> {
   try {
     await flushApiLog();
     await closeDatabase();
+    // The last requests' spans and metrics; the SDK is loaded only when tracing is on (instrumentation.ts).
+    if (config().OTEL_EXPORTER_OTLP_ENDPOINT) await (await import("@/lib/adapters/telemetry")).flushTelemetry();
   } catch (error) {
-    logger.error("shutdown: API log or database not closed cleanly", { error });
+    logger.error("shutdown: API log, database or telemetry not closed cleanly", { error });
   }
   logger.info("shut down");
   process.exit(0);
