@@ -15,6 +15,7 @@ import { ctxOf } from "../oauth/support";
 import { accountWithKey } from "../support/fixtures";
 import { activeListing } from "../support/listings";
 import { startHttpServer, type LocalServer } from "../support/local-http-server";
+import { startOtlpReceiver } from "../telemetry/otlp-receiver";
 
 /**
  * SIGTERM to a real server process under load (`shutdown-server.ts`: the start-up path of
@@ -92,8 +93,10 @@ function pgliteTarget(): Target {
 let receiver: LocalServer;
 let delivered = 0;
 let child: ChildProcess | undefined;
+let collector: Awaited<ReturnType<typeof startOtlpReceiver>>;
 
 beforeAll(async () => {
+  collector = await startOtlpReceiver();
   // Each delivery is answered after 100 ms: some are always in flight, others claimed ahead.
   receiver = await startHttpServer((_request, res) => {
     setTimeout(() => {
@@ -106,6 +109,7 @@ beforeAll(async () => {
 afterAll(async () => {
   child?.kill("SIGKILL");
   await receiver?.close();
+  await collector?.close();
 });
 
 interface Answer {
@@ -146,6 +150,8 @@ async function signalledUnderLoad(target: Target): Promise<void> {
     UNSAFE_ALLOW_LOCAL_URLS: "1",
     LOG_LEVEL: "info",
     SHUTDOWN_GRACE_MS: "20000",
+    // Metrics are read every minute: within this test only the shutdown's flush sends them.
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.origin,
   };
   delete env.PGLITE_TEMPLATE;
   if (!target.serverEnv().DATABASE_URL) delete env.DATABASE_URL;
@@ -213,6 +219,7 @@ async function signalledUnderLoad(target: Target): Promise<void> {
     .where(eq(webhookDeliveries.status, "delivering"));
   expect(claimedDeliveries).toEqual([]);
   expect(await db.select({ id: jobs.id }).from(jobs).where(eq(jobs.status, "running"))).toEqual([]);
+  expect(collector.metrics().map((metric) => metric.name)).toContain("http.server.request.duration");
 }
 
 const exitsCleanly = "answers every accepted request without a 5xx, logs each, gives back or finishes every claim, and exits 0";
