@@ -220,12 +220,14 @@ async function signalledUnderLoad(target: Target): Promise<void> {
   expect(collector.metrics().map((metric) => metric.name)).toContain("http.server.request.duration");
 }
 
+/** A server's start, its load and its drain, on a machine other test files keep busy meanwhile. */
+const timeoutMs = 180_000;
 const exitsCleanly = "answers every accepted request without a 5xx, logs each, gives back or finishes every claim, and exits 0";
 
 describe.skipIf(!onPostgresRun)(`SIGTERM under load, on PostgreSQL${onPostgresRun ? "" : " (skipped: npm run test:pg runs it)"}`, () => {
-  it(exitsCleanly, () => underLoad(postgresTarget()));
+  it(exitsCleanly, () => underLoad(postgresTarget()), timeoutMs);
 });
 
 describe.skipIf(onPostgresRun)(`SIGTERM under load, on PGlite${onPostgresRun ? " (skipped: npm test runs it)" : ""}`, () => {
-  it(exitsCleanly, () => underLoad(pgliteTarget()));
+  it(exitsCleanly, () => underLoad(pgliteTarget()), timeoutMs);
 });
