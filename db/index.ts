@@ -13,6 +13,8 @@ const holder = globalThis as typeof globalThis & { __listingsDb?: Promise<Databa
 export interface DatabaseSettings {
   /** PostgreSQL connection string; the embedded PGlite when absent. */
   url?: string;
+  /** With `url`: the pool's connections (10 when absent). */
+  poolSize?: number;
   /** Without `url`: the PGlite folder (locked while open), or a `memory://` name. */
   dataDir: string;
   /** A PGlite dump to start from instead of an empty folder (tests load a migrated template). */
@@ -48,7 +50,7 @@ async function open(): Promise<Database> {
   if (!settings) throw new Error("database() before configureDatabase(): the process's entry point says where the database is");
   if (!settings.url && !settings.dataDir.startsWith("memory://")) acquireLock(settings.dataDir);
   const db = settings.url
-    ? await openDatabase({ url: settings.url })
+    ? await openDatabase({ url: settings.url, poolSize: settings.poolSize })
     : await openDatabase({
         dataDir: settings.dataDir,
         loadFrom: settings.template ? new Blob([await readFile(settings.template)]) : undefined,

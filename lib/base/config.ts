@@ -12,6 +12,8 @@ const envSchema = z.object({
   APP_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
   APP_URL: z.string().url().default("http://localhost:3000"),
   DATABASE_URL: z.string().min(1).optional(),
+  /** Connections of this process's PostgreSQL pool (the delivery lane's LISTEN takes one more). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   PGLITE_DIR: z.string().min(1).default(".data/pglite"),
   // `1`: a production server on PostgreSQL applies pending migrations when it starts. Otherwise it
   // migrates as a release step (`npm run db:migrate`) and refuses to start on a schema behind its code.
@@ -92,6 +94,7 @@ export function databaseSettings(): DatabaseSettings {
   const c = config();
   return {
     url: c.DATABASE_URL,
+    poolSize: c.DATABASE_POOL_SIZE,
     dataDir: c.PGLITE_DIR.startsWith("memory://") ? c.PGLITE_DIR : c.dataDir,
     migrations: migrationsOnOpen(c),
   };
