@@ -9,8 +9,7 @@ import { flushKeyUsage } from "@/lib/domain/keys/last-used";
 import { listOwnKeys } from "@/lib/domain/keys/list-keys";
 import { ValidationError } from "@/lib/base/errors";
 import { flushApiLog } from "@/lib/adapters/http/api-log";
-import { retentionRules } from "@/lib/adapters/worker/retention-rules";
-import { applyRetention } from "@/lib/adapters/worker/retention";
+import { applyPartitionRetention, partitionedTables } from "@/lib/adapters/worker/partitions";
 import { accountWithKey, call } from "../support/fixtures";
 import { appErrorCode, freshAccount, logRows, signedIn } from "./support";
 
@@ -192,10 +191,10 @@ describe("getApiLogEntry", () => {
     });
     expect(await getApiLogEntry({ ctx, input: { id: old } })).toMatchObject({ requestBody: null, responseBody: null, bodiesExpired: true });
 
-    const bodyRule = retentionRules.find((rule) => rule.name === "api_log.bodies")!;
-    expect(bodyRule.keepDays).toBe(apiLogBodyDays);
-    // The job's own rule, kept to this account's rows: on PostgreSQL other test files share the table.
-    await applyRetention(await database(), [{ ...bodyRule, where: eq(apiLog.accountId, account.id) }], now);
+    const apiLogRetention = partitionedTables.find((target) => target.table === "api_log")!;
+    expect(apiLogRetention.clear?.afterDays).toBe(apiLogBodyDays);
+    // The job's own step (these rows are in DEFAULT: the test database's partitions start today).
+    await applyPartitionRetention(await database(), apiLogRetention, now);
     const { connection: db } = await database();
     const stored = await db.select().from(apiLog).where(eq(apiLog.accountId, account.id));
     expect(stored.map((row) => [String(row.id), row.requestBody])).toEqual(
