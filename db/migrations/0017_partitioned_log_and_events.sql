@@ -1,36 +1,39 @@
 -- Hand-written: drizzle-kit cannot express partitioned tables (its snapshot, 0017_snapshot.json,
 -- records the new primary keys and the dropped foreign key). api_log and events become tables
--- partitioned by day on created_at, so that retention drops whole days (README, Jobs). Every row is
+-- partitioned by week on created_at, so that retention drops whole weeks (README, Jobs). Every row is
 -- moved in this migration's transaction: the old table is renamed, its rows copied, then dropped.
 --
--- ensure_day_partitions: the partitions `<parent>_pYYYYMMDD` (one UTC day each) from first_day to
--- last_day that do not exist yet, created empty, filled with the rows of their day the DEFAULT
--- partition held, then attached (SHARE UPDATE EXCLUSIVE on the parent: readers and writers go on).
--- Returns how many it created. The partitions job calls it for the days ahead.
-CREATE FUNCTION "ensure_day_partitions"(parent text, first_day date, last_day date) RETURNS integer
+-- ensure_partitions: the partitions `<parent>_pYYYYMMDD` (one UTC `period` each, 'day', 'week'
+-- or 'month', named by its first day) covering first_day to last_day that do not exist yet, created
+-- empty, filled with the rows of their period the DEFAULT partition held, then attached (SHARE
+-- UPDATE EXCLUSIVE on the parent: readers and writers go on). Returns how many it created. The
+-- partitions job calls it for the days ahead.
+CREATE FUNCTION "ensure_partitions"(parent text, period text, first_day date, last_day date) RETURNS integer
 LANGUAGE plpgsql AS $$
 DECLARE
-  day date := first_day;
+  start date := date_trunc(period, first_day)::date;
+  next date;
   partition text;
   low text;
   high text;
   created integer := 0;
 BEGIN
   -- One creator at a time (the key is lib/adapters/worker/partitions.ts's partitionLockKey, "part"):
-  -- two would both find a day missing and the second CREATE would fail.
+  -- two would both find a partition missing and the second CREATE would fail.
   PERFORM pg_advisory_xact_lock(1885434484);
-  WHILE day <= last_day LOOP
-    partition := format('%s_p%s', parent, to_char(day, 'YYYYMMDD'));
+  WHILE start <= last_day LOOP
+    next := (start + ('1 ' || period)::interval)::date;
+    partition := format('%s_p%s', parent, to_char(start, 'YYYYMMDD'));
     IF to_regclass(quote_ident(partition)) IS NULL THEN
-      low := quote_literal((day::timestamp AT TIME ZONE 'UTC')::text);
-      high := quote_literal(((day + 1)::timestamp AT TIME ZONE 'UTC')::text);
+      low := quote_literal((start::timestamp AT TIME ZONE 'UTC')::text);
+      high := quote_literal((next::timestamp AT TIME ZONE 'UTC')::text);
       EXECUTE format('CREATE TABLE %I (LIKE %I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', partition, parent);
       EXECUTE format('WITH moved AS (DELETE FROM %I WHERE created_at >= %s AND created_at < %s RETURNING *) INSERT INTO %I SELECT * FROM moved',
         parent || '_default', low, high, partition);
       EXECUTE format('ALTER TABLE %I ATTACH PARTITION %I FOR VALUES FROM (%s) TO (%s)', parent, partition, low, high);
       created := created + 1;
     END IF;
-    day := day + 1;
+    start := next;
   END LOOP;
   RETURN created;
 END $$;
@@ -61,9 +64,9 @@ ALTER SEQUENCE "api_log_id_seq" OWNED BY "api_log"."id";
 --> statement-breakpoint
 CREATE TABLE "api_log_default" PARTITION OF "api_log" DEFAULT;
 --> statement-breakpoint
--- Days from the oldest row (today when there is none) to a week ahead; rows older than the
+-- Weeks from the oldest row's (this week when there is none) to a week ahead; rows older than the
 -- retention (365 days) go to the DEFAULT partition, where the retention job deletes them.
-SELECT "ensure_day_partitions"('api_log',
+SELECT "ensure_partitions"('api_log', 'week',
   (greatest(coalesce((SELECT min("created_at") FROM "api_log_unpartitioned"), now()), now() - interval '366 days') AT TIME ZONE 'UTC')::date,
   (now() AT TIME ZONE 'UTC')::date + 7);
 --> statement-breakpoint
@@ -94,7 +97,7 @@ ALTER SEQUENCE "events_seq_seq" OWNED BY "events"."seq";
 --> statement-breakpoint
 CREATE TABLE "events_default" PARTITION OF "events" DEFAULT;
 --> statement-breakpoint
-SELECT "ensure_day_partitions"('events',
+SELECT "ensure_partitions"('events', 'week',
   (greatest(coalesce((SELECT min("created_at") FROM "events_unpartitioned"), now()), now() - interval '36 days') AT TIME ZONE 'UTC')::date,
   (now() AT TIME ZONE 'UTC')::date + 7);
 --> statement-breakpoint

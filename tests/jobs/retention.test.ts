@@ -47,7 +47,12 @@ async function logState(tag: string) {
   );
 }
 
-const partitionName = (table: string, at: Date) => `${table}_p${at.toISOString().slice(0, 10).replaceAll("-", "")}`;
+/** The partition of a moment: its UTC week's, named by the Monday. */
+function partitionName(table: string, at: Date): string {
+  const midnight = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
+  const monday = new Date(midnight - ((at.getUTCDay() + 6) % 7) * 86_400_000);
+  return `${table}_p${monday.toISOString().slice(0, 10).replaceAll("-", "")}`;
+}
 
 async function partitionExists(name: string): Promise<boolean> {
   const [{ present }] = await (await database()).rows<{ present: boolean }>(sql`select to_regclass(${name}) is not null as present`);
@@ -83,18 +88,18 @@ async function eventWithDelivery() {
 }
 
 describe("retention clean-ups", () => {
-  it("clear API log bodies after 30 days and delete API log rows after 365 days, by day partition and in DEFAULT", async () => {
+  it("clear API log bodies after 30 days and delete API log rows after 365 days, by week partition and in DEFAULT", async () => {
     const handle = await database();
     const tag = `ret-${randomToken(8)}`;
     // Days no other test file partitions: on PostgreSQL they share the table, and a cleared day refuses bodies.
-    const ages = { fresh: 0, day28: 28, day32: 32, day364: 364, day366: 366 };
-    // The test database's partitions start today (its migration found no rows): make those days'.
+    const ages = { fresh: 0, day27: 27, day38: 38, day364: 364, day375: 375 };
+    // The test database's partitions start this week (its migration found no rows): make those days'.
     for (const days of Object.values(ages)) await ensurePartitions(handle, "api_log", daysAgo(days), daysAgo(days));
-    // Days without a partition: their rows are in DEFAULT, where retention goes row by row.
-    await logRows(tag, { ...ages, default45: 45, default500: 500 });
+    // Weeks without a partition: their rows are in DEFAULT, where retention goes row by row.
+    await logRows(tag, { ...ages, default60: 60, default500: 500 });
     expect(await partitionsOf(tag)).toMatchObject({
-      day366: partitionName("api_log", daysAgo(366)),
-      default45: "api_log_default",
+      day375: partitionName("api_log", daysAgo(375)),
+      default60: "api_log_default",
       default500: "api_log_default",
     });
 
@@ -104,25 +109,25 @@ describe("retention clean-ups", () => {
 
     expect(await logState(tag)).toEqual({
       fresh: "bodies",
-      day28: "bodies",
-      day32: "no bodies",
+      day27: "bodies",
+      day38: "no bodies",
       day364: "no bodies",
-      default45: "no bodies",
+      default60: "no bodies",
     });
-    expect(await partitionExists(partitionName("api_log", daysAgo(366)))).toBe(false);
+    expect(await partitionExists(partitionName("api_log", daysAgo(375)))).toBe(false);
     expect(await partitionExists(partitionName("api_log", daysAgo(364)))).toBe(true);
-    // A cleared day is marked, so the next run does not scan it again.
+    // A cleared week is marked, so the next run does not scan it again.
     const [bodies] = (await applyPartitionRetention(handle, partitionedTables[0], now)).filter((r) => r.rule === "api_log.bodies");
-    expect(bodies.partitions).not.toContain(partitionName("api_log", daysAgo(32)));
+    expect(bodies.partitions).not.toContain(partitionName("api_log", daysAgo(38)));
     // And keeps it so: a late row with bodies is refused there (the API log's writer then stores it without).
-    await expect(logRows(`${tag}-late`, { day32: 32 })).rejects.toThrow();
+    await expect(logRows(`${tag}-late`, { day38: 38 })).rejects.toThrow();
   });
 
-  it("drops a day of events older than 35 days with the webhook deliveries of its events", async () => {
+  it("drops a week of events older than 35 days with the webhook deliveries of its events", async () => {
     const handle = await database();
     const { account, deliveryOf } = await eventWithDelivery();
-    await ensurePartitions(handle, "events", daysAgo(36), daysAgo(34));
-    const old = await deliveryOf(daysAgo(36));
+    await ensurePartitions(handle, "events", daysAgo(43), daysAgo(34));
+    const old = await deliveryOf(daysAgo(43));
     const kept = await deliveryOf(daysAgo(34));
 
     await applyPartitionRetention(handle, partitionedTables[1], now);
@@ -135,10 +140,10 @@ describe("retention clean-ups", () => {
       .from(webhookDeliveries)
       .where(inArray(webhookDeliveries.id, [old.id, kept.id]));
     expect(deliveries.map((row) => row.id)).toEqual([kept.id]);
-    expect(await partitionExists(partitionName("events", daysAgo(36)))).toBe(false);
+    expect(await partitionExists(partitionName("events", daysAgo(43)))).toBe(false);
   });
 
-  it("create the days ahead, moving DEFAULT's rows of those days into them; rows of days without one stay in DEFAULT", async () => {
+  it("create the weeks ahead, moving DEFAULT's rows of those days into them; rows of days without one stay in DEFAULT", async () => {
     const handle = await database();
     const tag = `ahead-${randomToken(8)}`;
     // Far enough that no other test's partitions are there: the job is run as if it were that day.

@@ -181,7 +181,8 @@ describe("getApiLogEntry", () => {
     const now = new Date();
     const [young, old] = await logRows([
       { accountId: account.id, requestBody: { a: 1 }, responseBody: { b: 2 }, createdAt: new Date(now.getTime() - 29 * day) },
-      { accountId: account.id, requestBody: { a: 1 }, responseBody: { b: 2 }, createdAt: new Date(now.getTime() - 31 * day) },
+      // 50 days: a week no other test file partitions (its row is in DEFAULT), wholly past the 30 days.
+      { accountId: account.id, requestBody: { a: 1 }, responseBody: { b: 2 }, createdAt: new Date(now.getTime() - 50 * day) },
     ]);
     const ctx = await signedIn(account, now);
     expect(await getApiLogEntry({ ctx, input: { id: young } })).toMatchObject({

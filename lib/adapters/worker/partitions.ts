@@ -2,21 +2,22 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database, Transaction } from "@/db";
 
 /**
- * A table partitioned by UTC day on `created_at` (migration 0017): partitions `<table>_pYYYYMMDD`
- * and `<table>_default` for rows of a day without one. Retention drops the days wholly older than
- * `keepDays` instead of deleting their rows one by one.
+ * A table partitioned by UTC week on `created_at` (migration 0017): partitions `<table>_pYYYYMMDD`
+ * named by their Monday, and `<table>_default` for rows of a week without one. Retention drops the
+ * weeks wholly older than `keepDays` instead of deleting their rows one by one, so a row is kept
+ * `keepDays` and at most 7 days more.
  */
 export interface PartitionedTable {
   table: "api_log" | "events";
   keepDays: number;
-  /** Columns nulled, one UPDATE per day, once the whole day is older than `afterDays`. */
+  /** Columns nulled, one UPDATE per partition, once the whole week is older than `afterDays`. */
   clear?: { rule: string; afterDays: number; columns: string[] };
   /** Run before a partition is dropped, in the same transaction: rows elsewhere naming its rows. */
   beforeDrop?: (partition: string, end: Date) => SQL;
 }
 
 export const partitionedTables: readonly PartitionedTable[] = [
-  // Bodies share the row: the day's partition stays for its metadata, and its bodies go in one UPDATE.
+  // Bodies share the row: the week's partition stays for its metadata, and its bodies go in one UPDATE.
   { table: "api_log", keepDays: 365, clear: { rule: "api_log.bodies", afterDays: 30, columns: ["request_body", "response_body"] } },
   {
     table: "events",
@@ -27,6 +28,13 @@ export const partitionedTables: readonly PartitionedTable[] = [
   },
 ];
 
+/**
+ * Weeks, not days: reads without a time bound (the API log page, GET /events) plan and open every
+ * partition, and 53 weeks cost far less than 365 days (README, Jobs).
+ */
+const period = "week";
+const periodMs = 7 * 86_400_000;
+
 /** Days created ahead of today by `partitions.create` (and by the migration): a week of missed runs is harmless. */
 export const partitionDaysAhead = 7;
 
@@ -36,12 +44,12 @@ const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 const timestamp = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 /**
- * The missing partitions of `table` from `from` to `to` (UTC days, both included), filled with
+ * The missing partitions of `table` covering `from` to `to` (UTC days, both included), filled with
  * their rows from DEFAULT; the SQL function of migration 0017 does it. Returns how many it created.
  */
 export async function ensurePartitions(database: Database, table: PartitionedTable["table"], from: Date, to: Date): Promise<number> {
   const [{ created }] = await database.rows<{ created: number }>(
-    sql`select ensure_day_partitions(${table}, ${isoDay(from)}::date, ${isoDay(to)}::date) as created`,
+    sql`select ensure_partitions(${table}, ${period}, ${isoDay(from)}::date, ${isoDay(to)}::date) as created`,
   );
   return created;
 }
@@ -53,20 +61,20 @@ export async function createPartitionsAhead(database: Database, now: Date): Prom
   return results;
 }
 
-interface DayPartition {
+interface Partition {
   name: string;
-  /** The end of its day: every row is older. */
+  /** The end of its week: every row is older. */
   end: Date;
   cleared: boolean;
 }
 
 /**
  * The advisory lock (one-bigint form, "part") held while partitions are created (the SQL function),
- * dropped or cleared: two runs at once then neither create a day twice nor drop one twice.
+ * dropped or cleared: two runs at once then neither create a partition twice nor drop one twice.
  */
 const partitionLockKey = 0x70617274;
 
-async function dayPartitions(database: Database, table: string): Promise<DayPartition[]> {
+async function partitionsOf(database: Database, table: string): Promise<Partition[]> {
   // A cleared partition carries the check constraint `<partition>_cleared` (clearColumns).
   const rows = await database.rows<{ name: string; cleared: boolean }>(sql`select c.relname as name,
       exists (select 1 from pg_constraint k where k.conrelid = c.oid and k.conname = c.relname || '_cleared') as cleared
@@ -75,7 +83,7 @@ async function dayPartitions(database: Database, table: string): Promise<DayPart
   return rows.map(({ name, cleared }) => {
     const digits = name.slice(-8);
     const start = Date.parse(`${digits.slice(0, 4)}-${digits.slice(4, 6)}-${digits.slice(6)}T00:00:00Z`);
-    return { name, end: new Date(start + day), cleared };
+    return { name, end: new Date(start + periodMs), cleared };
   });
 }
 
@@ -109,7 +117,7 @@ export async function applyPartitionRetention(
   now: Date,
 ): Promise<PartitionRetentionResult[]> {
   const cutoff = new Date(now.getTime() - target.keepDays * day);
-  const partitions = await dayPartitions(database, target.table);
+  const partitions = await partitionsOf(database, target.table);
   const dropped: string[] = [];
   for (const partition of partitions.filter((p) => p.end <= cutoff)) {
     const done = await onPartition(database, partition.name, async (tx) => {
@@ -139,7 +147,7 @@ async function clearColumns(
   table: string,
   clear: NonNullable<PartitionedTable["clear"]>,
   now: Date,
-  partitions: DayPartition[],
+  partitions: Partition[],
 ): Promise<PartitionRetentionResult> {
   const cutoff = new Date(now.getTime() - clear.afterDays * day);
   const assignments = sql.join(
@@ -158,7 +166,7 @@ async function clearColumns(
   for (const partition of partitions.filter((p) => p.end <= cutoff && !p.cleared)) {
     const done = await onPartition(database, partition.name, async (tx) => {
       await tx.execute(sql`update ${sql.identifier(partition.name)} set ${assignments} where ${filled}`);
-      // Marks the day cleared and keeps it so: a late row with bodies is refused, and the API log's
+      // Marks the week cleared and keeps it so: a late row with bodies is refused, and the API log's
       // writer stores it without them (lib/adapters/http/api-log.ts). NOT VALID: the UPDATE just made it true.
       await tx.execute(
         sql`alter table ${sql.identifier(partition.name)} add constraint ${sql.identifier(`${partition.name}_cleared`)} check (${nulls}) not valid`,
