@@ -123,6 +123,23 @@ describe("retention clean-ups", () => {
     await expect(logRows(`${tag}-late`, { day38: 38 })).rejects.toThrow();
   });
 
+  it("run twice at once, drop and clear each week once and neither fails", async () => {
+    const handle = await database();
+    const tag = `twice-${randomToken(8)}`;
+    // Weeks no other test touches: on PostgreSQL the two runs race for real.
+    await ensurePartitions(handle, "api_log", daysAgo(200), daysAgo(200));
+    await ensurePartitions(handle, "api_log", daysAgo(390), daysAgo(390));
+    await logRows(tag, { day200: 200, day390: 390 });
+    const target = partitionedTables.find((candidate) => candidate.table === "api_log")!;
+
+    const runs = await Promise.all([applyPartitionRetention(handle, target, now), applyPartitionRetention(handle, target, now)]);
+
+    const acted = (rule: string) => runs.flat().flatMap((result) => (result.rule === rule ? result.partitions : []));
+    expect(acted("api_log.rows").filter((name) => name === partitionName("api_log", daysAgo(390)))).toHaveLength(1);
+    expect(acted("api_log.bodies").filter((name) => name === partitionName("api_log", daysAgo(200)))).toHaveLength(1);
+    expect(await logState(tag)).toEqual({ day200: "no bodies" });
+  });
+
   it("drops a week of events older than 35 days with the webhook deliveries of its events", async () => {
     const handle = await database();
     const { account, deliveryOf } = await eventWithDelivery();

@@ -89,17 +89,22 @@ async function partitionsOf(database: Database, table: string): Promise<Partitio
 
 /**
  * Runs `work` on `partition` in a transaction holding the partitions lock, unless another run has
- * dropped the partition meanwhile. Every lock is waited for at most 10 s: dropping a partition
- * locks the parent, and a drop queued behind a long read would hold up every query after it; the
- * next run tries again.
+ * dropped or cleared it meanwhile (`cleared`). Every lock is waited for at most 10 s: dropping a
+ * partition locks the parent, and a drop queued behind a long read would hold up every query after
+ * it; the next run tries again. True when `work` ran.
  */
 async function onPartition(database: Database, partition: string, work: (tx: Transaction) => Promise<unknown>): Promise<boolean> {
   return database.connection.transaction(async (tx) => {
     await tx.execute(sql`set local lock_timeout = '10s'`);
     await tx.execute(sql`select pg_advisory_xact_lock(${partitionLockKey}::bigint)`);
-    const [{ present }] = await database.rows<{ present: boolean }>(sql`select to_regclass(${partition}) is not null as present`, tx);
-    if (present) await work(tx);
-    return present;
+    const [{ present, cleared }] = await database.rows<{ present: boolean; cleared: boolean }>(
+      sql`select to_regclass(${partition}) is not null as present,
+        exists (select 1 from pg_constraint where conrelid = to_regclass(${partition}) and conname = ${`${partition}_cleared`}) as cleared`,
+      tx,
+    );
+    if (!present || cleared) return false;
+    await work(tx);
+    return true;
   });
 }
 
