@@ -1,9 +1,14 @@
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * Partitioned by day on `created_at` (migration 0017; lib/adapters/worker/partitions.ts): the primary
+ * key must hold the partition key, and `id`, drawn from one sequence, stays unique on its own.
+ */
 
 export const apiLog = pgTable(
   "api_log",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: bigserial("id", { mode: "number" }),
     requestId: text("request_id").notNull(),
     keyId: text("key_id"),
     accountId: text("account_id"),
@@ -19,6 +24,7 @@ export const apiLog = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.createdAt] }),
     index("api_log_account_idx").on(t.accountId, t.createdAt),
     index("api_log_created_idx").on(t.createdAt),
     // The portal's log filtered by one key: that key's rows in time order, not a scan of the account's.

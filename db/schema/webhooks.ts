@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
-import { events } from "./events";
 import { connectionIdColumn, oauthClients } from "./oauth";
 
 /**
@@ -51,9 +50,9 @@ export const webhookDeliveries = pgTable(
     webhookId: text("webhook_id")
       .notNull()
       .references(() => webhooks.id, { onDelete: "cascade" }),
-    eventSeq: bigint("event_seq", { mode: "number" })
-      .notNull()
-      .references(() => events.seq, { onDelete: "cascade" }),
+    // The event's `seq`. No foreign key: events is partitioned, its key is (seq, created_at), and
+    // dropping an events partition deletes that partition's deliveries first (worker/partitions.ts).
+    eventSeq: bigint("event_seq", { mode: "number" }).notNull(),
     // Set when the webhook is an app's: the connection whose account the event belongs to.
     connectionId: connectionIdColumn(),
     status: text("status", { enum: ["pending", "delivering", "succeeded", "failed"] })
@@ -71,7 +70,7 @@ export const webhookDeliveries = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // Event first: it also serves the foreign key when retention deletes events.
+    // Event first: it also serves dropping an events partition, which deletes its events' deliveries.
     uniqueIndex("webhook_deliveries_event_webhook_idx").on(t.eventSeq, t.webhookId),
     // Due deliveries in due order: a claim reads the first few, however long the backlog behind them.
     index("webhook_deliveries_due_idx")

@@ -9,8 +9,7 @@ import { flushKeyUsage } from "@/lib/domain/keys/last-used";
 import { listOwnKeys } from "@/lib/domain/keys/list-keys";
 import { ValidationError } from "@/lib/base/errors";
 import { flushApiLog } from "@/lib/adapters/http/api-log";
-import { retentionRules } from "@/lib/adapters/worker/retention-rules";
-import { applyRetention } from "@/lib/adapters/worker/retention";
+import { applyPartitionRetention, partitionedTables } from "@/lib/adapters/worker/partitions";
 import { accountWithKey, call } from "../support/fixtures";
 import { appErrorCode, freshAccount, logRows, signedIn } from "./support";
 
@@ -182,7 +181,8 @@ describe("getApiLogEntry", () => {
     const now = new Date();
     const [young, old] = await logRows([
       { accountId: account.id, requestBody: { a: 1 }, responseBody: { b: 2 }, createdAt: new Date(now.getTime() - 29 * day) },
-      { accountId: account.id, requestBody: { a: 1 }, responseBody: { b: 2 }, createdAt: new Date(now.getTime() - 31 * day) },
+      // 50 days: a week no other test file partitions (its row is in DEFAULT), wholly past the 30 days.
+      { accountId: account.id, requestBody: { a: 1 }, responseBody: { b: 2 }, createdAt: new Date(now.getTime() - 50 * day) },
     ]);
     const ctx = await signedIn(account, now);
     expect(await getApiLogEntry({ ctx, input: { id: young } })).toMatchObject({
@@ -192,10 +192,10 @@ describe("getApiLogEntry", () => {
     });
     expect(await getApiLogEntry({ ctx, input: { id: old } })).toMatchObject({ requestBody: null, responseBody: null, bodiesExpired: true });
 
-    const bodyRule = retentionRules.find((rule) => rule.name === "api_log.bodies")!;
-    expect(bodyRule.keepDays).toBe(apiLogBodyDays);
-    // The job's own rule, kept to this account's rows: on PostgreSQL other test files share the table.
-    await applyRetention(await database(), [{ ...bodyRule, where: eq(apiLog.accountId, account.id) }], now);
+    const apiLogRetention = partitionedTables.find((target) => target.table === "api_log")!;
+    expect(apiLogRetention.clear?.afterDays).toBe(apiLogBodyDays);
+    // The job's own step (these rows are in DEFAULT: the test database's partitions start today).
+    await applyPartitionRetention(await database(), apiLogRetention, now);
     const { connection: db } = await database();
     const stored = await db.select().from(apiLog).where(eq(apiLog.accountId, account.id));
     expect(stored.map((row) => [String(row.id), row.requestBody])).toEqual(

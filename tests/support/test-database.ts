@@ -14,11 +14,12 @@ export const templateRemembered = (): boolean => snapshot !== undefined;
 
 /**
  * What a database loaded from the migrated template holds, taken before any test file wrote to it:
- * its tables and the rows its migrations wrote.
+ * its tables (a partitioned one with its partitions: truncated together) and the rows its migrations wrote.
  */
 export async function rememberTemplate(db: Database): Promise<void> {
   const tables = (
-    await db.rows<{ name: string }>(sql`select tablename as "name" from pg_tables where schemaname = 'public' order by 1`)
+    await db.rows<{ name: string }>(sql`select c.relname as "name" from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition order by 1`)
   ).map((row) => row.name);
   const seeded: Snapshot["seeded"] = [];
   for (const table of tables) {

@@ -1,7 +1,7 @@
 import type { JobDefinition } from "@/lib/infra/jobs/define";
 import { remindConfirmationJob, unconfirmListingsJob } from "./listing-jobs";
 import { cleanUpPhotoFilesJob, processPhotosJob } from "./photo-jobs";
-import { retentionJob } from "./retention-job";
+import { createPartitionsJob, retentionJob } from "./retention-job";
 
 /**
  * Every job of the application. The embedded runner claims only these names and the Inngest
@@ -9,6 +9,7 @@ import { retentionJob } from "./retention-job";
  */
 export const jobRegistry: readonly JobDefinition[] = [
   retentionJob,
+  createPartitionsJob,
   unconfirmListingsJob,
   remindConfirmationJob,
   processPhotosJob,

@@ -1,25 +1,15 @@
 import { eq } from "drizzle-orm";
-import { apiLog, events, idempotencyKeys, jobs, oauthCodes, sandboxMail, webhookDeliveries } from "@/db/schema";
+import { idempotencyKeys, jobs, oauthCodes, sandboxMail, webhookDeliveries } from "@/db/schema";
 import type { RetentionRule } from "./retention";
 
 /**
- * Every retention limit (README, Jobs), applied by the `retention.cleanup` job. A new limit is one
- * more entry here.
+ * The retention limits applied row by row (README, Jobs) by the `retention.cleanup` job. A new limit
+ * is one more entry here; the API log and events, partitioned by day, are in partitions.ts.
  */
 export const retentionRules: readonly RetentionRule[] = [
-  {
-    name: "api_log.bodies",
-    keepDays: 30,
-    table: apiLog,
-    key: apiLog.id,
-    age: apiLog.createdAt,
-    clear: [apiLog.requestBody, apiLog.responseBody],
-  },
-  { name: "api_log.rows", keepDays: 365, table: apiLog, key: apiLog.id, age: apiLog.createdAt },
   { name: "jobs.done", keepDays: 7, table: jobs, key: jobs.id, age: jobs.finishedAt, where: eq(jobs.status, "done") },
   // Failed jobs stay longer: an operator may still be looking into why they failed.
   { name: "jobs.failed", keepDays: 30, table: jobs, key: jobs.id, age: jobs.finishedAt, where: eq(jobs.status, "failed") },
-  { name: "events", keepDays: 35, table: events, key: events.seq, age: events.createdAt },
   // The delivery log; a delivery is finished within about 9 hours, long before.
   { name: "webhook_deliveries", keepDays: 30, table: webhookDeliveries, key: webhookDeliveries.id, age: webhookDeliveries.createdAt },
   // A key is remembered 10 minutes; an expired row is inert (the next use replaces it), so a day's delay is harmless.
