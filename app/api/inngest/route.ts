@@ -5,6 +5,11 @@ import { inngest } from "@/inngest/client";
 import { inngestFunctions } from "@/inngest/functions";
 import { inngestConfigured } from "@/lib/base/config";
 
+// On Vercel a function invocation runs one step (a job's attempt: a listing's photos, a webhook
+// delivery) and stops at this many seconds; the Hobby plan's ceiling, Pro allows up to 800.
+// Elsewhere (next start, the release bundle) it has no effect.
+export const maxDuration = 300;
+
 type Handler = ReturnType<typeof serve>;
 let handler: Handler | undefined;
 
