@@ -1,4 +1,6 @@
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import postgres from "postgres";
 import { Redis } from "ioredis";
 import { Webhook } from "standardwebhooks";
@@ -78,8 +80,26 @@ describe("the release bundle with PostgreSQL, Upstash, Vercel Blob, SMTP and Inn
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...init.headers },
     });
 
-  it("migrates, then makes the account, its key and its webhook with the bundle's CLI", () => {
-    expect(release.cli(["db:migrate"], environment)).toMatchObject({ migrated: true, driver: "postgres" });
+  it("migrates with vercel.json's build command, on the direct URL when DATABASE_URL is the pooler's", () => {
+    const { buildCommand } = JSON.parse(readFileSync("vercel.json", "utf8")) as { buildCommand: string };
+    expect(buildCommand.endsWith(" && next build")).toBe(true);
+    // Its first half, as Vercel's build runs it in the repository; DATABASE_URL leads nowhere, so
+    // only DATABASE_URL_UNPOOLED can have been migrated.
+    const output = execFileSync("sh", ["-c", buildCommand.slice(0, -" && next build".length)], {
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "production",
+        APP_ENV: "production",
+        DATABASE_URL: "postgres://pooler@127.0.0.1:9/none",
+        DATABASE_URL_UNPOOLED: database.url,
+      },
+      encoding: "utf8",
+    });
+    expect(JSON.parse(output.slice(output.indexOf("{")))).toMatchObject({ migrated: true, driver: "postgres" });
+    expect((release.cli(["db:migrate"], environment).applied as string[]).length).toBe(0);
+  });
+
+  it("makes the account, its key and its webhook with the bundle's CLI", () => {
     email = `services-${randomBytes(4).toString("hex")}@example.com`;
     release.cli(
       ["account:create", "--email", email, "--password", "a services password", "--name", "Services Holder", "--locale", "en"],
