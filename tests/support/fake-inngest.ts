@@ -123,7 +123,7 @@ export async function startFakeInngest({ appId = "listings-platform" } = {}): Pr
       timers.add(timer);
     });
 
-  async function call(run: FakeInngestRun, fn: FunctionConfig, stepId: string, body: string) {
+  async function call(fn: FunctionConfig, stepId: string, body: string) {
     const url = new URL(fn.steps.step.runtime.url);
     url.searchParams.set("stepId", stepId);
     const seconds = Math.floor(Date.now() / 1000);
@@ -172,7 +172,7 @@ export async function startFakeInngest({ appId = "listings-platform" } = {}): Pr
           stack: { stack, current: stack.length },
         },
       });
-      const answer = await call(run, fn, stepId, body);
+      const answer = await call(fn, stepId, body);
       run.calls.push({ stepId, attempt, status: answer.status });
       if (answer.status === 200) return done("completed", { output: JSON.parse(answer.text) as unknown });
       if (answer.status === 206) {
