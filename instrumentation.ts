@@ -10,6 +10,9 @@ export async function register(): Promise<void> {
     }
     const { refuseForbiddenMethods } = await import("@/lib/adapters/http/forbidden-methods");
     refuseForbiddenMethods();
+    // SIGTERM drains this process (readiness 503, requests, runner, API log, database) before it exits.
+    const { installShutdown } = await import("@/lib/adapters/lifecycle/shutdown");
+    installShutdown();
     // Jobs run on Inngest, which this process tells about each committed row (set before anything
     // can enqueue), or else in the embedded runner, which polls the table.
     const { registerInngestDispatcher } = await import("@/inngest/dispatch");

@@ -16,21 +16,22 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function Home() {
-  const { site, home } = pageMessages(await requestLocale());
+  const locale = await requestLocale();
+  const { site, home } = pageMessages(locale);
   return (
     <>
       <h1>{site.name}</h1>
-      <p>{fill(home.intro, { api: <code>/api/v1</code> })}</p>
+      <p>{fill(locale, home.intro, { api: <code>/api/v1</code> })}</p>
       <ul>
         <li>
           <Link href="/docs/api">{home.reference}</Link>{" "}
-          {fill(home.referenceSource, { document: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> })}
+          {fill(locale, home.referenceSource, { document: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> })}
         </li>
         <li>
           <Link href="/api/v1/schema" prefetch={false}>
             {home.vocabulary}
           </Link>{" "}
-          {fill(home.vocabularyNote, { endpoint: <code>GET /api/v1/schema</code> })}
+          {fill(locale, home.vocabularyNote, { endpoint: <code>GET /api/v1/schema</code> })}
         </li>
       </ul>
     </>

@@ -2,6 +2,7 @@
 
 import { useEffect, useMemo, useState } from "react";
 import { fill } from "./fill";
+import { useLocale } from "./locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 
 type Labels = PageMessages["apiReference"];
@@ -32,6 +33,8 @@ interface Endpoint {
 
 /** Lists every operation of the OpenAPI document and sends real requests with the key typed in. */
 export function ApiReference({ specUrl, labels }: { specUrl: string; labels: Labels }) {
+  const locale = useLocale();
+
   const [spec, setSpec] = useState<OpenApi>();
   const [error, setError] = useState<string>();
   const [key, setKey] = useState("");
@@ -53,7 +56,7 @@ export function ApiReference({ specUrl, labels }: { specUrl: string; labels: Lab
     [spec],
   );
 
-  if (error) return <p role="alert">{fill(labels.loadFailed, { error })}</p>;
+  if (error) return <p role="alert">{fill(locale, labels.loadFailed, { error })}</p>;
   if (!spec) return <p>{labels.loading}</p>;
   return (
     <>
@@ -74,6 +77,8 @@ export function ApiReference({ specUrl, labels }: { specUrl: string; labels: Lab
 }
 
 function EndpointCard({ endpoint, base, apiKey, labels }: { endpoint: Endpoint; base: string; apiKey: string; labels: Labels }) {
+  const locale = useLocale();
+
   const { method, path, operation } = endpoint;
   const pathParams = (operation.parameters ?? []).filter((p) => p.in === "path");
   const [values, setValues] = useState<Record<string, string>>({});
@@ -106,7 +111,7 @@ function EndpointCard({ endpoint, base, apiKey, labels }: { endpoint: Endpoint; 
         <span className="method">{method}</span> <code>{path}</code> <span className="muted">– {operation.summary}</span>
       </summary>
       {operation.description && <p className="pre-wrap">{operation.description}</p>}
-      <p className="muted">{fill(labels.responses, { statuses: Object.keys(operation.responses ?? {}).join(", ") })}</p>
+      <p className="muted">{fill(locale, labels.responses, { statuses: Object.keys(operation.responses ?? {}).join(", ") })}</p>
       {pathParams.map((p) => (
         <div key={p.name}>
           <label htmlFor={`${method}${path}${p.name}`}>{p.name}</label>
@@ -121,13 +126,13 @@ function EndpointCard({ endpoint, base, apiKey, labels }: { endpoint: Endpoint; 
       <input id={`${method}${path}query`} placeholder="locale=en" value={query} onChange={(e) => setQuery(e.target.value)} />
       {contentType && (
         <>
-          <label htmlFor={`${method}${path}body`}>{fill(labels.body, { contentType })}</label>
+          <label htmlFor={`${method}${path}body`}>{fill(locale, labels.body, { contentType })}</label>
           <textarea id={`${method}${path}body`} value={body} onChange={(e) => setBody(e.target.value)} />
         </>
       )}
       <p>
         <button type="button" onClick={send}>
-          {fill(labels.send, { method, path })}
+          {fill(locale, labels.send, { method, path })}
         </button>
       </p>
       {result && <pre aria-label={labels.response}>{result}</pre>}

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { format } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { checkPage, cli, newHolder, signedInPage, type Holder } from "./support";
 
@@ -83,8 +84,8 @@ test("the log lists the holder's requests, filters them by status class, and sho
   const keyOptions = page.getByLabel(t.filters.key).locator("option");
   await expect(keyOptions).toHaveText([
     t.filters.anyKey,
-    t.filters.keyOptionWithStatus.replace("{name}", "Old key").replace("{id}", old.id).replace("{status}", t.filters.keyStatuses.revoked),
-    t.filters.keyOption.replace("{name}", made.key.name).replace("{id}", made.key.id),
+    format("en", t.filters.keyOptionWithStatus, { name: "Old key", id: old.id, status: t.filters.keyStatuses.revoked }),
+    format("en", t.filters.keyOption, { name: made.key.name, id: made.key.id }),
   ]);
   const invalidRow = logRow(page, made.invalid);
   await expect(invalidRow.getByRole("cell").nth(1)).toHaveText("POST");
@@ -171,7 +172,7 @@ test("an address the log cannot use shows a notice and the first page instead of
   }
 
   await page.goto("/settings/api/log?status=7xx&key=someone-else&path=/api/v1/ping");
-  await expect(page.getByText(t.filters.ignored.replace("{fields}", `${t.filters.status}, ${t.filters.key}`))).toBeVisible();
+  await expect(page.getByText(format("en", t.filters.ignored, { fields: `${t.filters.status}, ${t.filters.key}` }))).toBeVisible();
   await expect(logRow(page, made.ping)).toHaveCount(1);
   await expect(logRow(page, made.invalid)).toHaveCount(0);
   await page.context().close();

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { rejectionCodes } from "../lib/domain/vocabulary/rejection-codes";
-import { messages } from "@/lib/base/i18n";
+import { format, messages } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { cli, expectNoSeriousAxeViolations, fromOwnAddress, holderKey, newHolder, sampleListing, signedInPage } from "./support";
 
@@ -125,7 +125,7 @@ for (const locale of languages) {
     expect((await request.delete(`/api/v1/listings/${toApprove}`, { headers })).status()).toBe(409);
 
     await page.goto(`/moderation/listings/${toApprove}`);
-    await expect(page.getByRole("link", { name: t.review.reports.replace("{count}", "1") })).toBeVisible();
+    await expect(page.getByRole("link", { name: format(locale, t.review.reports, { count: 1 }) })).toBeVisible();
     await page.getByRole("link", { name: t.reportsLink, exact: true }).click();
     await expect(page.getByRole("heading", { level: 1, name: t.reports.title })).toBeVisible();
     const row = page.getByRole("row").filter({ hasText: reason });

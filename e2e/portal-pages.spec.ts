@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { format } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import {
   checkPage,
@@ -124,7 +125,7 @@ const pages: PageCase[] = [
       // A real fetch to /api/v1 from the page, under its policy (connect-src).
       const ping = page.locator("details", { hasText: "Check a key" });
       await ping.locator("summary").click();
-      await ping.getByRole("button", { name: `${t.send.replace("{method}", "GET").replace("{path}", "/ping")}` }).click();
+      await ping.getByRole("button", { name: format(locale, t.send, { method: "GET", path: "/ping" }) }).click();
       await expect(ping.getByLabel(t.response)).toContainText("401");
     },
   },

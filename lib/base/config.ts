@@ -33,6 +33,8 @@ const envSchema = z.object({
   VERCEL_BLOB_API_URL: z.string().url().optional(),
   JOBS_RUNNER: z.enum(["on", "off"]).default("on"),
   API_LOG: z.enum(["on", "off"]).default("on"),
+  // How long shutdown waits (from SIGTERM) for requests, jobs and webhook attempts in flight (README, Health and shutdown).
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // Traces and metrics go over OTLP/HTTP to this collector when set (`/v1/traces`, `/v1/metrics` appended); off otherwise.

@@ -9,11 +9,12 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function ApiReferencePage() {
-  const { apiReference } = pageMessages(await requestLocale());
+  const locale = await requestLocale();
+  const { apiReference } = pageMessages(locale);
   return (
     <>
       <h1>{apiReference.title}</h1>
-      <p className="muted">{fill(apiReference.intro, { document: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> })}</p>
+      <p className="muted">{fill(locale, apiReference.intro, { document: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> })}</p>
       <ApiReference specUrl="/api/v1/openapi.json" labels={apiReference} />
     </>
   );

@@ -25,12 +25,17 @@ export interface ApiLogEntry {
  * response, and a failed write is reported in the server log but never fails the request. A batch
  * the database refuses is written again row by row, so one bad row never costs the others theirs.
  */
-const buffer: ApiLogEntry[] = [];
 const batchSize = 200;
 const maxBacklog = 20_000;
 const flushDelayMs = 1_000;
-let timer: NodeJS.Timeout | undefined;
-let flushing: Promise<void> = Promise.resolve();
+
+// On globalThis: route handlers queue entries and instrumentation's shutdown flushes them, from
+// separate bundles in one process.
+const holder = globalThis as typeof globalThis & {
+  __listingsApiLog?: { buffer: ApiLogEntry[]; timer?: NodeJS.Timeout; flushing: Promise<void> };
+};
+const state = (holder.__listingsApiLog ??= { buffer: [], flushing: Promise.resolve() });
+const buffer = state.buffer;
 
 /** Queues one request's entry; never throws, since it runs after the request's work is done. */
 export function logApiRequest(entry: ApiLogEntry): void {
@@ -46,18 +51,18 @@ export function logApiRequest(entry: ApiLogEntry): void {
 }
 
 function scheduleFlush(): void {
-  if (timer) return;
-  timer = setTimeout(() => void flushApiLog(), flushDelayMs);
-  timer.unref();
+  if (state.timer) return;
+  state.timer = setTimeout(() => void flushApiLog(), flushDelayMs);
+  state.timer.unref();
 }
 
 export function flushApiLog(): Promise<void> {
-  if (timer) clearTimeout(timer);
-  timer = undefined;
+  if (state.timer) clearTimeout(state.timer);
+  state.timer = undefined;
   const batch = buffer.splice(0, buffer.length);
-  if (!batch.length) return flushing;
-  flushing = flushing.then(() => write(batch));
-  return flushing;
+  if (!batch.length) return state.flushing;
+  state.flushing = state.flushing.then(() => write(batch));
+  return state.flushing;
 }
 
 /** The entry as the log keeps it: secrets redacted, every string storable in `text` and `jsonb`. */

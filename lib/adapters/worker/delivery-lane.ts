@@ -102,8 +102,9 @@ export class DeliveryLane {
   }
 
   /**
-   * Stops claiming and starting, waits for the attempts in flight, and gives back the deliveries
-   * claimed ahead, so that the database can be closed after them.
+   * Stops claiming and starting, gives back the deliveries claimed ahead at once (another instance
+   * may start them while this one's attempts end), then waits for the attempts in flight, so that
+   * the database can be closed after them.
    */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -112,10 +113,16 @@ export class DeliveryLane {
     await this.starting;
     await this.unlisten?.().catch(() => undefined);
     await this.passing;
+    await this.giveBackWaiting();
     while (this.attempts.size > 0) await Promise.all([...this.attempts]);
+    // An outcome's write that began before the stop may have handed a delivery on meanwhile.
+    await this.giveBackWaiting();
+  }
+
+  private async giveBackWaiting(): Promise<void> {
     const unstarted = [...this.waiting.values()].flat().map((held) => held.claimed);
     this.waiting.clear();
-    await this.giveBack(unstarted);
+    if (unstarted.length > 0) await this.giveBack(unstarted);
   }
 
   /** Resolves once the pass in progress, if any, has ended (the fault tests' worker waits for the first). */

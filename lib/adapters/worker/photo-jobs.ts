@@ -1,6 +1,7 @@
 import { cleanUpPhotoFiles } from "@/lib/domain/media/clean-up-files";
 import { mediaJobs } from "@/lib/domain/media/jobs";
 import { processListingPhotos } from "@/lib/domain/media/process-photos";
+import { releasePhotoListing } from "@/lib/domain/media/release-photo-listing";
 import { defineJob } from "@/lib/infra/jobs/define";
 import { enqueue } from "@/lib/infra/jobs/enqueue";
 
@@ -19,6 +20,7 @@ export const processPhotosJob = defineJob({
     }
     return outcome;
   },
+  giveBack: (payload, ctx) => releasePhotoListing({ ctx, input: payload }),
 });
 
 /**

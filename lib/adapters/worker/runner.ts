@@ -1,12 +1,12 @@
 import { database as processDatabase, type Database } from "@/db";
 import { config, inngestConfigured } from "@/lib/base/config";
-import { clockFrom } from "@/lib/base/context";
+import { clockFrom, systemContext } from "@/lib/base/context";
 import { logger } from "@/lib/base/logger";
 import { DeliveryLane } from "./delivery-lane";
 import { cronDedupeKey, nextOccurrence, type JobDefinition } from "@/lib/infra/jobs/define";
 import { executeJob, type JobOutcome } from "./execute";
 import { jobRegistry } from "./registry";
-import { claimDueJobs, claimJobById, insertJob, insertJobsIfAbsent } from "@/lib/infra/jobs/store";
+import { claimDueJobs, claimJobById, insertJob, insertJobsIfAbsent, releaseJob, type JobRow } from "@/lib/infra/jobs/store";
 
 export interface RunOptions {
   database: Database;
@@ -17,6 +17,15 @@ export interface RunOptions {
   batchSize?: number;
   /** A bound on one pass, should handlers keep enqueueing due work. */
   maxJobs?: number;
+  /** Asked before each batch: the pass ends early once it says so (the runner is stopping). */
+  stopping?: () => boolean;
+  /** The rows being run, each from its claim until its outcome is written (what a stop past its grace gives back). */
+  running?: Set<Running>;
+}
+
+export interface Running {
+  row: JobRow;
+  job: JobDefinition;
 }
 
 export interface RunSummary {
@@ -54,11 +63,20 @@ export async function runDueJobs(options: RunOptions): Promise<RunSummary> {
   await ensureCronOccurrences(database, now, list);
 
   const outcomes: JobOutcome[] = [];
-  while (outcomes.length < maxJobs) {
+  while (outcomes.length < maxJobs && !options.stopping?.()) {
     const limit = Math.min(batchSize, maxJobs - outcomes.length);
     const rows = await claimDueJobs(database.connection, { names: [...known.keys()], now, limit });
     if (rows.length === 0) break;
-    outcomes.push(...(await Promise.all(rows.map((row) => executeJob({ database, job: known.get(row.name)!, row, now, clock })))));
+    const batch = rows.map((row) => ({ row, job: known.get(row.name)! }));
+    const runs = batch.map(async (run) => {
+      options.running?.add(run);
+      try {
+        return await executeJob({ database, job: run.job, row: run.row, now, clock });
+      } finally {
+        options.running?.delete(run);
+      }
+    });
+    outcomes.push(...(await Promise.all(runs)));
     // A cron job that just finished needs its next occurrence before the pass ends.
     if (rows.some((row) => known.get(row.name)!.cron)) await ensureCronOccurrences(database, now, list);
   }
@@ -105,6 +123,7 @@ interface RunnerState {
   /** The process's delivery lane, made once the database is open, and its start. */
   lane?: DeliveryLane;
   laneStarted?: Promise<void>;
+  running: Set<Running>;
   stopped: boolean;
 }
 
@@ -119,11 +138,11 @@ const embeddedRunnerEnabled = (): boolean => config().JOBS_RUNNER === "on" && !i
 export function startJobRunner(): boolean {
   if (!embeddedRunnerEnabled()) return false;
   if (holder.__listingsJobRunner && !holder.__listingsJobRunner.stopped) return true;
-  const state: RunnerState = { stopped: false };
+  const state: RunnerState = { running: new Set(), stopped: false };
   holder.__listingsJobRunner = state;
   const loop = async () => {
     try {
-      await runDueJobs({ database: await processDatabase() });
+      await runDueJobs({ database: await processDatabase(), stopping: () => state.stopped, running: state.running });
     } catch (error) {
       logger.error("job runner tick failed", { error });
     }
@@ -142,14 +161,46 @@ export function startJobRunner(): boolean {
   return true;
 }
 
-/** Stops polling and waits for the tick in progress, so the database can be closed after it. */
-export async function stopJobRunner(): Promise<void> {
+/**
+ * Stops polling and claiming: the tick in progress ends after its batch (a photo list being
+ * processed finishes), and meanwhile the delivery lane stops (`DeliveryLane.stop`), so the database
+ * can be closed after both. With `by` (epoch ms, shutdown's grace) it waits no longer: the jobs still
+ * running are given back (their rows due again at once, the job's `giveBack` for what else they
+ * hold) and it answers `late`.
+ */
+export async function stopJobRunner(options: { by?: number } = {}): Promise<"done" | "late"> {
   const state = holder.__listingsJobRunner;
-  if (!state) return;
+  if (!state) return "done";
   state.stopped = true;
   clearTimeout(state.timer);
-  await state.tick;
-  await state.laneStarted;
-  await state.lane?.stop();
+  const laneStopped = state.laneStarted?.then(() => state.lane?.stop());
+  const stopped = Promise.all([state.tick, laneStopped]).then(() => "done" as const);
+  const outcome = options.by === undefined ? await stopped : await Promise.race([stopped, after(options.by)]);
+  if (outcome === "late") await giveBackRunning([...state.running]);
   holder.__listingsJobRunner = undefined;
+  return outcome;
+}
+
+function after(deadline: number): Promise<"late"> {
+  return new Promise((resolve) => setTimeout(() => resolve("late"), Math.max(0, deadline - Date.now())).unref());
+}
+
+async function giveBackRunning(running: Running[]): Promise<void> {
+  const database = await processDatabase();
+  for (const { row, job } of running) {
+    try {
+      const now = new Date();
+      await releaseJob(database.connection, row, now);
+      const payload = job.payload.safeParse(row.payload);
+      if (payload.success && job.giveBack) {
+        await job.giveBack(payload.data, {
+          ...systemContext(database, { now }),
+          job: { id: row.id, name: row.name, attempt: row.attempts },
+        });
+      }
+      logger.warn("job given back unfinished at shutdown", { job: row.name, jobId: row.id });
+    } catch (error) {
+      logger.error("job not given back at shutdown; its claim ends on its own", { job: row.name, jobId: row.id, error });
+    }
+  }
 }

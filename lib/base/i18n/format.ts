@@ -16,14 +16,26 @@ export type MessageValues = Readonly<Record<string, string | number | Date>>;
  */
 const parsed = new Map<string, { message: IntlMessageFormat; unfilled: Readonly<Record<string, string>> }>();
 
-export function format(locale: Locale, message: string, values?: MessageValues): string {
+function compiled(locale: Locale, message: string) {
   const key = `${locale}\u0000${message}`;
-  let compiled = parsed.get(key);
-  if (!compiled) {
+  let found = parsed.get(key);
+  if (!found) {
     const formatter = new IntlMessageFormat(message, locale, undefined, { ignoreTag: true });
     const unfilled = Object.fromEntries(argumentsOf(formatter.getAst()).map((name) => [name, `{${name}}`]));
-    compiled = { message: formatter, unfilled };
-    parsed.set(key, compiled);
+    found = { message: formatter, unfilled };
+    parsed.set(key, found);
   }
-  return String(compiled.message.format({ ...compiled.unfilled, ...values }));
+  return found;
+}
+
+export function format(locale: Locale, message: string, values?: MessageValues): string {
+  const { message: formatter, unfilled } = compiled(locale, message);
+  return String(formatter.format({ ...unfilled, ...values }));
+}
+
+/** A message whose arguments are elements (a link, code): the text pieces and the elements, in order. */
+export function formatParts<T>(locale: Locale, message: string, values: Readonly<Record<string, string | number | T>>): (string | T)[] {
+  const { message: formatter, unfilled } = compiled(locale, message);
+  const result = formatter.format<T>({ ...unfilled, ...values });
+  return Array.isArray(result) ? result : [result];
 }

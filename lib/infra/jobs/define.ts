@@ -31,6 +31,11 @@ export interface JobOptions<P extends z.ZodType> extends JobDeclaration<P> {
    * to run again: a process that dies mid-run leaves the row to be claimed once more.
    */
   handler(payload: z.output<P>, ctx: JobContext): Promise<unknown>;
+  /**
+   * Gives up what a run holds besides its row (a listing's photo lease), when the process stops
+   * before the run ends (shutdown past its grace): another instance can take the work up at once.
+   */
+  giveBack?(payload: z.output<P>, ctx: JobContext): Promise<void>;
 }
 
 export interface JobDefinition<P extends z.ZodType = z.ZodType> extends JobOptions<P> {

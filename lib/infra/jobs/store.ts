@@ -119,6 +119,11 @@ export async function markRetry(db: Handle, row: JobRow, input: { runAt: Date; e
   await db.update(jobs).set({ status: "queued", runAt: input.runAt, lockedUntil: null, lastError: input.error }).where(heldBy(row));
 }
 
+/** A claim given back unfinished (the process stops): due again at once, the attempt counted as a lost one. */
+export async function releaseJob(db: Handle, row: JobRow, now: Date): Promise<void> {
+  await db.update(jobs).set({ status: "queued", runAt: now, lockedUntil: null }).where(heldBy(row));
+}
+
 export async function markFailed(db: Handle, row: JobRow, input: { now: Date; error: string }): Promise<void> {
   await db.update(jobs).set({ status: "failed", finishedAt: input.now, lockedUntil: null, lastError: input.error }).where(heldBy(row));
 }

@@ -4,6 +4,7 @@ import { createMemoryRateLimiter } from "./memory";
 import type { RateLimiter } from "./rules";
 import { createUpstashRateLimiter } from "./upstash";
 
+export { pingUpstash } from "./upstash";
 export { rateRules, type RateLimitDecision, type RateLimiter, type RateRule } from "./rules";
 
 let instance: RateLimiter | undefined;

@@ -90,3 +90,22 @@ export function createUpstashRateLimiter(options: UpstashRateLimiterOptions): Ra
     },
   };
 }
+
+/**
+ * Whether Upstash Redis answers a PING within `timeoutMs` (readiness, `/api/health/ready`). The
+ * driver's error is not returned: it may carry the address, and the caller logs only the reason.
+ */
+export async function pingUpstash(options: { url: string; token: string; timeoutMs: number }): Promise<"ok" | "timeout" | "error"> {
+  const redis = new Redis({
+    url: options.url,
+    token: options.token,
+    retry: false,
+    enableTelemetry: false,
+    signal: AbortSignal.timeout(options.timeoutMs),
+  });
+  try {
+    return (await redis.ping()) === "PONG" ? "ok" : "error";
+  } catch (error) {
+    return error instanceof Error && /abort|timeout/i.test(`${error.name} ${error.message}`) ? "timeout" : "error";
+  }
+}

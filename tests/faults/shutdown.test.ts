@@ -1,0 +1,233 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDatabase, configureDatabase, database } from "@/db";
+import { apiLog, jobs, webhookDeliveries, webhooks } from "@/db/schema";
+import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
+import { flushApiLog } from "@/lib/adapters/http/api-log";
+import { databaseSettings } from "@/lib/base/config";
+import { eventTypes } from "@/lib/domain/events";
+import { createWebhook } from "@/lib/domain/webhooks/create-webhook";
+import { ctxOf } from "../oauth/support";
+import { accountWithKey } from "../support/fixtures";
+import { activeListing } from "../support/listings";
+import { startHttpServer, type LocalServer } from "../support/local-http-server";
+import { startOtlpReceiver } from "../telemetry/otlp-receiver";
+
+/**
+ * SIGTERM to a real server process under load (`shutdown-server.ts`: the start-up path of
+ * instrumentation.ts, the embedded job runner and its delivery lane, the route handlers behind a
+ * `node:http` server). Clients pause and resume listings over keep-alive connections without a
+ * break, each change an event delivered to a slow webhook receiver in this process; the signal
+ * comes while requests and deliveries are in flight. The process must exit 0 having answered every
+ * request it accepted without a 5xx, with an API log row for each answer, and with no delivery or
+ * job left claimed.
+ *
+ * Each variant has a database of its own, set up by this process before the server starts and read
+ * by it after the server has exited: a throwaway PostgreSQL database (`npm run test:pg`), or a PGlite
+ * folder (`npm test`), which the server must have closed for this process to open it again.
+ */
+const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const serverScript = path.join(import.meta.dirname, "shutdown-server.ts");
+const onPostgresRun = Boolean(process.env.DATABASE_URL);
+
+const fileSettings = () => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE });
+const clients = 4;
+
+/** Where a variant's database is, for this process and for the server. */
+interface Target {
+  prepare(): Promise<void>;
+  /** Before the server starts: a PGlite folder is opened by one process at a time. */
+  letGo(): Promise<void>;
+  serverEnv(): Record<string, string>;
+  dispose(): Promise<void>;
+}
+
+function postgresTarget(): Target {
+  let throwaway: ThrowawayDatabase | undefined;
+  return {
+    prepare: async () => {
+      throwaway = await createThrowawayDatabase(adminUrl, "test_shutdown");
+      await closeDatabase();
+      configureDatabase(() => ({ url: throwaway!.url, dataDir: "memory://" }));
+    },
+    letGo: async () => undefined,
+    serverEnv: () => ({ DATABASE_URL: throwaway!.url }),
+    dispose: async () => {
+      await closeDatabase();
+      configureDatabase(fileSettings);
+      await throwaway?.drop();
+    },
+  };
+}
+
+function pgliteTarget(): Target {
+  let parent = "";
+  let dir = "";
+  return {
+    prepare: async () => {
+      parent = mkdtempSync(path.join(os.tmpdir(), "listings-shutdown-"));
+      dir = path.join(parent, "pglite");
+      await closeDatabase();
+      configureDatabase(() => ({ dataDir: dir, template: existsSync(dir) ? undefined : process.env.PGLITE_TEMPLATE }));
+    },
+    letGo: async () => {
+      // The set-up's requests left API log entries whose timed write would open the folder again.
+      await flushApiLog();
+      await closeDatabase();
+      // This process is alive, so its lock would keep the server out; the database is closed.
+      rmSync(`${dir}.lock`, { force: true });
+    },
+    serverEnv: () => ({ PGLITE_DIR: dir }),
+    dispose: async () => {
+      await closeDatabase();
+      configureDatabase(fileSettings);
+      if (parent) rmSync(parent, { recursive: true, force: true });
+    },
+  };
+}
+
+let receiver: LocalServer;
+let delivered = 0;
+let child: ChildProcess | undefined;
+let collector: Awaited<ReturnType<typeof startOtlpReceiver>>;
+
+beforeAll(async () => {
+  collector = await startOtlpReceiver();
+  // Each delivery is answered after 100 ms: some are always in flight, others claimed ahead.
+  receiver = await startHttpServer((_request, res) => {
+    setTimeout(() => {
+      delivered += 1;
+      res.writeHead(204).end();
+    }, 100);
+  });
+});
+
+afterAll(async () => {
+  child?.kill("SIGKILL");
+  await receiver?.close();
+  await collector?.close();
+});
+
+interface Answer {
+  status: number;
+  requestId: string | null;
+}
+
+async function underLoad(target: Target): Promise<void> {
+  await target.prepare();
+  try {
+    await signalledUnderLoad(target);
+  } finally {
+    await target.dispose();
+  }
+}
+
+async function signalledUnderLoad(target: Target): Promise<void> {
+  const { account, key } = await accountWithKey();
+  const listings = [];
+  for (let i = 0; i < clients; i++) listings.push(await activeListing(key));
+  const webhook = await createWebhook({
+    ctx: await ctxOf(account.id),
+    input: { url: "https://93.184.215.14/hooks", events: [eventTypes.paused, eventTypes.reactivated] },
+  });
+  const { connection: setup } = await database();
+  await setup
+    .update(webhooks)
+    .set({ url: `${receiver.origin}/hooks` })
+    .where(eq(webhooks.id, webhook.id));
+  await target.letGo();
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...target.serverEnv(),
+    NEXT_RUNTIME: "nodejs",
+    JOBS_RUNNER: "on",
+    UNSAFE_ALLOW_LOCAL_URLS: "1",
+    LOG_LEVEL: "info",
+    SHUTDOWN_GRACE_MS: "20000",
+    // Metrics are read every minute: within this test only the shutdown's flush sends them.
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.origin,
+  };
+  delete env.PGLITE_TEMPLATE;
+  if (!target.serverEnv().DATABASE_URL) delete env.DATABASE_URL;
+  const server = spawn(process.execPath, ["--import", "tsx", serverScript], { env, stdio: ["ignore", "ignore", "pipe", "ipc"] });
+  child = server;
+  let stderr = "";
+  server.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
+  const port = await new Promise<number>((resolve, reject) => {
+    server.on("message", (message: { type: string; port: number }) => message.type === "ready" && resolve(message.port));
+    server.once("exit", (code) => reject(new Error(`server exited before it was ready (${code}):\n${stderr}`)));
+  });
+
+  const answers: Answer[] = [];
+  let signalled = false;
+  const failuresBeforeSignal: unknown[] = [];
+  // Each client pauses and resumes its own listing until the server stops taking connections.
+  const load = listings.map(async (listing) => {
+    for (let round = 0; ; round++) {
+      const action = round % 2 === 0 ? "pause" : "resume";
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/api/v1/listings/${listing.code}/${action}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}` },
+        });
+        await response.arrayBuffer();
+        answers.push({ status: response.status, requestId: response.headers.get("x-request-id") });
+      } catch (error) {
+        // Refused, or closed before any answer: not accepted. Before the signal nothing may fail.
+        if (!signalled) failuresBeforeSignal.push(error);
+        return;
+      }
+    }
+  });
+
+  await expect.poll(() => answers.length >= 40 && delivered >= 10, { timeout: 60_000, interval: 50 }).toBe(true);
+  signalled = true;
+  server.kill("SIGTERM");
+  await Promise.all(load);
+  const code = await exited;
+
+  expect(failuresBeforeSignal).toEqual([]);
+  expect(code, stderr).toBe(0);
+  const logged = stderr
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { level: string; message: string });
+  expect(logged.map((line) => line.message)).toEqual(expect.arrayContaining(["shutting down", "shut down"]));
+  expect(logged.filter((line) => line.level === "warn" || line.level === "error")).toEqual([]);
+
+  expect(answers.filter((answer) => answer.status >= 500)).toEqual([]);
+  const { connection: db } = await database();
+  const requestIds = answers.map((answer) => answer.requestId);
+  expect(requestIds).not.toContain(null);
+  const rows = await db
+    .select({ requestId: apiLog.requestId })
+    .from(apiLog)
+    .where(inArray(apiLog.requestId, requestIds as string[]));
+  expect(rows).toHaveLength(answers.length);
+
+  const claimedDeliveries = await db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.status, "delivering"));
+  expect(claimedDeliveries).toEqual([]);
+  expect(await db.select({ id: jobs.id }).from(jobs).where(eq(jobs.status, "running"))).toEqual([]);
+  expect(collector.metrics().map((metric) => metric.name)).toContain("http.server.request.duration");
+}
+
+/** A server's start, its load and its drain, on a machine other test files keep busy meanwhile. */
+const timeoutMs = 180_000;
+const exitsCleanly = "answers every accepted request without a 5xx, logs each, gives back or finishes every claim, and exits 0";
+
+describe.skipIf(!onPostgresRun)(`SIGTERM under load, on PostgreSQL${onPostgresRun ? "" : " (skipped: npm run test:pg runs it)"}`, () => {
+  it(exitsCleanly, () => underLoad(postgresTarget()), timeoutMs);
+});
+
+describe.skipIf(onPostgresRun)(`SIGTERM under load, on PGlite${onPostgresRun ? " (skipped: npm test runs it)" : ""}`, () => {
+  it(exitsCleanly, () => underLoad(pgliteTarget()), timeoutMs);
+});
