@@ -32,7 +32,6 @@ let smtp: LocalSmtp;
 let environment: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  release = await prepareBundle("all-services");
   database = await createThrowawayDatabase(process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres", "allservices");
   sql = postgres(database.url, { max: 1, onnotice: () => {} });
   bridge = await startUpstashBridge();
@@ -40,6 +39,8 @@ beforeAll(async () => {
   inngest = await startFakeInngest();
   receiver = await startHttpServer((_request, response) => response.writeHead(204).end());
   smtp = await startSmtp();
+  // Last: the bundle takes a port just found free, which the services above could otherwise be given.
+  release = await prepareBundle("all-services");
   environment = {
     ...bundleEnvironment(release, database.url),
     UPSTASH_REDIS_REST_URL: bridge.url,

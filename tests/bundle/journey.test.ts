@@ -42,13 +42,14 @@ const stopServer = () => release.stop();
 const eventually = <T>(what: string, read: () => Promise<T | undefined>) => release.eventually(what, read);
 
 beforeAll(async () => {
-  release = await prepareBundle("bundle");
-  ({ folder, node24, origin } = release);
   database = await createThrowawayDatabase(process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres", "bundle");
   bridge = await startUpstashBridge();
   blob = await startFakeVercelBlob();
   receiver = await startHttpServer((_request, response) => response.writeHead(204).end());
   smtp = await startSmtp();
+  // Last: the bundle takes a port just found free, which the services above could otherwise be given.
+  release = await prepareBundle("bundle");
+  ({ folder, node24, origin } = release);
   environment = {
     ...bundleEnvironment(release, database.url),
     UPSTASH_REDIS_REST_URL: bridge.url,

@@ -38,6 +38,7 @@ const freePort = (): Promise<number> =>
     return probe.port;
   });
 
+/** Copies the bundle and picks the server's port: call it once the journey's other servers listen, so none is given that port. */
 export async function prepareBundle(name: string): Promise<ReleaseBundle> {
   if (!existsSync(path.join(bundle, "server.js")) || !existsSync(path.join(bundle, "cli.mjs")))
     throw new Error("No release bundle in .next/standalone: run `npm run build` first");
