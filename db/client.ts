@@ -12,6 +12,9 @@ export type Transaction = Parameters<Parameters<Connection["transaction"]>[0]>[0
 /** Where a query goes: the connection, or an open transaction. */
 export type Handle = Connection | Transaction;
 
+/** The rows of a raw `sql` query's result, whichever driver ran it (postgres.js gives an array, PGlite `{ rows }`). */
+export const resultRows = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+
 /** An opened database: its connection, driver and lifecycle. */
 export interface Database {
   connection: Connection;
@@ -72,7 +75,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   return {
     connection,
     driver: "postgres",
-    rows: async <T>(query: Parameters<Connection["execute"]>[0], on: Handle = connection) => (await on.execute(query)) as unknown as T[],
+    rows: async <T>(query: Parameters<Connection["execute"]>[0], on: Handle = connection) => resultRows<T>(await on.execute(query)),
     close: () => client.end({ timeout: 5 }),
     listen: async (channel, onNotify) => {
       const { unlisten } = await client.listen(channel, () => onNotify());
@@ -93,8 +96,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     connection,
     driver: "pglite",
     pglite,
-    rows: async <T>(query: Parameters<Connection["execute"]>[0], on: Handle = connection) =>
-      ((await on.execute(query)) as unknown as { rows: T[] }).rows,
+    rows: async <T>(query: Parameters<Connection["execute"]>[0], on: Handle = connection) => resultRows<T>(await on.execute(query)),
     close: () => pglite.close(),
     listen: async (channel, onNotify) => pglite.listen(channel, () => onNotify()),
   };

@@ -4,6 +4,7 @@ import { acquireLock } from "./lock";
 import { migrateDatabase, verifySchema } from "./migrate";
 
 export type { Database, Connection, Transaction, Handle } from "./client";
+export { resultRows } from "./client";
 
 // Route handlers and instrumentation are separate bundles in one process: the handle lives on
 // globalThis so that they all share one database (one PGlite instance per folder).

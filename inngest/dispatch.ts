@@ -1,6 +1,8 @@
 import { inngestConfigured } from "@/lib/base/config";
 import { registerJobDispatcher, type DispatchedJob, type JobDispatcher } from "@/lib/infra/jobs/dispatch";
+import { registerDeliveryDispatcher, type DeliveryDispatcher } from "@/lib/domain/events/delivery-dispatch";
 import { inngest } from "./client";
+import { deliveryEvent } from "./functions/webhook-delivery";
 
 /** The Inngest event that runs one jobs row: `jobs/<name>` with the row's id. */
 export const jobEventName = (name: string): `jobs/${string}` => `jobs/${name}`;
@@ -25,12 +27,21 @@ const inngestDispatcher: JobDispatcher = {
   },
 };
 
+/** Sends each committed delivery's event at once (a delivery never attempted), as the sweep would a minute later. */
+const inngestDeliveries: DeliveryDispatcher = {
+  async dispatch(deliveries) {
+    await inngest.send(deliveries.map((delivery) => deliveryEvent(delivery, 0)));
+  },
+};
+
 /**
  * Called where the process starts (instrumentation, the CLI): when Inngest runs the jobs, every
- * enqueue of this process sends its event through it. Returns whether Inngest is configured.
+ * enqueue of this process sends its event through it, and every committed webhook delivery its own.
+ * Returns whether Inngest is configured.
  */
 export function registerInngestDispatcher(): boolean {
   const configured = inngestConfigured();
   registerJobDispatcher(configured ? inngestDispatcher : undefined);
+  registerDeliveryDispatcher(configured ? inngestDeliveries : undefined);
   return configured;
 }

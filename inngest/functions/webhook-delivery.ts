@@ -59,6 +59,17 @@ export function createWebhookDeliveryFunction(deps: WebhookDeliveryDeps = proces
   );
 }
 
+/**
+ * The event that starts a delivery's run. Its id names the delivery and its attempts so far, so
+ * Inngest drops a repeat: the sweep's event for a delivery dispatched at commit (0 attempts) and not
+ * yet started is that same event.
+ */
+export const deliveryEvent = (delivery: { id: string; webhookId: string }, attempts: number) => ({
+  id: `${delivery.id}-${attempts}`,
+  name: deliveryEventName,
+  data: { deliveryId: delivery.id, webhookId: delivery.webhookId },
+});
+
 /** How long an attempted delivery may be overdue before the sweep sends it again (its run wakes on time). */
 const overdueGraceSeconds = 60;
 
@@ -77,11 +88,7 @@ export function createWebhookDeliverySweep(deps: Omit<WebhookDeliveryDeps, "time
       if (due.length > 0) {
         await step.sendEvent(
           "send-due",
-          due.map((delivery) => ({
-            id: `${delivery.id}-${delivery.attempts}`,
-            name: deliveryEventName,
-            data: { deliveryId: delivery.id, webhookId: delivery.webhookId },
-          })),
+          due.map((delivery) => deliveryEvent(delivery, delivery.attempts)),
         );
       }
       return { sent: due.length };

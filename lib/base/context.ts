@@ -71,7 +71,27 @@ export async function withTransaction<A extends Actor, T>(
   fn: (ctx: TransactionContext<A>) => Promise<T>,
 ): Promise<T> {
   if (inTransaction(ctx)) return fn(ctx);
-  return ctx.database.connection.transaction((tx) => fn({ ...ctx, db: tx }));
+  const committed: CommitTask[] = [];
+  const result = await ctx.database.connection.transaction((tx) => {
+    commitTasks.set(tx, committed);
+    return fn({ ...ctx, db: tx });
+  });
+  for (const task of committed) await task();
+  return result;
+}
+
+/** Work that must follow a commit and never a rollback; it reports its own failures (it runs after the answer is decided). */
+type CommitTask = () => Promise<void>;
+const commitTasks = new WeakMap<Handle, CommitTask[]>();
+
+/**
+ * Runs `task` once the transaction `tx` belongs to has committed (`withTransaction`'s), never when it
+ * rolls back. False when `tx` is no such transaction: the caller's safety net then covers the work.
+ */
+export function afterCommit(tx: Handle, task: CommitTask): boolean {
+  const tasks = commitTasks.get(tx);
+  tasks?.push(task);
+  return tasks !== undefined;
 }
 
 export const inTransaction = <A extends Actor>(ctx: ServiceContext<A>): ctx is TransactionContext<A> => is(ctx.db, PgTransaction);

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Handle } from "@/db";
+import { resultRows, type Handle } from "@/db";
+import type { DispatchedDelivery } from "./delivery-dispatch";
 import { oauthConnections, webhookDeliveries, webhooks } from "@/db/schema";
 import { idPrefixes } from "@/lib/base/ids";
 
@@ -21,17 +22,19 @@ export interface RecordedEvent {
  * ended), those with the connection's id. `recordEvent` has already applied the gate (no
  * event without a key of the account), so every event that gets here may be delivered.
  *
- * When it makes any, it notifies `deliveriesChannel`: PostgreSQL delivers the notification at commit,
- * so every instance's delivery runner wakes right after the event is committed, never before.
+ * When it makes any, it notifies `deliveriesChannel` (once per delivery, which PostgreSQL folds into
+ * one notification per transaction and delivers at commit), so every instance's delivery runner wakes
+ * right after the event is committed, never before. Returns the deliveries, for a dispatcher to start
+ * them at commit where no runner listens (Inngest).
  *
  * One statement, whatever the number of webhooks; each delivery's id is drawn by PostgreSQL (16
  * hexadecimal digits of a random UUID's hash, within the id alphabet).
  */
-export async function fanOutEvent({ tx, event }: { tx: Handle; event: RecordedEvent }): Promise<void> {
+export async function fanOutEvent({ tx, event }: { tx: Handle; event: RecordedEvent }): Promise<DispatchedDelivery[]> {
   const w = webhooks;
   const c = oauthConnections;
   const at = event.createdAt.toISOString();
-  await tx.execute(sql`
+  const result = await tx.execute(sql`
     with inserted as (
       insert into ${webhookDeliveries} (id, webhook_id, event_seq, connection_id, next_attempt_at, created_at, updated_at)
       select ${`${idPrefixes.webhookDelivery}_`} || left(md5(gen_random_uuid()::text), 16), target.webhook_id, ${event.seq},
@@ -45,7 +48,8 @@ export async function fanOutEvent({ tx, event }: { tx: Handle; event: RecordedEv
         from ${c} join ${w} on ${w.clientId} = ${c.clientId}
         where ${c.accountId} = ${event.accountId} and ${c.disconnectedAt} is null and ${w.active} and ${event.type} = any(${w.eventTypes})
       ) as target
-      returning 1
+      returning id, webhook_id
     )
-    select pg_notify(${deliveriesChannel}, '') from (select 1 from inserted limit 1) as any_delivery`);
+    select id, webhook_id as "webhookId", pg_notify(${deliveriesChannel}, '') from inserted`);
+  return resultRows<DispatchedDelivery & { pg_notify: unknown }>(result).map(({ id, webhookId }) => ({ id, webhookId }));
 }

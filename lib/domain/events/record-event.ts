@@ -1,7 +1,9 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Handle } from "@/db";
 import { apiKeys, events } from "@/db/schema";
+import { afterCommit } from "@/lib/base/context";
 import { fanOutEvent } from "@/lib/domain/events/fan-out";
+import { deliveryDispatcherRegistered, dispatchDeliveries } from "./delivery-dispatch";
 import { eventBody, type EventBody, type EventType } from "./types";
 
 // First key of the two-integer advisory lock space, naming "events of account <hash>". Lock ids of
@@ -37,6 +39,7 @@ export async function recordEvent(tx: Handle, event: NewEvent): Promise<EventBod
     .insert(events)
     .values({ accountId: event.accountId, type: event.type, data: event.data, createdAt: event.now })
     .returning();
-  await fanOutEvent({ tx, event: row });
+  const deliveries = await fanOutEvent({ tx, event: row });
+  if (deliveries.length > 0 && deliveryDispatcherRegistered()) afterCommit(tx, () => dispatchDeliveries(deliveries));
   return eventBody(row);
 }

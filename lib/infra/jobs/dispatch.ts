@@ -1,5 +1,6 @@
 import type { Database } from "@/db";
 import { logger } from "@/lib/base/logger";
+import { processSlot } from "@/lib/base/process-slot";
 import { findOverdueJobs } from "./store";
 
 /** A committed jobs row, as a dispatcher needs it to start its run. */
@@ -25,13 +26,12 @@ export interface JobDispatcher {
  */
 const dispatchGraceSeconds = 60;
 
-// Instrumentation and route handlers are separate bundles in one process: the dispatcher one
-// registers is on globalThis so that the others' enqueues use it too.
-const holder = globalThis as typeof globalThis & { __listingsJobDispatcher?: JobDispatcher };
+// Registered by instrumentation, used by the route handlers' enqueues too.
+const registered = processSlot<JobDispatcher>("jobDispatcher");
 
 /** Sets (or, with undefined, removes) the process's dispatcher. Without one, only the table holds the work. */
 export function registerJobDispatcher(dispatcher: JobDispatcher | undefined): void {
-  holder.__listingsJobDispatcher = dispatcher;
+  registered.set(dispatcher);
 }
 
 /**
@@ -40,7 +40,7 @@ export function registerJobDispatcher(dispatcher: JobDispatcher | undefined): vo
  * the row is in the table and the sweep sends it again once it is overdue. Resolves false then.
  */
 export async function dispatchJobs(jobs: readonly DispatchedJob[]): Promise<boolean> {
-  const dispatcher = holder.__listingsJobDispatcher;
+  const dispatcher = registered.get();
   if (!dispatcher || jobs.length === 0) return true;
   try {
     await dispatcher.dispatch(jobs);
