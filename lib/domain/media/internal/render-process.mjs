@@ -4,7 +4,7 @@
  * under `next start`, the release bundle, tsx and the tests, and needs only sharp, which every one of
  * them has in node_modules.
  *
- * It lowers its own priority first, before any thread of libvips or of libuv's pool exists: on Linux
+ * It lowers its own priority first (10 steps below its parent), before any thread of libvips or of libuv's pool exists: on Linux
  * the nice value belongs to a thread and the threads made later inherit it, so every core the web
  * process asks for is given to it first. Then one libvips thread per operation (`sharp.concurrency`),
  * the parallelism being the photos the parent sends at once. Each request `{ id, bytes }` is
@@ -13,9 +13,9 @@
  */
 import os from "node:os";
 
-const niceness = Number(process.env.PHOTO_RENDER_NICE ?? 10);
 try {
-  os.setPriority(niceness);
+  // 10 steps below the web process (19 is the lowest there is).
+  os.setPriority(Math.min(19, os.getPriority() + 10));
 } catch {
   // Not allowed here (some sandboxes): the renderer still runs, at the parent's priority.
 }
