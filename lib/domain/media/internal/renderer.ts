@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { logger } from "@/lib/base/logger";
 import { maxPhotoPixels } from "../limits";
@@ -52,9 +52,9 @@ export function renderInRenderer(bytes: Buffer, format: "jpeg" | "png" | "webp")
 export const rendererPid = (): number | undefined => holder.__photoRenderer?.child.pid;
 
 function startRenderer(): Renderer {
-  const child = fork(entry, [], {
-    // Plain Node: neither the parent's loaders (tsx, Next's) nor its inspector flags.
-    execArgv: [],
+  // Plain Node, neither the parent's loaders (tsx, Next's) nor its flags; `spawn` with an IPC
+  // channel rather than `fork`, which Next.js's bundler takes for a module to bundle and fails on.
+  const child = spawn(process.execPath, [entry], {
     env: { ...process.env, PHOTO_MAX_PIXELS: String(maxPhotoPixels) },
     // Buffers go across as bytes, not as JSON arrays of numbers.
     serialization: "advanced",
