@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -71,6 +71,22 @@ async function startServer(env = environment): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new Error(`server.js did not answer within 60 s:\n${serverOutput}`);
+}
+
+/** The command lines of a process's children, from /proc. */
+function childCommandLines(pid: number): string[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return parent === pid ? [readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ")] : [];
+      } catch {
+        // Gone meanwhile.
+        return [];
+      }
+    });
 }
 
 /** Repeats `read` every 250 ms until it returns something, for up to 30 s. */
@@ -269,6 +285,29 @@ describe("the release bundle, copied out of the repository and run on Node 24", 
     expect(derivative.status).toBe(200);
     expect(derivative.headers.get("content-type")).toBe("image/webp");
     expect((await derivative.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    // Rendered by the photo renderer, a child process of the server run from the bundle's copy of its file.
+    expect(childCommandLines(server.pid!).filter((line) => line.includes("lib/domain/media/internal/render-process.mjs"))).toHaveLength(1);
+  });
+
+  it("runs the jobs without the web server (node worker.mjs), and exits 0 on SIGTERM", async () => {
+    const worker = spawn(node24, ["worker.mjs"], {
+      cwd: folder,
+      env: { ...environment, JOBS_RUNNER: "off", LOG_LEVEL: "info" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let log = "";
+    const started = new Promise<void>((resolve, reject) => {
+      worker.stderr!.on("data", (chunk: Buffer) => {
+        log += chunk.toString();
+        if (log.includes("embedded job runner started")) resolve();
+      });
+      worker.once("exit", (exitCode) => reject(new Error(`worker.mjs exited with ${exitCode}:\n${log}`)));
+    });
+    const exited = new Promise<number | null>((resolve) => worker.once("exit", resolve));
+    await started;
+    worker.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(log).toContain("shut down");
   });
 
   it("delivers listing.published to the webhook, signed with its secret", async () => {

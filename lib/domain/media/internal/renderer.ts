@@ -63,6 +63,7 @@ function startRenderer(): Renderer {
   const renderer: Renderer = { child, waiting: new Map(), ready: Promise.resolve() };
   renderer.ready = new Promise<void>((resolve, reject) => {
     child.once("exit", () => reject(new Error("photo renderer exited before it was ready")));
+    child.once("error", reject);
     child.on("message", (message: { ready?: true; id?: number; result?: RenderAnswer }) => {
       if (message.ready) {
         logger.info("photo renderer started", { pid: child.pid });
@@ -70,14 +71,21 @@ function startRenderer(): Renderer {
       } else if (message.id !== undefined) settle(renderer, message.id, { answer: message.result! });
     });
   });
-  child.on("error", (error) => logger.error("photo renderer failed", { error }));
-  child.once("exit", (code, signal) => {
-    if (holder.__photoRenderer === renderer) holder.__photoRenderer = undefined;
-    const error = new Error(`photo renderer exited (${signal ?? code}) while rendering`);
-    for (const id of [...renderer.waiting.keys()]) settle(renderer, id, { error });
+  // Not started at all (no `exit` follows then), or a message not sent: the same end as an exit.
+  child.on("error", (error) => {
+    logger.error("photo renderer failed", { error });
+    end(renderer, new Error(`photo renderer failed: ${error.message}`));
+    child.kill();
   });
+  child.once("exit", (code, signal) => end(renderer, new Error(`photo renderer exited (${signal ?? code}) while rendering`)));
   holdOpen(renderer);
   return renderer;
+}
+
+/** Its photos fail, and the next photo starts a new renderer. */
+function end(renderer: Renderer, error: Error): void {
+  if (holder.__photoRenderer === renderer) holder.__photoRenderer = undefined;
+  for (const id of [...renderer.waiting.keys()]) settle(renderer, id, { error });
 }
 
 function settle(renderer: Renderer, id: number, outcome: { answer: RenderAnswer } | { error: Error }): void {
