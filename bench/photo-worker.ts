@@ -13,7 +13,8 @@
  *   `node:http` (a new connection each, as `safeGet`), makes the same derivatives with sharp as
  *   `lib/domain/media/internal/render-process.mjs` (auto-orient, sRGB, no metadata, 1600 px WebP q80
  *   effort 4, 400 px WebP, 1600 px JPEG q82 mozjpeg, a 100 px RGBA ThumbHash) and writes them
- *   with `writeFile`, at most `concurrency` photos at once (the product's `photoConcurrency()`).
+ *   with `writeFile`, at most `concurrency` photos at once (the product's `photoConcurrency()`), at
+ *   the priority of the product's photo renderer (10 nice steps down).
  *
  * Both answer `{ type: "done", ms, cpuUs, peakKiB, … }`: wall time of the run, the process's CPU
  * (user + system) during it and its peak RSS (`VmHWM` of `/proc/self/status`), for the product its
@@ -23,6 +24,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import sharp from "sharp";
@@ -102,6 +104,10 @@ if (mode === "product") {
   process.on("disconnect", () => void database.close().finally(() => process.exit(0)));
   send({ type: "ready", rssKiB: status("VmRSS") });
 } else if (mode === "bare") {
+  // The product's sharp work runs in its renderer, 10 nice steps below the process that started it
+  // (render-process.mjs): the baseline's at the same priority, so that other work on the machine
+  // slows both sides alike.
+  os.setPriority(Math.min(19, os.getPriority() + 10));
   process.on("message", (message: PhotoWorkerCommand) => {
     if (message.type === "reset") send({ type: "reset", peakKiB: resetPeak() });
     if (message.type === "run" && "urls" in message)
