@@ -2,9 +2,10 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
- * `npm run test:bundle` (README, Deploy (self-hosted)): the release bundle's journey, on the build
- * `npm run build` left in .next/standalone. Apart from the default suite, which runs the app's code in
- * process: this runs the bundle as processes of its own, so it needs the build, PostgreSQL and Redis.
+ * `npm run test:bundle` (README, Deploy (self-hosted) and Deploy on Vercel): the release bundle's
+ * journeys, on the build `npm run build` left in .next/standalone. Apart from the default suite, which
+ * runs the app's code in process: these run the bundle as processes of their own, so they need the
+ * build, PostgreSQL and Redis.
  */
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
@@ -12,6 +13,8 @@ export default defineConfig({
     include: ["tests/bundle/**/*.test.ts"],
     // The steps of the journey follow each other; one start-up of the bundle serves them all.
     sequence: { concurrent: false },
+    // One journey's server at a time: each starts its own copy of the bundle on two cores.
+    fileParallelism: false,
     testTimeout: 60_000,
     // Fetching Node 24 once, migrating, starting the server on a cold database.
     hookTimeout: 180_000,

@@ -23,6 +23,8 @@ const envSchema = z.object({
   INNGEST_EVENT_KEY: z.string().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),
   INNGEST_DEV: z.string().min(1).optional(),
+  // Read by the Inngest SDK itself: Inngest's address for events and syncs, for the tests' local fake.
+  INNGEST_BASE_URL: z.string().url().optional(),
   // Files go to Vercel Blob when set (`vercel_blob_rw_<store id>_<secret>`), otherwise to `.data/blobs` (lib/infra/storage).
   BLOB_READ_WRITE_TOKEN: z.string().min(1).optional(),
   // The local storage's folder when BLOB_READ_WRITE_TOKEN is not set (tests give each file its own).

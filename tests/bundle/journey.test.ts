@@ -1,11 +1,8 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import os from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Redis } from "ioredis";
-import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
@@ -14,74 +11,43 @@ import { startFakeVercelBlob, type FakeVercelBlob } from "../support/fake-vercel
 import { startHttpServer, type LocalServer } from "../support/local-http-server";
 import { defaultRedisUrl, startUpstashBridge, type UpstashBridge } from "../support/upstash-bridge";
 import { jpegPhoto } from "../media/images";
+import { bundleEnvironment, keyOf as keyMadeBy, prepareBundle, startSmtp, type LocalSmtp, type ReleaseBundle } from "./support";
 
 /**
  * The release bundle as it is deployed (README, Deploy (self-hosted)): `.next/standalone` copied to an
  * empty folder outside the repository (no node_modules of ours above it), run by Node 24 with the
  * scale-out services this machine can offer: PostgreSQL, the Upstash limiter (through the bridge to
- * the local Redis), Vercel Blob (its local fake) and SMTP (a local server). Inngest is left out: its
- * fake takes events but runs no functions, and with Inngest configured the server's own runner stops.
+ * the local Redis), Vercel Blob (its local fake) and SMTP (a local server), the jobs on the server's
+ * own runner (all-services.test.ts runs them on Inngest instead, through its fake).
  * The bundle's CLI migrates the database and makes the account, its key and its webhook; the server
  * is then driven over HTTP as an integrator would.
  */
-const bundle = path.resolve(".next/standalone");
 const committedMigrations = JSON.parse(readFileSync("db/migrations/meta/_journal.json", "utf8")).entries.length as number;
 
-let node24: string;
+let release: ReleaseBundle;
 let folder: string;
+let node24: string;
 let database: ThrowawayDatabase;
 let bridge: UpstashBridge;
 let blob: FakeVercelBlob;
 let receiver: LocalServer;
-let smtp: SMTPServer;
-const mails: { to: string[]; raw: string }[] = [];
-let server: ChildProcess;
-let serverOutput = "";
+let smtp: LocalSmtp;
 let origin: string;
 let environment: NodeJS.ProcessEnv;
 
-/** The bundle's CLI (`node cli.mjs …` in the copied folder): its JSON result, or a thrown error with its output. */
-function cli(argv: string[], env = environment): Record<string, unknown> {
-  return JSON.parse(execFileSync(node24, ["cli.mjs", ...argv], { cwd: folder, env, encoding: "utf8" })) as Record<string, unknown>;
-}
+const cli = (argv: string[], env = environment) => release.cli(argv, env);
+const keyOf = (email: string, env = environment) => keyMadeBy(release, email, env);
+const startServer = (env = environment) => release.start(env);
+const stopServer = () => release.stop();
+const eventually = <T>(what: string, read: () => Promise<T | undefined>) => release.eventually(what, read);
 
-/** A key of the account with that e-mail, made by the bundle's CLI. */
-const keyOf = (email: string, env = environment) =>
-  cli(["key:create", "--email", email, "--name", "CRM", "--permissions", "listings:read,listings:write,media:write", "--days", "30"], env)
-    .key as string;
-
-const freePort = (): Promise<number> =>
-  startHttpServer(() => {}).then(async (probe) => {
-    await probe.close();
-    return probe.port;
-  });
-
-async function startServer(env = environment): Promise<void> {
-  server = spawn(node24, ["server.js"], { cwd: folder, env, stdio: ["ignore", "pipe", "pipe"] });
-  server.stdout!.on("data", (chunk: Buffer) => (serverOutput += chunk.toString()));
-  server.stderr!.on("data", (chunk: Buffer) => (serverOutput += chunk.toString()));
-  // Up once the API answers 401 to a request without a key: the app, its database and its runner are there.
-  for (let attempt = 0; attempt < 120; attempt++) {
-    if (server.exitCode !== null) throw new Error(`server.js exited with ${server.exitCode}:\n${serverOutput}`);
-    const status = await fetch(`${origin}/api/v1/ping`).then(
-      (response) => response.status,
-      () => 0,
-    );
-    if (status === 401) return;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`server.js did not answer within 60 s:\n${serverOutput}`);
-}
-
-/** The command lines of a process's children, from /proc. */
-function childCommandLines(pid: number): string[] {
+/** The command lines of the machine's processes, from /proc. */
+function commandLines(): string[] {
   return readdirSync("/proc")
     .filter((entry) => /^\d+$/.test(entry))
     .flatMap((entry) => {
       try {
-        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-        return parent === pid ? [readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ")] : [];
+        return [readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ")];
       } catch {
         // Gone meanwhile.
         return [];
@@ -89,86 +55,30 @@ function childCommandLines(pid: number): string[] {
     });
 }
 
-/** Repeats `read` every 250 ms until it returns something, for up to 30 s. */
-async function eventually<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
-  for (let attempt = 0; attempt < 120; attempt++) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${what} did not happen within 30 s; the server said:\n${serverOutput}`);
-}
-
 beforeAll(async () => {
-  if (!existsSync(path.join(bundle, "server.js")) || !existsSync(path.join(bundle, "cli.mjs")))
-    throw new Error("No release bundle in .next/standalone: run `npm run build` first");
-  // Production's runtime, as CI's PostgreSQL step gets it: the npm registry's `node` package.
-  node24 = execFileSync("npx", ["-y", "node@24", "-p", "process.execPath"], { encoding: "utf8" }).trim().split("\n").pop()!;
-
-  folder = path.join(mkdtempSync(path.join(os.tmpdir(), "listings-bundle-")), "app");
-  // Verbatim: the server's links into its own node_modules stay relative, never back into the repository.
-  cpSync(bundle, folder, { recursive: true, verbatimSymlinks: true });
-
   database = await createThrowawayDatabase(process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres", "bundle");
   bridge = await startUpstashBridge();
   blob = await startFakeVercelBlob();
   receiver = await startHttpServer((_request, response) => response.writeHead(204).end());
-  smtp = new SMTPServer({
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, done) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw: Buffer.concat(chunks).toString("utf8") });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const smtpPort = (smtp.server.address() as AddressInfo).port;
-
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
+  smtp = await startSmtp();
+  // Last: the bundle takes a port just found free, which the services above could otherwise be given.
+  release = await prepareBundle("bundle");
+  ({ folder, node24, origin } = release);
   environment = {
-    // Node 24's folder first, and nothing of the repository's environment.
-    PATH: `${path.dirname(node24)}:/usr/bin:/bin`,
-    NODE_ENV: "production",
-    // The sandbox: the only environment where a webhook may go to a receiver on this machine (UNSAFE_ALLOW_LOCAL_URLS).
-    APP_ENV: "sandbox",
-    APP_URL: origin,
-    PORT: String(port),
-    HOSTNAME: "127.0.0.1",
-    DATABASE_URL: database.url,
+    ...bundleEnvironment(release, database.url),
     UPSTASH_REDIS_REST_URL: bridge.url,
     UPSTASH_REDIS_REST_TOKEN: bridge.token,
     BLOB_READ_WRITE_TOKEN: blob.token,
     VERCEL_BLOB_API_URL: blob.apiUrl,
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    AUTH_SECRET: randomBytes(32).toString("base64"),
-    ENCRYPTION_KEYS: `k1:${randomBytes(32).toString("base64")}`,
-    UNSAFE_ALLOW_LOCAL_URLS: "1",
-    LOG_LEVEL: "warn",
+    SMTP_URL: smtp.url,
   };
 });
 
-async function stopServer(): Promise<void> {
-  if (!server || server.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.once("exit", resolve));
-  server.kill("SIGTERM");
-  await exited;
-}
-
 afterAll(async () => {
-  await stopServer();
-  await Promise.all([
-    bridge?.close(),
-    blob?.close(),
-    receiver?.close(),
-    new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve())),
-  ]);
+  await release?.stop();
+  await Promise.all([bridge?.close(), blob?.close(), receiver?.close(), smtp?.close()]);
   await database?.drop();
-  if (folder) rmSync(path.dirname(folder), { recursive: true, force: true });
+  await release?.remove();
 });
 
 describe("the release bundle, copied out of the repository and run on Node 24", () => {
@@ -234,7 +144,7 @@ describe("the release bundle, copied out of the repository and run on Node 24", 
     expect(signedUp.status).toBe(200);
     expect(await signedUp.text()).toContain(newcomer);
 
-    const mail = await eventually("the confirmation mail", async () => mails.find((sent) => sent.to.includes(newcomer)));
+    const mail = await eventually("the confirmation mail", async () => smtp.mails.find((sent) => sent.to.includes(newcomer)));
     // Quoted-printable: long lines are folded with a trailing "=" and "=" itself is written "=3D".
     const text = mail.raw.replace(/=\r?\n/g, "").replaceAll("=3D", "=");
     const link = text.match(new RegExp(`${origin}/confirm-email\\?token=[\\w-]+`))?.[0];
@@ -285,8 +195,8 @@ describe("the release bundle, copied out of the repository and run on Node 24", 
     expect(derivative.status).toBe(200);
     expect(derivative.headers.get("content-type")).toBe("image/webp");
     expect((await derivative.arrayBuffer()).byteLength).toBeGreaterThan(1000);
-    // Rendered by the photo renderer, a child process of the server run from the bundle's copy of its file.
-    expect(childCommandLines(server.pid!).filter((line) => line.includes("lib/domain/media/internal/render-process.mjs"))).toHaveLength(1);
+    // Rendered by the photo renderer, the server's child process run from the bundle's copy of its file.
+    expect(commandLines().filter((line) => line.includes(`${folder}/lib/domain/media/internal/render-process.mjs`))).toHaveLength(1);
   });
 
   it("runs the jobs without the web server (node worker.mjs), and exits 0 on SIGTERM", async () => {

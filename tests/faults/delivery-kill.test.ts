@@ -1,17 +1,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import type { ServerResponse } from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
+import { pgliteChildDatabase, postgresChildDatabase, type ChildDatabase } from "../support/child-database";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { closeDatabase, configureDatabase, database } from "@/db";
+import { database } from "@/db";
 import { webhooks } from "@/db/schema";
-import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
 import { eventId } from "@/lib/domain/events";
 import { deliveryLeaseSeconds, maxDeliveryAttempts, retryDelaysSeconds } from "@/lib/domain/webhooks/deliver";
-import { databaseSettings } from "@/lib/base/config";
 import { startHttpServer, type LocalServer, type ReceivedRequest } from "../support/local-http-server";
 import { keyedAccount, record, webhookOf } from "@/tests/webhooks/support";
 
@@ -35,75 +32,9 @@ import { keyedAccount, record, webhookOf } from "@/tests/webhooks/support";
  *   child (the same on both variants).
  */
 
-const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const onPostgresRun = Boolean(process.env.DATABASE_URL);
 const workerScript = path.join(import.meta.dirname, "delivery-worker.ts");
 const hour = 3_600_000;
-
-/** How this file's database is set everywhere else (tests/setup/each-file.ts), put back after each variant. */
-const fileSettings = () => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE });
-
-/** Where a variant's database is, for this process (a case's set-up) and for the children. */
-interface Target {
-  name: string;
-  /** Makes the database and points this process's `database()` at it (a case's set-up uses it). */
-  prepare(): Promise<void>;
-  /**
-   * Before a child starts: PGlite's folder is opened by one process at a time (this process's next
-   * `database()` opens it again, once the children are gone).
-   */
-  letGo(): Promise<void>;
-  workerEnv(): Record<string, string>;
-  dispose(): Promise<void>;
-}
-
-function postgresTarget(): Target {
-  let throwaway: ThrowawayDatabase | undefined;
-  return {
-    name: "PostgreSQL",
-    prepare: async () => {
-      throwaway = await createThrowawayDatabase(adminUrl, "test_kill");
-      await closeDatabase();
-      configureDatabase(() => ({ url: throwaway!.url, dataDir: "memory://" }));
-    },
-    letGo: async () => undefined,
-    workerEnv: () => ({ DATABASE_URL: throwaway!.url }),
-    dispose: async () => {
-      await closeDatabase();
-      configureDatabase(fileSettings);
-      await throwaway?.drop();
-    },
-  };
-}
-
-function pgliteTarget(): Target {
-  let parent = "";
-  let dir = "";
-  let created = false;
-  return {
-    name: "PGlite (a folder)",
-    prepare: async () => {
-      parent = mkdtempSync(path.join(os.tmpdir(), "listings-kill-"));
-      dir = path.join(parent, "pglite");
-      await closeDatabase();
-      // The folder starts as the migrated template every test file loads; afterwards it is just opened.
-      configureDatabase(() => ({ dataDir: dir, template: created ? undefined : process.env.PGLITE_TEMPLATE }));
-      await database();
-      created = true;
-    },
-    letGo: async () => {
-      await closeDatabase();
-      // This process is alive, so its lock would keep the child out; the database is closed.
-      rmSync(`${dir}.lock`, { force: true });
-    },
-    workerEnv: () => ({ PGLITE_DIR: dir }),
-    dispose: async () => {
-      await closeDatabase();
-      configureDatabase(fileSettings);
-      if (parent) rmSync(parent, { recursive: true, force: true });
-    },
-  };
-}
 
 type DeliveryRow = {
   id: string;
@@ -129,10 +60,10 @@ class Worker {
     });
   }
 
-  static async start(target: Target, now: number): Promise<Worker> {
+  static async start(target: ChildDatabase, now: number): Promise<Worker> {
     await target.letGo();
-    const env: NodeJS.ProcessEnv = { ...process.env, ...target.workerEnv(), UNSAFE_ALLOW_LOCAL_URLS: "1", WORKER_NOW: String(now) };
-    if (!target.workerEnv().DATABASE_URL) delete env.DATABASE_URL;
+    const env: NodeJS.ProcessEnv = { ...process.env, ...target.childEnv(), UNSAFE_ALLOW_LOCAL_URLS: "1", WORKER_NOW: String(now) };
+    if (!target.childEnv().DATABASE_URL) delete env.DATABASE_URL;
     delete env.PGLITE_TEMPLATE;
     const child = spawn(process.execPath, ["--import", "tsx", workerScript], {
       env,
@@ -239,7 +170,7 @@ function seeded(seed: number): () => number {
   };
 }
 
-function killSuite(target: Target): void {
+function killSuite(target: ChildDatabase): void {
   beforeAll(() => target.prepare(), 120_000);
 
   afterEach(async () => {
@@ -428,11 +359,11 @@ function killSuite(target: Target): void {
 describe.skipIf(!onPostgresRun)(
   `webhook deliveries through SIGKILL and restart, on PostgreSQL${onPostgresRun ? "" : " (skipped: npm run test:pg runs it; this run is PGlite's)"}`,
   { timeout: 180_000 },
-  () => killSuite(postgresTarget()),
+  () => killSuite(postgresChildDatabase("test_kill")),
 );
 
 describe.skipIf(onPostgresRun)(
   `webhook deliveries through SIGKILL and restart, on PGlite${onPostgresRun ? " (skipped: npm test runs it; this run is PostgreSQL's)" : ""}`,
   { timeout: 240_000 },
-  () => killSuite(pgliteTarget()),
+  () => killSuite(pgliteChildDatabase("listings-kill")),
 );

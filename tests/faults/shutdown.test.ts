@@ -1,14 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
+import { pgliteChildDatabase, postgresChildDatabase, type ChildDatabase } from "../support/child-database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDatabase, configureDatabase, database } from "@/db";
+import { database } from "@/db";
 import { apiLog, jobs, webhookDeliveries, webhooks } from "@/db/schema";
-import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
-import { flushApiLog } from "@/lib/adapters/http/api-log";
-import { databaseSettings } from "@/lib/base/config";
 import { eventTypes } from "@/lib/domain/events";
 import { createWebhook } from "@/lib/domain/webhooks/create-webhook";
 import { ctxOf } from "../oauth/support";
@@ -30,65 +26,10 @@ import { startOtlpReceiver } from "../telemetry/otlp-receiver";
  * by it after the server has exited: a throwaway PostgreSQL database (`npm run test:pg`), or a PGlite
  * folder (`npm test`), which the server must have closed for this process to open it again.
  */
-const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const serverScript = path.join(import.meta.dirname, "shutdown-server.ts");
 const onPostgresRun = Boolean(process.env.DATABASE_URL);
 
-const fileSettings = () => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE });
 const clients = 4;
-
-/** Where a variant's database is, for this process and for the server. */
-interface Target {
-  prepare(): Promise<void>;
-  /** Before the server starts: a PGlite folder is opened by one process at a time. */
-  letGo(): Promise<void>;
-  serverEnv(): Record<string, string>;
-  dispose(): Promise<void>;
-}
-
-function postgresTarget(): Target {
-  let throwaway: ThrowawayDatabase | undefined;
-  return {
-    prepare: async () => {
-      throwaway = await createThrowawayDatabase(adminUrl, "test_shutdown");
-      await closeDatabase();
-      configureDatabase(() => ({ url: throwaway!.url, dataDir: "memory://" }));
-    },
-    letGo: async () => undefined,
-    serverEnv: () => ({ DATABASE_URL: throwaway!.url }),
-    dispose: async () => {
-      await closeDatabase();
-      configureDatabase(fileSettings);
-      await throwaway?.drop();
-    },
-  };
-}
-
-function pgliteTarget(): Target {
-  let parent = "";
-  let dir = "";
-  return {
-    prepare: async () => {
-      parent = mkdtempSync(path.join(os.tmpdir(), "listings-shutdown-"));
-      dir = path.join(parent, "pglite");
-      await closeDatabase();
-      configureDatabase(() => ({ dataDir: dir, template: existsSync(dir) ? undefined : process.env.PGLITE_TEMPLATE }));
-    },
-    letGo: async () => {
-      // The set-up's requests left API log entries whose timed write would open the folder again.
-      await flushApiLog();
-      await closeDatabase();
-      // This process is alive, so its lock would keep the server out; the database is closed.
-      rmSync(`${dir}.lock`, { force: true });
-    },
-    serverEnv: () => ({ PGLITE_DIR: dir }),
-    dispose: async () => {
-      await closeDatabase();
-      configureDatabase(fileSettings);
-      if (parent) rmSync(parent, { recursive: true, force: true });
-    },
-  };
-}
 
 let receiver: LocalServer;
 let delivered = 0;
@@ -117,7 +58,7 @@ interface Answer {
   requestId: string | null;
 }
 
-async function underLoad(target: Target): Promise<void> {
+async function underLoad(target: ChildDatabase): Promise<void> {
   await target.prepare();
   try {
     await signalledUnderLoad(target);
@@ -126,7 +67,7 @@ async function underLoad(target: Target): Promise<void> {
   }
 }
 
-async function signalledUnderLoad(target: Target): Promise<void> {
+async function signalledUnderLoad(target: ChildDatabase): Promise<void> {
   const { account, key } = await accountWithKey();
   const listings = [];
   for (let i = 0; i < clients; i++) listings.push(await activeListing(key));
@@ -143,7 +84,7 @@ async function signalledUnderLoad(target: Target): Promise<void> {
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    ...target.serverEnv(),
+    ...target.childEnv(),
     NEXT_RUNTIME: "nodejs",
     JOBS_RUNNER: "on",
     UNSAFE_ALLOW_LOCAL_URLS: "1",
@@ -153,7 +94,7 @@ async function signalledUnderLoad(target: Target): Promise<void> {
     OTEL_EXPORTER_OTLP_ENDPOINT: collector.origin,
   };
   delete env.PGLITE_TEMPLATE;
-  if (!target.serverEnv().DATABASE_URL) delete env.DATABASE_URL;
+  if (!target.childEnv().DATABASE_URL) delete env.DATABASE_URL;
   const server = spawn(process.execPath, ["--import", "tsx", serverScript], { env, stdio: ["ignore", "ignore", "pipe", "ipc"] });
   child = server;
   let stderr = "";
@@ -225,9 +166,9 @@ const timeoutMs = 180_000;
 const exitsCleanly = "answers every accepted request without a 5xx, logs each, gives back or finishes every claim, and exits 0";
 
 describe.skipIf(!onPostgresRun)(`SIGTERM under load, on PostgreSQL${onPostgresRun ? "" : " (skipped: npm run test:pg runs it)"}`, () => {
-  it(exitsCleanly, () => underLoad(postgresTarget()), timeoutMs);
+  it(exitsCleanly, () => underLoad(postgresChildDatabase("test_shutdown")), timeoutMs);
 });
 
 describe.skipIf(onPostgresRun)(`SIGTERM under load, on PGlite${onPostgresRun ? " (skipped: npm test runs it)" : ""}`, () => {
-  it(exitsCleanly, () => underLoad(pgliteTarget()), timeoutMs);
+  it(exitsCleanly, () => underLoad(pgliteChildDatabase("listings-shutdown")), timeoutMs);
 });

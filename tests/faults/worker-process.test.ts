@@ -5,10 +5,10 @@ import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as photosRoute from "@/app/api/v1/listings/[code]/photos/route";
-import { closeDatabase, configureDatabase, database } from "@/db";
+import { database } from "@/db";
 import { listings, photos } from "@/db/schema";
-import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
-import { databaseSettings, resetConfig } from "@/lib/base/config";
+import { resetConfig } from "@/lib/base/config";
+import { postgresChildDatabase } from "../support/child-database";
 import { accountWithKey, call } from "../support/fixtures";
 import { createListing } from "../support/listings";
 import { startHttpServer, type LocalServer } from "../support/local-http-server";
@@ -21,15 +21,12 @@ import { jpegPhoto, pngPhoto } from "@/tests/media/images";
  * PostgreSQL only (two processes cannot share a PGlite folder): `npm run test:pg` runs it.
  */
 
-const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const workerScript = path.resolve("scripts/worker.ts");
 
 const onPostgresRun = Boolean(process.env.DATABASE_URL);
 if (!onPostgresRun) console.info("Worker process test skipped: it runs on PostgreSQL, with npm run test:pg");
 
-const fileSettings = () => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE });
-
-let throwaway: ThrowawayDatabase | undefined;
+const childDatabase = postgresChildDatabase("test_worker_process");
 let server: LocalServer;
 let blobDir: string;
 let worker: ChildProcess | undefined;
@@ -38,9 +35,7 @@ beforeAll(async () => {
   if (!onPostgresRun) return;
   vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
   resetConfig();
-  throwaway = await createThrowawayDatabase(adminUrl, "test_worker_process");
-  await closeDatabase();
-  configureDatabase(() => ({ url: throwaway!.url, dataDir: "memory://" }));
+  await childDatabase.prepare();
   blobDir = mkdtempSync(path.join(os.tmpdir(), "worker-process-blobs-"));
   const files = new Map([
     ["/one.jpg", await jpegPhoto({ width: 900, height: 600, orientation: 6 })],
@@ -57,9 +52,7 @@ afterAll(async () => {
   vi.unstubAllEnvs();
   resetConfig();
   await server.close();
-  await closeDatabase();
-  configureDatabase(fileSettings);
-  await throwaway?.drop();
+  await childDatabase.dispose();
   rmSync(blobDir, { recursive: true, force: true });
 });
 
@@ -79,7 +72,7 @@ describe.skipIf(!onPostgresRun)("npm run worker (PostgreSQL)", () => {
 
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      DATABASE_URL: throwaway!.url,
+      ...childDatabase.childEnv(),
       BLOB_DIR: blobDir,
       UNSAFE_ALLOW_LOCAL_URLS: "1",
       JOBS_RUNNER: "off",
