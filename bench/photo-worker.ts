@@ -11,17 +11,20 @@
  *   publishing `images`.
  * - `bare`: the baseline. On `{ type: "run", urls, … }` it downloads each URL with plain
  *   `node:http` (a new connection each, as `safeGet`), makes the same derivatives with sharp as
- *   `lib/domain/media/internal/render.ts` (auto-orient, sRGB, no metadata, 1600 px WebP q80
+ *   `lib/domain/media/internal/render-process.mjs` (auto-orient, sRGB, no metadata, 1600 px WebP q80
  *   effort 4, 400 px WebP, 1600 px JPEG q82 mozjpeg, a 100 px RGBA ThumbHash) and writes them
- *   with `writeFile`, at most `concurrency` photos at once (the product's `photoConcurrency()`).
+ *   with `writeFile`, at most `concurrency` photos at once (the product's `photoConcurrency()`), at
+ *   the priority of the product's photo renderer (10 nice steps down).
  *
  * Both answer `{ type: "done", ms, cpuUs, peakKiB, … }`: wall time of the run, the process's CPU
- * (user + system) during it and its peak RSS (`VmHWM` of `/proc/self/status`). `{ type: "reset" }`
+ * (user + system) during it and its peak RSS (`VmHWM` of `/proc/self/status`), for the product its
+ * photo renderer's added. `{ type: "reset" }`
  * resets the peak to the current RSS (`clear_refs` 5), so that a warm-up does not count.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import sharp from "sharp";
@@ -30,6 +33,8 @@ import { openDatabase } from "@/db/client";
 import { maxPhotoPixels } from "@/lib/domain/media/limits";
 import { processPhotosJob } from "@/lib/adapters/worker/photo-jobs";
 import { runDueJobs } from "@/lib/adapters/worker/runner";
+import { rendererPid } from "@/lib/domain/media/internal/renderer";
+import { processCpuUs } from "./load";
 
 export type PhotoWorkerCommand = { type: "reset" } | { type: "run" } | { type: "run"; urls: string[]; outDir: string; concurrency: number };
 
@@ -41,25 +46,42 @@ export type PhotoWorkerMessage =
 const send = (message: PhotoWorkerMessage) => process.send!(message);
 const mode = process.argv[2];
 
+/**
+ * The processes whose memory and CPU count as this side's: this one, and for the product its photo
+ * renderer (a child process, started at the warm-up's first photo).
+ */
+const processes = (): string[] => {
+  const renderer = mode === "product" ? rendererPid() : undefined;
+  return renderer ? ["self", String(renderer)] : ["self"];
+};
+
+/** Summed over the processes: for the peak, an upper bound of their peaks at once. */
 const status = (field: "VmHWM" | "VmRSS"): number =>
-  Number(readFileSync("/proc/self/status", "utf8").match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0);
+  processes().reduce(
+    (sum, pid) => sum + Number(readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0),
+    0,
+  );
+
+/** CPU (user + system) of the side's processes so far, in µs. */
+const cpuUs = (): number => processes().reduce((sum, pid) => sum + processCpuUs(pid === "self" ? process.pid : Number(pid)), 0);
 
 function resetPeak(): number {
-  try {
-    writeFileSync("/proc/self/clear_refs", "5");
-  } catch {
-    // Not Linux, or not allowed: the peak then counts the whole life of the process.
+  for (const pid of processes()) {
+    try {
+      writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    } catch {
+      // Not Linux, or not allowed: the peak then counts the whole life of the process.
+    }
   }
   return status("VmHWM");
 }
 
 async function timed(work: () => Promise<{ jobs: number; failed: number; error?: string }>): Promise<PhotoWorkerMessage> {
-  const cpu = process.cpuUsage();
+  const cpu = cpuUs();
   const start = performance.now();
   const result = await work();
   const ms = performance.now() - start;
-  const used = process.cpuUsage(cpu);
-  return { type: "done", ms, cpuUs: used.user + used.system, peakKiB: status("VmHWM"), ...result };
+  return { type: "done", ms, cpuUs: cpuUs() - cpu, peakKiB: status("VmHWM"), ...result };
 }
 
 if (mode === "product") {
@@ -82,6 +104,10 @@ if (mode === "product") {
   process.on("disconnect", () => void database.close().finally(() => process.exit(0)));
   send({ type: "ready", rssKiB: status("VmRSS") });
 } else if (mode === "bare") {
+  // The product's sharp work runs in its renderer, 10 nice steps below the process that started it
+  // (render-process.mjs): the baseline's at the same priority, so that other work on the machine
+  // slows both sides alike.
+  os.setPriority(Math.min(19, os.getPriority() + 10));
   process.on("message", (message: PhotoWorkerCommand) => {
     if (message.type === "reset") send({ type: "reset", peakKiB: resetPeak() });
     if (message.type === "run" && "urls" in message)
@@ -128,7 +154,7 @@ function download(url: string): Promise<Buffer> {
   });
 }
 
-// What render.ts asks of sharp, written out here: the baseline shares sharp, not the product's code.
+// What render-process.mjs asks of sharp, written out here: the baseline shares sharp, not the product's code.
 const input = { limitInputPixels: maxPhotoPixels, failOn: "error", pages: 1, autoOrient: true } as const;
 const outputs = [
   { name: "webp_1600", size: 1600, format: "webp" },

@@ -232,7 +232,7 @@ export async function runPhotoBench(input: {
   const files = await benchPhotos(log);
   const megabytes = files.map((f) => f.length / 1e6);
   log(
-    `photos: ${files.length} JPEGs of ${settings.width} × ${settings.height}, ${round(Math.min(...megabytes), 2)}–${round(Math.max(...megabytes), 2)} MB; ${settings.concurrency} photo slots per process (PHOTO_CONCURRENCY or the machine's cores, at most 4)`,
+    `photos: ${files.length} JPEGs of ${settings.width} × ${settings.height}, ${round(Math.min(...megabytes), 2)}–${round(Math.max(...megabytes), 2)} MB; ${settings.concurrency} photo slots per process (PHOTO_CONCURRENCY or one core fewer than the machine's, 1 to 4)`,
   );
   const server = await photoServer(files);
   cleanup(server.close);
@@ -320,7 +320,8 @@ export async function runPhotoBench(input: {
       value: ratio(productBest.msPerPhoto, bareBest.msPerPhoto),
       unit: "",
       kind: "max",
-      target: 1.1,
+      // The renderer is a process of its own (its bytes go over IPC) with one libvips thread per operation: 1.5 allows for it.
+      target: 1.5,
       how:
         `wall time per photo of the photos.process job run by the embedded runner's pass in a process of its own (${photoWhat}; job claimed → images published; local storage) ÷ ` +
         `that of bare sharp making the same derivatives from the same URLs in a process of the same kind (plain node:http download, writeFile); the fastest of ${settings.rounds} rounds each, the two taking turns`,
@@ -331,7 +332,7 @@ export async function runPhotoBench(input: {
       unit: "",
       kind: "max",
       target: 1.5,
-      how: `VmHWM of each process over its ${settings.rounds} rounds (reset after a warm-up of 2 photos), product's process ÷ bare sharp's`,
+      how: `VmHWM of each process over its ${settings.rounds} rounds (reset after a warm-up of 2 photos), product's process with its photo renderer's added ÷ bare sharp's`,
     },
     ...(
       [
@@ -513,7 +514,8 @@ async function serverPart(input: {
       name: "photos: read p99 while the batch is processed ÷ idle",
       value: ratio(busy.p99Ms, idle.p99Ms),
       unit: "",
-      kind: "info",
+      kind: "max",
+      target: 3,
       how: `p99 of GET /api/v1/account/listings/{code} at ${settings.readRate} req/s while next start's embedded runner processes the ${urls.length} photos (PUT /photos → images published) ÷ its p99 at the same rate on the idle server (${settings.idleSeconds} s)`,
     },
     {
@@ -542,7 +544,7 @@ async function serverPart(input: {
       value: idleLoop.cores,
       unit: ` / ${busyLoop.cores}`,
       kind: "info",
-      how: "CPU time of the next start process (user + system, from /proc, all its threads: sharp's and libuv's included) ÷ wall time of each run",
+      how: "CPU time of the next start process (user + system, from /proc, all its threads) ÷ wall time of each run; its photo renderer, a child process of its own, not counted",
     },
   ];
   return {

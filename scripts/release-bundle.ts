@@ -1,9 +1,9 @@
 /**
  * `npm run build`'s second half (README, Deploy (self-hosted)): completes Next.js's `.next/standalone`
  * into the release bundle, a folder that runs with `node server.js` and `node cli.mjs <command>`
- * without the repository. Next.js copies server.js, the traced server files and their node_modules;
- * it leaves out the static files and `public/` (served by a CDN in its own deployments), and it knows
- * nothing of the CLI.
+ * without the repository (and `node worker.mjs`, the job runner without the web server). Next.js
+ * copies server.js, the traced server files and their node_modules; it leaves out the static files
+ * and `public/` (served by a CDN in its own deployments), and it knows nothing of the CLI and the worker.
  */
 import { cpSync, existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -20,6 +20,9 @@ cpSync(".next/static", path.join(standalone, ".next/static"), { recursive: true 
 if (existsSync("public")) cpSync("public", path.join(standalone, "public"), { recursive: true });
 // db:migrate reads them from the working folder (db/migrate.ts); the server's trace holds them today, the copy makes sure.
 cpSync("db/migrations", path.join(standalone, "db/migrations"), { recursive: true });
+// The photo renderer is started by path from the working folder (lib/domain/media/internal/renderer.ts), never bundled.
+const renderer = "lib/domain/media/internal/render-process.mjs";
+cpSync(renderer, path.join(standalone, renderer));
 
 /**
  * The packages the CLI leaves to node_modules: native code and WASM, which a bundle cannot carry.
@@ -29,8 +32,10 @@ cpSync("db/migrations", path.join(standalone, "db/migrations"), { recursive: tru
 const external = ["sharp", "@node-rs/argon2", "@electric-sql/pglite"];
 
 await build({
-  entryPoints: ["scripts/cli.ts"],
-  outfile: path.join(standalone, "cli.mjs"),
+  // The worker (`npm run worker`) is started the same way, from the same folder.
+  entryPoints: { cli: "scripts/cli.ts", worker: "scripts/worker.ts" },
+  outdir: standalone,
+  outExtension: { ".js": ".mjs" },
   bundle: true,
   platform: "node",
   format: "esm",
@@ -63,4 +68,6 @@ if (missing.length) {
   console.error(`release-bundle: the bundle's node_modules lacks ${missing.join(", ")}, which cli.mjs imports`);
   process.exit(1);
 }
-console.log(`release-bundle: ${path.relative(process.cwd(), standalone)} runs with \`node server.js\` and \`node cli.mjs <command>\``);
+console.log(
+  `release-bundle: ${path.relative(process.cwd(), standalone)} runs with \`node server.js\`, \`node worker.mjs\` and \`node cli.mjs <command>\``,
+);

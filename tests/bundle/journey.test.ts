@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { Webhook } from "standardwebhooks";
@@ -40,6 +40,20 @@ const keyOf = (email: string, env = environment) => keyMadeBy(release, email, en
 const startServer = (env = environment) => release.start(env);
 const stopServer = () => release.stop();
 const eventually = <T>(what: string, read: () => Promise<T | undefined>) => release.eventually(what, read);
+
+/** The command lines of the machine's processes, from /proc. */
+function commandLines(): string[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => {
+      try {
+        return [readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ")];
+      } catch {
+        // Gone meanwhile.
+        return [];
+      }
+    });
+}
 
 beforeAll(async () => {
   database = await createThrowawayDatabase(process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres", "bundle");
@@ -181,6 +195,29 @@ describe("the release bundle, copied out of the repository and run on Node 24", 
     expect(derivative.status).toBe(200);
     expect(derivative.headers.get("content-type")).toBe("image/webp");
     expect((await derivative.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    // Rendered by the photo renderer, the server's child process run from the bundle's copy of its file.
+    expect(commandLines().filter((line) => line.includes(`${folder}/lib/domain/media/internal/render-process.mjs`))).toHaveLength(1);
+  });
+
+  it("runs the jobs without the web server (node worker.mjs), and exits 0 on SIGTERM", async () => {
+    const worker = spawn(node24, ["worker.mjs"], {
+      cwd: folder,
+      env: { ...environment, JOBS_RUNNER: "off", LOG_LEVEL: "info" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let log = "";
+    const started = new Promise<void>((resolve, reject) => {
+      worker.stderr!.on("data", (chunk: Buffer) => {
+        log += chunk.toString();
+        if (log.includes("embedded job runner started")) resolve();
+      });
+      worker.once("exit", (exitCode) => reject(new Error(`worker.mjs exited with ${exitCode}:\n${log}`)));
+    });
+    const exited = new Promise<number | null>((resolve) => worker.once("exit", resolve));
+    await started;
+    worker.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(log).toContain("shut down");
   });
 
   it("delivers listing.published to the webhook, signed with its secret", async () => {

@@ -1,6 +1,6 @@
-import sharp from "sharp";
 import { rgbaToThumbHash } from "thumbhash";
-import { maxPhotoBytes, maxPhotoPixels } from "../limits";
+import { maxPhotoBytes } from "../limits";
+import { renderInRenderer } from "./renderer";
 
 /** Why a file is not made into a photo: a `media.failed` reason (README: Photos). */
 export type RenderFailure = "too_large" | "too_many_pixels" | "unprocessable";
@@ -28,72 +28,37 @@ export function sniffFormat(bytes: Uint8Array): SourceFormat | null {
   return null;
 }
 
-const outputs = [
-  { name: "webp_1600", size: 1600, format: "webp" },
-  { name: "webp_400", size: 400, format: "webp" },
-  { name: "jpeg_1600", size: 1600, format: "jpeg" },
-] as const;
+const renditionTypes = {
+  webp_1600: { contentType: "image/webp", extension: "webp" },
+  webp_400: { contentType: "image/webp", extension: "webp" },
+  jpeg_1600: { contentType: "image/jpeg", extension: "jpg" },
+} as const;
 
 /**
- * Input options for bytes nobody vouches for: the pixel limit is checked from the header before any
- * pixel is decoded (a decompression bomb is refused without its memory), only the first frame of an
- * animation is read, and a truncated or corrupt file is an error rather than grey pixels.
- */
-const inputOptions = { limitInputPixels: maxPhotoPixels, failOn: "error", pages: 1, autoOrient: true } as const;
-
-/**
- * The derivatives of one photo: turned upright by its EXIF orientation, converted to sRGB, every
- * metadata block (EXIF with GPS, XMP, IPTC, ICC) left out (sharp writes none unless asked with
- * `withMetadata`/`keepMetadata`, never called here), scaled to fit 1600 px (WebP and a JPEG
- * fallback) and 400 px (WebP) without enlarging, and a ThumbHash placeholder (base64, ~25 bytes).
+ * The derivatives of one photo, made by the photo renderer (render-process.mjs, a child process of
+ * lower priority, so the server's requests keep their cores): turned upright by its EXIF
+ * orientation, converted to sRGB, every metadata block (EXIF with GPS, XMP, IPTC, ICC) left out
+ * (sharp writes none unless asked with `withMetadata`/`keepMetadata`, never called there), scaled to
+ * fit 1600 px (WebP and a JPEG fallback) and 400 px (WebP) without enlarging, and a ThumbHash
+ * placeholder (base64, ~25 bytes) from its 100 px pixels.
  */
 export async function renderPhoto(bytes: Buffer): Promise<Rendered> {
   if (bytes.byteLength > maxPhotoBytes) return { ok: false, reason: "too_large" };
   const format = sniffFormat(bytes);
   // Not JPEG, PNG or WebP bytes, whatever the sender called them: `unprocessable`.
   if (!format) return { ok: false, reason: "unprocessable" };
-  let width: number;
-  let height: number;
-  try {
-    const metadata = await sharp(bytes, inputOptions).metadata();
-    if (metadata.format !== format) return { ok: false, reason: "unprocessable" };
-    if (!metadata.width || !metadata.height) return { ok: false, reason: "unprocessable" };
-    if (metadata.width * metadata.height > maxPhotoPixels) return { ok: false, reason: "too_many_pixels" };
-    // Orientations 5 to 8 turn the picture a quarter: its width is the file's height.
-    const turned = (metadata.orientation ?? 1) >= 5;
-    width = turned ? metadata.height : metadata.width;
-    height = turned ? metadata.width : metadata.height;
-  } catch (error) {
-    return { ok: false, reason: pixelLimit(error) ? "too_many_pixels" : "unprocessable" };
-  }
-  try {
-    const upright = sharp(bytes, inputOptions).toColourspace("srgb");
-    const renditions = await Promise.all(
-      outputs.map(async (output): Promise<Rendition> => {
-        const resized = upright.clone().resize({ width: output.size, height: output.size, fit: "inside", withoutEnlargement: true });
-        const encoded = output.format === "webp" ? resized.webp({ quality: 80, effort: 4 }) : resized.jpeg({ quality: 82, mozjpeg: true });
-        const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
-        return {
-          name: output.name,
-          contentType: output.format === "webp" ? "image/webp" : "image/jpeg",
-          extension: output.format === "webp" ? "webp" : "jpg",
-          bytes: data,
-          width: info.width,
-          height: info.height,
-        };
-      }),
-    );
-    const small = await upright
-      .clone()
-      .resize({ width: 100, height: 100, fit: "inside" })
-      .ensureAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const placeholder = Buffer.from(rgbaToThumbHash(small.info.width, small.info.height, small.data)).toString("base64");
-    return { ok: true, width, height, renditions, placeholder };
-  } catch (error) {
-    return { ok: false, reason: pixelLimit(error) ? "too_many_pixels" : "unprocessable" };
-  }
+  const answer = await renderInRenderer(bytes, format);
+  if (!answer.ok) return answer;
+  const { small } = answer;
+  return {
+    ok: true,
+    width: answer.width,
+    height: answer.height,
+    renditions: answer.renditions.map((rendition) => ({
+      ...rendition,
+      ...renditionTypes[rendition.name],
+      bytes: Buffer.from(rendition.bytes.buffer, rendition.bytes.byteOffset, rendition.bytes.byteLength),
+    })),
+    placeholder: Buffer.from(rgbaToThumbHash(small.width, small.height, small.rgba)).toString("base64"),
+  };
 }
-
-const pixelLimit = (error: unknown): boolean => error instanceof Error && /pixel limit/i.test(error.message);

@@ -1,0 +1,78 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import sharp from "sharp";
+import { afterAll, describe, expect, it } from "vitest";
+import { renderPhoto } from "@/lib/domain/media/internal/render";
+import { rendererPid } from "@/lib/domain/media/internal/renderer";
+import { jpegPhoto } from "./images";
+
+/** A real HTTP server in this process: what "the main thread keeps serving" means here. */
+async function serverOfThisProcess(): Promise<{ get(): Promise<string>; close(): Promise<void> }> {
+  const server = http.createServer((_request, response) => response.end("served"));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  return {
+    get: async () => (await fetch(url)).text(),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("the photo renderer", () => {
+  const stopped = new Set<number>();
+  afterAll(() => {
+    for (const pid of stopped) process.kill(pid, "SIGCONT");
+  });
+
+  it("renders in a child process of lower priority, not on this process's threads", async () => {
+    const rendered = await renderPhoto(await jpegPhoto({ width: 1800, height: 1200 }));
+    expect(rendered.ok && rendered.renditions.map((r) => [r.name, r.width, r.height])).toEqual([
+      ["webp_1600", 1600, 1067],
+      ["webp_400", 400, 267],
+      ["jpeg_1600", 1600, 1067],
+    ]);
+    const pid = rendererPid()!;
+    expect(pid).toBeGreaterThan(0);
+    expect(pid).not.toBe(process.pid);
+    // 10 steps below this process, or the lowest there is (tests run under `nice -n 19`).
+    expect(os.getPriority(pid)).toBe(Math.min(19, os.getPriority() + 10));
+  });
+
+  it("keeps this process serving while a render is held, and the held render then completes", async () => {
+    await renderPhoto(await jpegPhoto({ width: 200, height: 100 }));
+    const pid = rendererPid()!;
+    // The renderer frozen mid-work: nothing it does can answer for this process.
+    process.kill(pid, "SIGSTOP");
+    stopped.add(pid);
+    let settled = false;
+    const held = renderPhoto(await jpegPhoto({ width: 1000, height: 600 })).finally(() => (settled = true));
+    const server = await serverOfThisProcess();
+    try {
+      expect(await server.get()).toBe("served");
+      expect(await server.get()).toBe("served");
+      expect(settled).toBe(false);
+    } finally {
+      await server.close();
+      process.kill(pid, "SIGCONT");
+      stopped.delete(pid);
+    }
+    const rendered = await held;
+    expect(rendered.ok).toBe(true);
+    if (!rendered.ok) return;
+    const webp = await sharp(rendered.renditions[0].bytes).metadata();
+    expect([webp.format, webp.width, webp.height]).toEqual(["webp", 1000, 600]);
+    expect(rendered.placeholder.length).toBeGreaterThan(10);
+  });
+
+  it("fails the photos of a renderer that dies, and the next photo starts a new one", async () => {
+    await renderPhoto(await jpegPhoto({ width: 200, height: 100 }));
+    const pid = rendererPid()!;
+    process.kill(pid, "SIGSTOP");
+    const lost = renderPhoto(await jpegPhoto({ width: 800, height: 600 }));
+    process.kill(pid, "SIGKILL");
+    await expect(lost).rejects.toThrow(/photo renderer exited/);
+    const next = await renderPhoto(await jpegPhoto({ width: 300, height: 200 }));
+    expect(next.ok).toBe(true);
+    expect(rendererPid()).not.toBe(pid);
+  });
+});
