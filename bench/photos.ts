@@ -8,8 +8,8 @@
  * making the same derivatives from the same URLs in a process of the same kind
  * (`bench/photo-worker.ts bare`) with the same concurrency. Then, unless `BENCH_PHOTO_SERVER=0`, the
  * same batch processed inside `next start` by its embedded runner while listing reads are sent at a
- * fixed rate: their p99 against the same reads on the idle server. The README's "Benchmarks"
- * section explains the figures.
+ * fixed rate: their p99 against the same reads on the idle server. docs/benchmarks.md
+ * ("Photo processing") explains the figures.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

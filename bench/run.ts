@@ -4,7 +4,7 @@
  * postgres.js servers doing the same database work, on a throwaway PostgreSQL database. Progress
  * goes to stderr; figures, the summary table and `.data/bench/results.json` are the output. Exits 1
  * when a measurement is invalid (an unexpected status, connection errors) or the run fails; a
- * missed target is reported as MISS. The README's "Benchmarks" section explains the figures and the knobs.
+ * missed target is reported as MISS. docs/benchmarks.md explains the figures and the knobs.
  */
 import os from "node:os";
 import path from "node:path";

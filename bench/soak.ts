@@ -5,7 +5,7 @@
  * inside the server by `bench/loop-probe.mjs` (loaded with `NODE_OPTIONS=--import`, no product
  * code involved). Prints the samples as a table and exits 1 when RSS grows by more than 20 % over
  * the highest RSS up to the reference sample (at 20 % of the run: 2 minutes of 10), when any 5xx
- * is answered, or when a request gets no answer. Not part of CI; the README's "Benchmarks" section explains it.
+ * is answered, or when a request gets no answer. Not part of CI; docs/benchmarks.md explains it.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";

@@ -5,8 +5,8 @@
  * transaction as `moderation:approve` does, so `recordEvent` and `fanOutEvent` write the event, its 3
  * deliveries and the NOTIFY. The embedded runner's delivery lane delivers them from a process of its
  * own (`bench/webhook-sender.ts lane`). Then a bare sender in the same kind of process signs and
- * POSTs the same 3 000 bodies to the same receivers with the same concurrency. The README's
- * "Benchmarks" section explains the runs and the figures.
+ * POSTs the same 3 000 bodies to the same receivers with the same concurrency. docs/benchmarks.md
+ * ("Webhook delivery") explains the runs and the figures.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
