@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import next from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-// The layers (README "Where things live"): each zone's files never import from the folders in `from`.
+// The layers (docs/development.md, "Where things live"): each zone's files never import from the folders in `from`.
 // Paths are resolved first, so `@/…` aliases and relative imports are caught alike. lib/ is four
 // layers, each importing only those beneath it: base < infra < domain < adapters (and db/ below all).
 const layers = [
@@ -88,7 +88,7 @@ const config = [
   { rules: { "@typescript-eslint/no-unused-vars": "error" } },
   // Tests read response bodies member by member; typing each body would only restate the assertions.
   { files: ["tests/**/*.ts", "e2e/**/*.ts"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
-  { ignores: [".next/**", "**/.next/**", ".next-*/**", ".data/**", "db/migrations/**", "next-env.d.ts"] },
+  { ignores: [".next/**", "**/.next/**", ".next-*/**", ".data/**", "db/migrations/**", "next-env.d.ts", "sdk/dist/**"] },
 ];
 
 export default config;

@@ -3,7 +3,7 @@ export async function register(): Promise<void> {
   // The runtime test stays inline: it is what lets the bundler drop the Node-only imports from the edge build.
   if (process.env.NEXT_RUNTIME === "nodejs" && process.env.NEXT_PHASE !== "phase-production-build") {
     // Tracing first, so everything after it is traced; the SDK is imported only when it is wanted
-    // (README, Tracing and metrics): unset, nothing is loaded and the OpenTelemetry API stays a no-op.
+    // (docs/operations.md, Tracing and metrics): unset, nothing is loaded and the OpenTelemetry API stays a no-op.
     if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
       const { startTelemetry } = await import("@/lib/adapters/telemetry");
       startTelemetry();

@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { hasMalformedPath, malformedPath } from "@/lib/adapters/http/malformed-path";
-import { newNonce, pageSecurityHeaders } from "@/lib/adapters/portal/security-headers";
+import { allowsInlineStyles, newNonce, pageSecurityHeaders } from "@/lib/adapters/portal/security-headers";
 import { vercelBlobOrigin } from "@/lib/infra/storage/vercel-origin";
 import { crossOriginRefusal, isCrossOriginPost } from "@/lib/adapters/portal/cross-origin";
 import { pagePathHeader } from "@/lib/adapters/portal/page-path";
@@ -27,7 +27,11 @@ export async function proxy(request: NextRequest): Promise<Response> {
     if (!hasMalformedPath(request.nextUrl.pathname)) return NextResponse.next();
     return malformedPath(request, { params: Promise.resolve({}) });
   }
-  const headers = pageSecurityHeaders(newNonce(), { development: process.env.NODE_ENV === "development", photoOrigin });
+  const headers = pageSecurityHeaders(newNonce(), {
+    development: process.env.NODE_ENV === "development",
+    photoOrigin,
+    inlineStyles: allowsInlineStyles(request.nextUrl.pathname),
+  });
   if (isCrossOriginPost(request)) return crossOriginRefusal(request, headers);
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", headers["Content-Security-Policy"]);

@@ -2,7 +2,7 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
- * `npm run test:bundle` (README, Deploy (self-hosted) and Deploy on Vercel): the release bundle's
+ * `npm run test:bundle` (docs/operations.md, Deploy (self-hosted) and Deploy on Vercel): the release bundle's
  * journeys, on the build `npm run build` left in .next/standalone. Apart from the default suite, which
  * runs the app's code in process: these run the bundle as processes of their own, so they need the
  * build, PostgreSQL and Redis.

@@ -3,7 +3,7 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
- * Three projects, each run where it proves something (README, Tests):
+ * Three projects, each run where it proves something (docs/development.md, Tests):
  * - unit: tests/unit, no database (opening one fails the test), in threads;
  * - integration: every other file, on the database: embedded PGlite by default, the run's PostgreSQL
  *   database under `npm run test:pg`. A worker runs its files one after another in one process

@@ -10,6 +10,7 @@ import { format } from "@/lib/base/i18n";
 import { signedInAccount } from "@/lib/adapters/portal/session";
 import { config } from "@/lib/base/config";
 import "./globals.css";
+import { ReferenceLink } from "@/components/reference-link";
 
 export async function generateMetadata(): Promise<Metadata> {
   const locale = await requestLocale();
@@ -40,7 +41,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <nav aria-label={site.navigation}>
             <Link href="/">{site.home}</Link>
             <Link href="/listings">{site.listings}</Link>
-            <Link href="/docs/api">{site.apiReference}</Link>
+            <Link href="/docs">{site.docs}</Link>
+            <ReferenceLink>{site.apiReference}</ReferenceLink>
             {account ? <Link href="/settings/api/keys">{shell.apiSettings}</Link> : null}
           </nav>
           {account ? (

@@ -3,7 +3,7 @@ import autocannon from "autocannon";
 
 /** One HTTP request of a load run; `requestAt(n)` gives the n-th request sent, across all connections. */
 export interface LoadRequest {
-  method: "GET" | "PATCH";
+  method: "GET" | "PATCH" | "PUT";
   path: string;
   headers: Record<string, string>;
   body?: string;

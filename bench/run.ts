@@ -22,6 +22,8 @@ import { startOtlpSink } from "./otlp-sink";
 import { ensureBuild, ensureCeilingBuild, startBare, startCeiling, startNext, type RunningServer } from "./servers";
 import { photoSettings, runPhotoBench } from "./photos";
 import { runWebhookBench, webhookSettings } from "./webhooks";
+import { importSettings, runImportBench } from "./imports";
+import { longPollSettings, runLongPollBench } from "./longpoll";
 
 const settings = {
   adminUrl: process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
@@ -35,12 +37,25 @@ const settings = {
   listWarmup: 200,
   skipBulk: process.env.BENCH_SKIP_1M === "1",
   node24: process.env.BENCH_NODE24 !== "0",
-  /** `webhooks`: only the webhook delivery figures (no Next.js build or server); `photos`: only the photo processing figures. */
+  /**
+   * `webhooks`: only the webhook delivery figures (no Next.js build or server); `photos`: only the photo
+   * processing figures; `longpoll`: only the long-polling figures; `imports`: only the bulk import figures.
+   */
   only: process.env.BENCH_ONLY,
   webhooks: process.env.BENCH_WEBHOOKS !== "0",
   photos: process.env.BENCH_PHOTOS !== "0",
+  /** Off unless asked for: 200 more accounts and a server of its own, for a figure that changes little between runs. */
+  longpoll: process.env.BENCH_LONGPOLL === "1",
+  /** A folder: each product server (tracing off and on, per runtime) writes a V8 CPU profile under it (`--cpu-prof`). */
+  cpuProfDir: process.env.BENCH_API_CPU_PROF,
 };
 const resultsFile = path.resolve(".data/bench/results.json");
+
+/** `--cpu-prof` into `<BENCH_API_CPU_PROF>/<runtime>-<server>` (written when the server stops), or nothing. */
+const cpuProfile = (runtime: Runtime, server: string) =>
+  settings.cpuProfDir
+    ? `--cpu-prof --cpu-prof-dir=${path.resolve(settings.cpuProfDir, `${runtime.name.replace(/\s+/g, "")}-${server}`)}`
+    : undefined;
 const started = Date.now();
 const log = (line: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
 
@@ -48,8 +63,8 @@ const log = (line: string) => process.stderr.write(`[bench ${((Date.now() - star
 process.env.APP_ENV = "sandbox";
 
 async function main(cleanup: (step: () => Promise<void>) => void): Promise<number> {
-  if (settings.only !== undefined && !["webhooks", "photos"].includes(settings.only))
-    throw new Error(`BENCH_ONLY=${settings.only}: "webhooks" and "photos" are known`);
+  if (settings.only !== undefined && !["webhooks", "photos", "longpoll", "imports"].includes(settings.only))
+    throw new Error(`BENCH_ONLY=${settings.only}: "webhooks", "photos", "longpoll" and "imports" are known`);
   if (settings.only === "webhooks") {
     return partOnly(cleanup, {
       name: "webhooks",
@@ -62,6 +77,24 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     // The server part runs `next start`: the production build must be current.
     if (photoSettings.server) await ensureBuild(log);
     return partOnly(cleanup, { name: "photos", run: runPhotoBench, settings: photoSettings, invalid: "unexpected statuses or errors" });
+  }
+  if (settings.only === "longpoll") {
+    await ensureBuild(log);
+    return partOnly(cleanup, {
+      name: "longpoll",
+      run: runLongPollBench,
+      settings: longPollSettings,
+      invalid: "unexpected statuses, failed requests, events missing or answered twice",
+    });
+  }
+  if (settings.only === "imports") {
+    await ensureBuild(log);
+    return partOnly(cleanup, {
+      name: "imports",
+      run: runImportBench,
+      settings: importSettings,
+      invalid: "PUTs not answered 201, or lines of the import not created",
+    });
   }
   await ensureBuild(log);
   await ensureCeilingBuild(log);
@@ -105,9 +138,12 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   cleanup(sink.stop);
   for (const runtime of runtimes) {
     const productEnv = { DATABASE_URL: throwaway.url, APP_ENV: "sandbox", JOBS_RUNNER: "off", LOG_LEVEL: "error", API_LOG: "on" };
-    const next = await startNext(productEnv, { runtime });
+    const next = await startNext(productEnv, { runtime, nodeOptions: cpuProfile(runtime, "tracing-off") });
     cleanup(next.stop);
-    const traced = await startNext({ ...productEnv, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, { runtime });
+    const traced = await startNext(
+      { ...productEnv, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url },
+      { runtime, nodeOptions: cpuProfile(runtime, "tracing-on") },
+    );
     cleanup(traced.stop);
     const bare = await startBare(throwaway.url, runtime);
     cleanup(bare.stop);
@@ -229,24 +265,21 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       name: `${r.name} ping ÷ floor`,
       value: ratio(pings.get(r)!.requestsPerSecond, floors.get(r)!.requestsPerSecond),
       unit: "",
-      kind: "min" as const,
-      target: 0.8,
+      kind: "info" as const,
       how: "req/s of authenticated GET /api/v1/ping ÷ req/s of GET /api/health (a route handler doing nothing; the higher of its two runs), same server",
     },
     {
       name: `${r.name} read ÷ floor`,
       value: ratio(readsNext.get(r)!.requestsPerSecond, floors.get(r)!.requestsPerSecond),
       unit: "",
-      kind: "min" as const,
-      target: 0.7,
+      kind: "info" as const,
       how: `req/s of GET /api/v1/account/listings/{code} over ${readListings.length} listings ÷ req/s of GET /api/health, same server`,
     },
     {
       name: `${r.name} PATCH ÷ bare PATCH`,
       value: ratio(perSecond(patches.get(r)!.next), perSecond(patches.get(r)!.bare)),
       unit: "",
-      kind: "min" as const,
-      target: 0.6,
+      kind: "info" as const,
       how:
         `2xx/s of PATCH /api/v1/listings/{code} with a new price over ${patchListings.length} pending listings ÷ 2xx/s of the bare server's same ` +
         "transaction (key lookup, SELECT … FOR UPDATE NOWAIT, UPDATE, the outbox insert where the product makes one; no validator) on the same runtime; 409 listing_busy not counted",
@@ -262,6 +295,40 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
         "exported over OTLP/HTTP to a local sink that discards them) ÷ 2xx/s of the PATCH figure (tracing off), same runtime",
     },
   ]);
+  // The figures with targets: the product against the ceiling app, the same database work in one bare
+  // Next.js route handler on the same runtime. Targets on Node 24, the production runtime; Node 20's are
+  // printed for comparison.
+  for (const r of runtimes) {
+    const c = ceilings.get(r)!;
+    const targeted = r.name === "Node 24";
+    const ofCeiling = (name: string, value: number, target: number, how: string): Check => ({
+      name: `${r.name} ${name} ÷ ceiling`,
+      value,
+      unit: "",
+      ...(targeted ? { kind: "min" as const, target } : { kind: "info" as const }),
+      how,
+    });
+    checks.push(
+      ofCeiling(
+        "ping",
+        ratio(pings.get(r)!.requestsPerSecond, c.ping.requestsPerSecond),
+        0.9,
+        "req/s of authenticated GET /api/v1/ping ÷ req/s of the ceiling app's ping (the bare key lookup in a Next.js route handler)",
+      ),
+      ofCeiling(
+        "read",
+        ratio(readsNext.get(r)!.requestsPerSecond, c.read.requestsPerSecond),
+        0.85,
+        "req/s of GET /api/v1/account/listings/{code} ÷ req/s of the ceiling app's read (key lookup and read, no pipeline)",
+      ),
+      ofCeiling(
+        "PATCH",
+        ratio(perSecond(patches.get(r)!.next), perSecond(c.patch)),
+        0.75,
+        "2xx/s of PATCH /api/v1/listings/{code} ÷ 2xx/s of the ceiling app's PATCH (the bare transaction, no validator, in a route handler); 409 listing_busy not counted",
+      ),
+    );
+  }
   for (const r of runtimes) {
     const c = ceilings.get(r)!;
     const bound = (name: string, value: number, how: string): Check => ({
@@ -310,6 +377,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       cpu("ceiling ping ÷ floor", byCpu(c.ping, floor)),
       cpu("ceiling read ÷ floor", byCpu(c.read, floor)),
       cpu("ceiling PATCH ÷ bare PATCH", byCpu(c.patch, bare)),
+      cpu("PATCH ÷ ceiling PATCH", byCpu(patches.get(r)!.next, c.patch)),
     );
   }
   const [first, second] = runtimes;
@@ -350,6 +418,8 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   );
 
   if (bulk) {
+    // The bulk listings' count in the figures' names: 1M by default, 10M for the scale check.
+    const bulkLabel = `${settings.bulkListings / 1_000_000}M`;
     const pool = new KeyPool([bulk.account]);
     const deepQuery = `?cursor=${encodeSequenceCursor({ after: bulk.deepAfter })}`;
     const { next } = servers.get(first)!;
@@ -360,7 +430,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       "/api/v1/listings?city=TARGU%20MURES",
     ]);
     const page1 = await run(
-      "GET /api/v1/account/listings, page 1 (1M)",
+      `GET /api/v1/account/listings, page 1 (${bulkLabel})`,
       next,
       pool,
       keysInTurn(pool.keys, "/api/v1/account/listings"),
@@ -368,7 +438,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       settings.listRequests,
     );
     const deep = await run(
-      "GET /api/v1/account/listings, deep cursor (1M)",
+      `GET /api/v1/account/listings, deep cursor (${bulkLabel})`,
       next,
       pool,
       keysInTurn(pool.keys, `/api/v1/account/listings${deepQuery}`),
@@ -377,7 +447,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     );
     const catalogAt = (city: string) => keysInTurn(pool.keys, `/api/v1/listings?city=${encodeURIComponent(city)}`);
     const asWritten = await run(
-      `GET /api/v1/listings?city=${searchedCity} (1M)`,
+      `GET /api/v1/listings?city=${searchedCity} (${bulkLabel})`,
       next,
       pool,
       catalogAt(searchedCity),
@@ -385,7 +455,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       settings.listRequests,
     );
     const typedPlain = await run(
-      "GET /api/v1/listings?city=TARGU MURES (1M)",
+      `GET /api/v1/listings?city=TARGU MURES (${bulkLabel})`,
       next,
       pool,
       catalogAt("TARGU MURES"),
@@ -428,6 +498,15 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     webhookDetails = webhooks.details;
   } else log("webhook delivery figures skipped: BENCH_WEBHOOKS=0");
 
+  let longPollDetails: Record<string, unknown> | undefined;
+  if (settings.longpoll) {
+    const longPoll = await runLongPollBench({ ctx, databaseUrl: throwaway.url, log, cleanup, loadAverage: () => os.loadavg()[0] });
+    for (const m of longPoll.measurements) console.log(measurementLine(m));
+    measurements.push(...longPoll.measurements);
+    checks.push(...longPoll.checks);
+    longPollDetails = longPoll.details;
+  } else log("long-polling figures skipped: BENCH_LONGPOLL=1 adds them");
+
   console.log(`\n${summaryTable(measurements, checks)}`);
   console.log(
     `\nceiling: a Next.js route handler doing nothing answers ${Math.round(floors.get(first)!.requestsPerSecond)} req/s on ${first.name} here, so no handler ` +
@@ -440,6 +519,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       adminUrl: undefined,
       webhooks: settings.webhooks ? { ...webhookSettings, ...webhookDetails } : false,
       photos: settings.photos ? { ...photoSettings, ...photoDetails } : false,
+      longpoll: settings.longpoll ? { ...longPollSettings, ...longPollDetails } : false,
     },
     runtimes: Object.fromEntries(runtimes.map((r) => [r.name, { version: r.version, node: r.node }])),
     measurements,
@@ -460,7 +540,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
  */
 async function partOnly(
   cleanup: (step: () => Promise<void>) => void,
-  part: { name: "webhooks" | "photos"; run: typeof runWebhookBench; settings: object; invalid: string },
+  part: { name: "webhooks" | "photos" | "longpoll" | "imports"; run: typeof runWebhookBench; settings: object; invalid: string },
 ): Promise<number> {
   const { throwaway, pg, ctx } = await throwawayDatabase(settings.adminUrl, "bench", log, cleanup);
   const { measurements, checks, details } = await part.run({

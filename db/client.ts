@@ -23,10 +23,11 @@ export interface Database {
   rows<T>(query: Parameters<Connection["execute"]>[0], on?: Handle): Promise<T[]>;
   close(): Promise<void>;
   /**
-   * Calls `onNotify` on every NOTIFY of `channel` (sent by any session, delivered at its commit);
-   * resolves with the function that stops listening.
+   * Calls `onNotify` with the payload of every NOTIFY of `channel` (sent by any session, delivered at
+   * its commit); resolves with the function that stops listening. On PostgreSQL every channel of the
+   * process shares one connection (postgres.js keeps one for LISTEN, re-listening when it reconnects).
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /** The PGlite instance when embedded (the operator channel and tests need it). */
   pglite?: import("@electric-sql/pglite").PGlite;
 }
@@ -78,7 +79,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     rows: async <T>(query: Parameters<Connection["execute"]>[0], on: Handle = connection) => resultRows<T>(await on.execute(query)),
     close: () => client.end({ timeout: 5 }),
     listen: async (channel, onNotify) => {
-      const { unlisten } = await client.listen(channel, () => onNotify());
+      const { unlisten } = await client.listen(channel, (payload) => onNotify(payload));
       return unlisten;
     },
   };
@@ -98,6 +99,6 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     pglite,
     rows: async <T>(query: Parameters<Connection["execute"]>[0], on: Handle = connection) => resultRows<T>(await on.execute(query)),
     close: () => pglite.close(),
-    listen: async (channel, onNotify) => pglite.listen(channel, () => onNotify()),
+    listen: async (channel, onNotify) => pglite.listen(channel, (payload) => onNotify(payload)),
   };
 }

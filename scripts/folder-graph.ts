@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 /**
- * The import graph of lib/'s folders and its cycles (README, Where things live). Lint keeps the layers
+ * The import graph of lib/'s folders and its cycles (docs/development.md, Where things live). Lint keeps the layers
  * in order (`import/no-restricted-paths` in eslint.config.mjs); inside a layer, folders may use each
  * other, but never in a circle: a folder `lib/<layer>/<name>` (or the files directly in `lib/<layer>`)
  * that imports, through any chain, a folder that imports it back is a cycle. Type-only imports

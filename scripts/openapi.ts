@@ -1,6 +1,6 @@
 // Writes the OpenAPI document of v1 (the one `GET /api/v1/openapi.json` serves) to a file, for
-// `npm run lint:openapi` (Redocly) and `npm run openapi:types` (openapi-typescript). Built from the
-// route declarations alone: no database is opened.
+// `npm run lint:openapi` (Redocly); `npm run sdk:generate` builds the same document in process. Built
+// from the route declarations alone: no database is opened.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { apiDocument } from "@/app/api/v1/routes";

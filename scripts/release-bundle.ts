@@ -1,5 +1,5 @@
 /**
- * `npm run build`'s second half (README, Deploy (self-hosted)): completes Next.js's `.next/standalone`
+ * `npm run build`'s second half (docs/operations.md, Deploy (self-hosted)): completes Next.js's `.next/standalone`
  * into the release bundle, a folder that runs with `node server.js` and `node cli.mjs <command>`
  * without the repository (and `node worker.mjs`, the job runner without the web server). Next.js
  * copies server.js, the traced server files and their node_modules; it leaves out the static files

@@ -1,7 +1,7 @@
 /**
  * `npm run worker` (in the release bundle `node worker.mjs`): the embedded job runner and the webhook
  * delivery lane in a process of their own, without the web server, for a deployment whose web
- * instances run with `JOBS_RUNNER=off` (README, Jobs). The same start-up as the server's
+ * instances run with `JOBS_RUNNER=off` (docs/jobs.md, Jobs). The same start-up as the server's
  * (instrumentation.ts): tracing when configured, the database opened and checked, SIGTERM draining
  * the runner within `SHUTDOWN_GRACE_MS` and closing the database before exit 0.
  */

@@ -8,3 +8,4 @@ export * from "./mail";
 export * from "./oauth";
 export * from "./webhooks";
 export * from "./media";
+export * from "./imports";

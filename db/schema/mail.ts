@@ -2,7 +2,7 @@ import { bigserial, index, pgTable, text, timestamp } from "drizzle-orm/pg-core"
 
 /**
  * The sandbox mailbox: where mail goes when no SMTP server is configured (the embedded default;
- * README, Mail).
+ * docs/accounts.md, Mail).
  * Kept 7 days by the retention job; read by the `/sandbox/mailbox` page.
  */
 export const sandboxMail = pgTable(

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { connectionIdColumn, oauthClients } from "./oauth";
 
@@ -86,5 +86,35 @@ export const webhookDeliveries = pgTable(
       .where(sql`status = 'delivering'`),
     index("webhook_deliveries_webhook_created_idx").on(t.webhookId, t.createdAt),
     index("webhook_deliveries_created_idx").on(t.createdAt),
+  ],
+);
+
+/**
+ * The sandbox's webhook receiver (`/sandbox/webhooks`): what arrived at an account's receiver address,
+ * as an integrator's server would see it, with whether the signature verified against one of that
+ * account's webhooks. Sandbox only; kept 7 days by the retention job and at most 100 per account.
+ */
+export const sandboxWebhookReceipts = pgTable(
+  "sandbox_webhook_receipts",
+  {
+    // Never shown outside the sandbox page, so a plain serial (no prefixed public id); it also orders ties.
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    // The webhook whose secret verified the signature; null when none did.
+    webhookId: text("webhook_id").references(() => webhooks.id, { onDelete: "set null" }),
+    verified: boolean("verified").notNull(),
+    // Why it did not verify: a missing header, a timestamp too far from now, or no secret of the account's matching.
+    failure: text("failure", { enum: ["missing_headers", "timestamp_out_of_range", "signature_mismatch"] }),
+    messageId: text("message_id"),
+    eventType: text("event_type"),
+    headers: jsonb("headers").$type<Record<string, string>>().notNull(),
+    body: text("body").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("sandbox_webhook_receipts_account_idx").on(t.accountId, t.receivedAt),
+    index("sandbox_webhook_receipts_received_idx").on(t.receivedAt),
   ],
 );

@@ -33,9 +33,9 @@ export async function prepareServer(): Promise<void> {
     process.exit(1);
   }
   if (c.APP_ENV === "production" && !c.ENCRYPTION_KEYS) {
-    // Stored secrets have keys of their own there, so rotating AUTH_SECRET never touches them (README, Rotating secrets).
+    // Stored secrets have keys of their own there, so rotating AUTH_SECRET never touches them (docs/operations.md, Rotating secrets).
     logger.error(
-      "ENCRYPTION_KEYS is required with APP_ENV=production: `id:base64key`, e.g. `k1:` followed by `openssl rand -base64 32` (README, Rotating secrets)",
+      "ENCRYPTION_KEYS is required with APP_ENV=production: `id:base64key`, e.g. `k1:` followed by `openssl rand -base64 32` (docs/operations.md, Rotating secrets)",
     );
     process.exit(1);
   }
@@ -48,7 +48,8 @@ export async function prepareServer(): Promise<void> {
   if (c.APP_ENV !== "sandbox") return;
   const ctx = systemContext(db);
   if (await isEmpty(db)) {
-    const seeded = await seedSandbox({ ctx });
+    // The photos by the job runner, in the background: the server is ready without waiting for them.
+    const seeded = await seedSandbox({ ctx, photoProcessing: "by the job" });
     logger.info("sandbox seeded", { seeded: seeded.seeded });
   }
   if (c.NODE_ENV === "development") printDevConsole(c.APP_URL, await issueDevConsoleKey({ ctx }));

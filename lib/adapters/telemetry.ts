@@ -24,7 +24,9 @@ import { countDueDeliveries } from "@/lib/domain/webhooks/deliver";
  * metrics go over OTLP/HTTP with JSON bodies to that endpoint, which the exporters read themselves
  * (with the other `OTEL_EXPORTER_OTLP_*` variables: headers, timeout).
  *
- * Health checks are left out: a probe every few seconds would bury the requests that matter.
+ * Health checks are left out: a probe every few seconds would bury the requests that matter. So are
+ * Next.js's internal steps of a request (`SkipNextInternals`): its request span and its route
+ * handler's span stay, and under them ours.
  */
 
 interface Telemetry {
@@ -40,7 +42,7 @@ export function startTelemetry(options: { metricIntervalMs?: number } = {}): voi
   const resource = defaultResource().merge(resourceFromAttributes({ "service.name": config().OTEL_SERVICE_NAME }));
   const tracerProvider = new NodeTracerProvider({
     resource,
-    sampler: new ParentBasedSampler({ root: new SkipHealthChecks() }),
+    sampler: new ParentBasedSampler({ root: new SkipHealthChecks(), localParentSampled: skipNextInternals }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
   // The async-hooks context (a span's children find it across awaits) and W3C trace-context headers.
@@ -84,15 +86,46 @@ function observeBacklogs(): void {
   );
 }
 
-/** Drops the traces of health checks (Next.js's request span carries the path as `http.target`). */
+/**
+ * Drops the traces of health checks (Next.js's request span carries the path as `http.target`), and
+ * Next.js's internal spans that start a trace of their own (loading a route's module at first use).
+ */
 class SkipHealthChecks implements Sampler {
-  shouldSample(_context: Context, _traceId: string, _name: string, _kind: SpanKind, attributes: Attributes): SamplingResult {
+  shouldSample(context: Context, traceId: string, name: string, kind: SpanKind, attributes: Attributes): SamplingResult {
     const path = String(attributes["http.target"] ?? attributes["url.path"] ?? "");
     const health = path === "/api/health" || path.startsWith("/api/health?") || path.startsWith("/api/health/");
-    return { decision: health ? SamplingDecision.NOT_RECORD : SamplingDecision.RECORD_AND_SAMPLED };
+    if (health) return { decision: SamplingDecision.NOT_RECORD };
+    return skipNextInternals.shouldSample(context, traceId, name, kind, attributes);
   }
 
   toString(): string {
     return "SkipHealthChecks";
   }
 }
+
+/**
+ * Next.js's own spans of the steps around a route handler (finding the route's components, preparing
+ * its module, starting the response) and of loading modules: leaves of a request's trace that tell an
+ * operator nothing to act on, and 3 of the 10 spans of a PATCH. A route handler runs under Next.js's
+ * "executing api route" span, which stays, so none of ours is lost with them.
+ */
+const nextInternalSpans = new Set([
+  "NextNodeServer.findPageComponents",
+  "RouteModule.prepare",
+  "NextNodeServer.startResponse",
+  "LoadComponents.loadRouteModule",
+  "AppRouteRouteModule.loadUserland",
+]);
+
+class SkipNextInternals implements Sampler {
+  shouldSample(_context: Context, _traceId: string, _name: string, _kind: SpanKind, attributes: Attributes): SamplingResult {
+    const internal = nextInternalSpans.has(String(attributes["next.span_type"] ?? ""));
+    return { decision: internal ? SamplingDecision.NOT_RECORD : SamplingDecision.RECORD_AND_SAMPLED };
+  }
+
+  toString(): string {
+    return "SkipNextInternals";
+  }
+}
+
+const skipNextInternals = new SkipNextInternals();

@@ -4,8 +4,8 @@ import type { DatabaseSettings } from "@/db";
 import { encryptionKeyList } from "./encryption-key-list";
 
 /**
- * Every environment variable the application reads, parsed once. The README lists the same set;
- * a missing variable selects the embedded default of its component (README, Embedded defaults and
+ * Every environment variable the application reads, parsed once. The operations guide (docs/operations.md) lists the same set;
+ * a missing variable selects the embedded default of its component (docs/operations.md, Embedded defaults and
  * scale-out services).
  */
 const envSchema = z.object({
@@ -35,7 +35,7 @@ const envSchema = z.object({
   VERCEL_BLOB_API_URL: z.string().url().optional(),
   JOBS_RUNNER: z.enum(["on", "off"]).default("on"),
   API_LOG: z.enum(["on", "off"]).default("on"),
-  // How long shutdown waits (from SIGTERM) for requests, jobs and webhook attempts in flight (README, Health and shutdown).
+  // How long shutdown waits (from SIGTERM) for requests, jobs and webhook attempts in flight (docs/operations.md, Health and shutdown).
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

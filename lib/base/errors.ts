@@ -26,6 +26,7 @@ export const errorStatus = {
   validation_failed: 422,
   idempotency_key_reused: 422,
   too_many_requests: 429,
+  too_many_waiting_requests: 429,
   internal_error: 500,
   service_unavailable: 503,
   // OAuth 2.0 (RFC 6749 §4.1.2.1, §5.2): the token endpoint answers them, the consent page redirects with them.
@@ -42,6 +43,10 @@ export const errorStatus = {
   upload_length_mismatch: 400,
   upload_incomplete: 400,
   upload_already_used: 409,
+  // Bulk import (`POST /listings/imports`).
+  import_empty: 400,
+  import_too_many_lines: 413,
+  import_in_progress: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

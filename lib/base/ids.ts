@@ -18,6 +18,7 @@ export const idPrefixes = {
   client: "svcc",
   accountToken: "atok",
   authorizationCode: "authz",
+  listingImport: "imp",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

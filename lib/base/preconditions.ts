@@ -1,5 +1,5 @@
 /**
- * The conditional request headers, compared as the API does (README, Listings API): the two
+ * The conditional request headers, compared as the API does (docs/api.md, Listings API): the two
  * comparisons side by side, since they differ on purpose.
  */
 

@@ -33,6 +33,21 @@ export function loggable(value: unknown): unknown {
 
 const link = /^https?:\/\/[^?#\s]*\?/;
 
+/**
+ * Whether `loggable` leaves the value of this JSON text (as `JSON.stringify` writes it) as it is, so
+ * the log can keep the text without walking the value: no member or string that looks secret, no
+ * `\u0000` or lone surrogate (which `JSON.stringify` writes as escapes), no link with a query. The
+ * look is over the whole text, names and strings alike, so it errs one way only: on false the value
+ * is walked.
+ */
+export function loggableAsIs(json: string): boolean {
+  return !secretMember.test(json) && !secretValueAnywhere.test(json) && !unstorableEscape.test(json) && !linkWithQuery.test(json);
+}
+
+const secretValueAnywhere = new RegExp(secretValue.source);
+const unstorableEscape = /\\u(0000|d[89a-f])/i;
+const linkWithQuery = /https?:\/\/[^"?#\s]*\?/;
+
 function loggableLink(value: string): string {
   const start = value.indexOf("?");
   const end = value.indexOf("#", start);

@@ -8,6 +8,7 @@ import { keyedEndpoint } from "@/lib/adapters/http/endpoint";
 import { maxBodyBytes } from "@/lib/adapters/http/body";
 import { json } from "@/lib/adapters/http/respond";
 import { accountWithKey, call } from "../support/fixtures";
+import { loggedRow } from "@/tests/support/api-log-rows";
 
 const echo = keyedEndpoint(null, async ({ body }) => json({ received: await body() }));
 
@@ -16,14 +17,27 @@ describe("API log", () => {
     const { key, keyId } = await accountWithKey();
     const res = await call(ping, { path: "/ping?locale=en", key });
     await flushApiLog();
-    const { connection: db } = await database();
-    const [row] = await db
-      .select()
-      .from(apiLog)
-      .where(eq(apiLog.requestId, res.headers.get("x-request-id")!));
+    const row = await loggedRow(res.headers.get("x-request-id")!);
     expect(row).toMatchObject({ keyId, method: "GET", path: "/api/v1/ping", query: "?locale=en", status: 200 });
     expect(row.durationMs).toBeGreaterThanOrEqual(0);
-    expect(row.responseBody).toMatchObject({ data: { pong: true } });
+    expect(row.responseBody).toEqual(res.json);
+  });
+
+  it("keeps a response body with nothing to redact exactly as sent, and walks one with secrets", async () => {
+    const { key } = await accountWithKey();
+    const sent = { data: { title: "Apartament cu 2 camere", prețuri: [1, 2.5, null], link: "https://exemplu.ro/a" } };
+    const plain = await call(
+      keyedEndpoint(null, async () => json(sent)),
+      { path: "/plain", key },
+    );
+    const secret = await call(
+      keyedEndpoint(null, async () => json({ data: { webhook_secret: "whsec_c2VjcmV0", next: "https://exemplu.ro/x?key=k&a=1" } })),
+      { path: "/secret", key },
+    );
+    expect((await loggedRow(plain.headers.get("x-request-id")!)).responseBody).toEqual(sent);
+    expect((await loggedRow(secret.headers.get("x-request-id")!)).responseBody).toEqual({
+      data: { webhook_secret: "[redacted]", next: "https://exemplu.ro/x?key=[redacted]&a=1" },
+    });
   });
 
   it("never stores secrets from bodies", async () => {
@@ -36,11 +50,7 @@ describe("API log", () => {
     });
     expect(res.status).toBe(200);
     await flushApiLog();
-    const { connection: db } = await database();
-    const [row] = await db
-      .select()
-      .from(apiLog)
-      .where(eq(apiLog.requestId, res.headers.get("x-request-id")!));
+    const row = await loggedRow(res.headers.get("x-request-id")!);
     const stored = JSON.stringify(row);
     expect(stored).not.toContain("hunter2");
     expect(stored).not.toContain(key.split("|")[1]);

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as accountListings } from "@/app/api/v1/account/listings/route";
 import { POST as create } from "@/app/api/v1/listings/route";
@@ -6,14 +6,13 @@ import { PUT as upsertByRef } from "@/app/api/v1/listings/ref/[ref]/route";
 import { POST as validate } from "@/app/api/v1/listings/validate/route";
 import { GET as ping } from "@/app/api/v1/ping/route";
 import { database } from "@/db";
-import { apiLog } from "@/db/schema";
 import { resetConfig } from "@/lib/base/config";
-import { flushApiLog } from "@/lib/adapters/http/api-log";
 import { maxNestingDepth } from "@/lib/adapters/http/body";
 import { clientIp } from "@/lib/adapters/http/endpoint";
 import { withFrozenClock } from "../support/clock";
 import { accountWithKey, call } from "../support/fixtures";
 import { validApartment } from "../support/listings";
+import { loggedRow } from "@/tests/support/api-log-rows";
 
 /** A valid listing with one more member nested `depth` arrays deep, as text (JSON.stringify would overflow). */
 const withNesting = (depth: number): string =>
@@ -27,12 +26,7 @@ async function listingCount(accountId: string): Promise<number> {
   return row.n;
 }
 
-async function logRow(requestId: string) {
-  await flushApiLog();
-  const { connection: db } = await database();
-  const [row] = await db.select().from(apiLog).where(eq(apiLog.requestId, requestId));
-  return row;
-}
+const logRow = loggedRow;
 
 /** A request built by hand, for bytes `call` (which JSON-encodes) cannot send. */
 async function send(handler: typeof create, path: string, key: string, body: BodyInit, init: RequestInit = {}) {

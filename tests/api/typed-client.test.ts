@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { exampleApartment } from "@/lib/domain/listings/examples";
 import { accountWithKey } from "../support/fixtures";
 import { inProcessFetch } from "../support/in-process-fetch";
-import type { paths } from "../support/openapi-types";
+import type { paths } from "@/sdk/src/generated/openapi";
 
 /**
  * What an integrator does: a client generated from the OpenAPI document (openapi-typescript, then
- * openapi-fetch; `npm run openapi:types` writes the types, tests/api/openapi-document.test.ts fails
+ * openapi-fetch; `npm run sdk:generate` writes the types, tests/api/openapi-document.test.ts fails
  * when they are stale) creates, reads and patches a listing. The requests reach the real route
  * handlers in this process.
  */

@@ -1,22 +1,14 @@
 import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { database } from "@/db";
-import { apiLog } from "@/db/schema";
-import { flushApiLog } from "@/lib/adapters/http/api-log";
 import { refuseForbiddenMethods } from "@/lib/adapters/http/forbidden-methods";
 import { config as proxyConfig, proxy } from "@/proxy";
 import { unstable_doesMiddlewareMatch } from "next/experimental/testing/server";
+import { loggedRow } from "@/tests/support/api-log-rows";
 
-async function logRow(requestId: string) {
-  await flushApiLog();
-  const { connection: db } = await database();
-  const [row] = await db.select().from(apiLog).where(eq(apiLog.requestId, requestId));
-  return row;
-}
+const logRow = loggedRow;
 
 describe("paths Next.js cannot decode", () => {
   const malformed = ["ABC%ZZ", "%", "%C0%AF", "%FF", "%ED%A0%80"];

@@ -14,7 +14,7 @@ import { jpegPhoto } from "../media/images";
 import { bundleEnvironment, keyOf as keyMadeBy, prepareBundle, startSmtp, type LocalSmtp, type ReleaseBundle } from "./support";
 
 /**
- * The release bundle as it is deployed (README, Deploy (self-hosted)): `.next/standalone` copied to an
+ * The release bundle as it is deployed (docs/operations.md, Deploy (self-hosted)): `.next/standalone` copied to an
  * empty folder outside the repository (no node_modules of ours above it), run by Node 24 with the
  * scale-out services this machine can offer: PostgreSQL, the Upstash limiter (through the bridge to
  * the local Redis), Vercel Blob (its local fake) and SMTP (a local server), the jobs on the server's

@@ -8,7 +8,7 @@ import { SMTPServer } from "smtp-server";
 import { startHttpServer } from "../support/local-http-server";
 
 /**
- * What the journeys on the release bundle share (README, Deploy (self-hosted)): `.next/standalone`
+ * What the journeys on the release bundle share (docs/operations.md, Deploy (self-hosted)): `.next/standalone`
  * copied to an empty folder outside the repository (no node_modules of ours above it), its CLI and
  * server run by Node 24, and a local SMTP server.
  */

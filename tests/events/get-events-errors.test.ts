@@ -17,6 +17,20 @@ describe("GET /events – refused queries", () => {
     expect(res.json?.errors).toEqual([expect.objectContaining({ in: "query", pointer: "/limit", code })]);
   });
 
+  it.each([
+    ["0", "min"],
+    ["31", "max"],
+    ["1.5", "integer"],
+    ["ten", "numeric"],
+    ["", "min"],
+  ])("refuses wait=%j with 422 %s at /wait in the query", async (wait, code) => {
+    const { key } = await accountWithKey();
+    const res = await call(GET, { path: `/events?wait=${wait}`, key });
+    expect(res.status).toBe(422);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(res.json?.errors).toEqual([expect.objectContaining({ in: "query", pointer: "/wait", code })]);
+  });
+
   it.each(["", "evt_", "evt_ABCDEFGHIJ", "evt_0000000001x", "lst_0000000001", "1", "evt_00000-0001"])(
     "refuses after=%j with 422 at /after in the query",
     async (after) => {

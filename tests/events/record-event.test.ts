@@ -135,8 +135,9 @@ describe("listingEventData", () => {
     });
   });
 
-  it("names the nine event types of release 1.0.0", () => {
+  it("names the nine event types of release 1.0.0 and import.completed, added since", () => {
     expect(Object.values(eventTypes).sort()).toEqual([
+      "import.completed",
       "listing.edited_in_portal",
       "listing.paused",
       "listing.published",

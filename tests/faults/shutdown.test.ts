@@ -1,5 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { eq, inArray } from "drizzle-orm";
 import { pgliteChildDatabase, postgresChildDatabase, type ChildDatabase } from "../support/child-database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,21 +11,22 @@ import { accountWithKey } from "../support/fixtures";
 import { activeListing } from "../support/listings";
 import { startHttpServer, type LocalServer } from "../support/local-http-server";
 import { startOtlpReceiver } from "../telemetry/otlp-receiver";
+import { startApiServer } from "./support/api-server-process";
 
 /**
- * SIGTERM to a real server process under load (`shutdown-server.ts`: the start-up path of
+ * SIGTERM to a real server process under load (`api-server.ts`: the start-up path of
  * instrumentation.ts, the embedded job runner and its delivery lane, the route handlers behind a
  * `node:http` server). Clients pause and resume listings over keep-alive connections without a
- * break, each change an event delivered to a slow webhook receiver in this process; the signal
- * comes while requests and deliveries are in flight. The process must exit 0 having answered every
- * request it accepted without a 5xx, with an API log row for each answer, and with no delivery or
- * job left claimed.
+ * break, each change an event delivered to a slow webhook receiver in this process, and another
+ * account's long poll (`GET /events?wait=30`) waits; the signal comes while requests and deliveries
+ * are in flight. The process must exit 0 having answered every request it accepted without a 5xx
+ * (the long poll at once, with the empty page), with an API log row for each answer, and with no
+ * delivery or job left claimed.
  *
  * Each variant has a database of its own, set up by this process before the server starts and read
  * by it after the server has exited: a throwaway PostgreSQL database (`npm run test:pg`), or a PGlite
  * folder (`npm test`), which the server must have closed for this process to open it again.
  */
-const serverScript = path.join(import.meta.dirname, "shutdown-server.ts");
 const onPostgresRun = Boolean(process.env.DATABASE_URL);
 
 const clients = 4;
@@ -80,30 +80,18 @@ async function signalledUnderLoad(target: ChildDatabase): Promise<void> {
     .update(webhooks)
     .set({ url: `${receiver.origin}/hooks` })
     .where(eq(webhooks.id, webhook.id));
+  const longPoller = await accountWithKey({ permissions: ["listings:read"] });
   await target.letGo();
 
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...target.childEnv(),
-    NEXT_RUNTIME: "nodejs",
+  const server = await startApiServer(target, {
     JOBS_RUNNER: "on",
     UNSAFE_ALLOW_LOCAL_URLS: "1",
     LOG_LEVEL: "info",
     SHUTDOWN_GRACE_MS: "20000",
     // Metrics are read every minute: within this test only the shutdown's flush sends them.
     OTEL_EXPORTER_OTLP_ENDPOINT: collector.origin,
-  };
-  delete env.PGLITE_TEMPLATE;
-  if (!target.childEnv().DATABASE_URL) delete env.DATABASE_URL;
-  const server = spawn(process.execPath, ["--import", "tsx", serverScript], { env, stdio: ["ignore", "ignore", "pipe", "ipc"] });
-  child = server;
-  let stderr = "";
-  server.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
-  const port = await new Promise<number>((resolve, reject) => {
-    server.on("message", (message: { type: string; port: number }) => message.type === "ready" && resolve(message.port));
-    server.once("exit", (code) => reject(new Error(`server exited before it was ready (${code}):\n${stderr}`)));
   });
+  child = server.process;
 
   const answers: Answer[] = [];
   let signalled = false;
@@ -113,7 +101,7 @@ async function signalledUnderLoad(target: ChildDatabase): Promise<void> {
     for (let round = 0; ; round++) {
       const action = round % 2 === 0 ? "pause" : "resume";
       try {
-        const response = await fetch(`http://127.0.0.1:${port}/api/v1/listings/${listing.code}/${action}`, {
+        const response = await fetch(`${server.origin}/api/v1/listings/${listing.code}/${action}`, {
           method: "POST",
           headers: { authorization: `Bearer ${key}` },
         });
@@ -127,11 +115,22 @@ async function signalledUnderLoad(target: ChildDatabase): Promise<void> {
     }
   });
 
+  // An account without events: its long poll waits until the signal ends it.
+  const longPoll = fetch(`${server.origin}/api/v1/events?wait=30`, { headers: { authorization: `Bearer ${longPoller.key}` } }).then(
+    async (response) => ({ status: response.status, requestId: response.headers.get("x-request-id"), body: await response.json() }),
+  );
+
   await expect.poll(() => answers.length >= 40 && delivered >= 10, { timeout: 60_000, interval: 50 }).toBe(true);
+  await expect.poll(() => server.waiting(longPoller.keyId), { timeout: 30_000, interval: 50 }).toBe(1);
   signalled = true;
-  server.kill("SIGTERM");
+  server.process.kill("SIGTERM");
   await Promise.all(load);
-  const code = await exited;
+  const polled = await longPoll;
+  const code = await server.exited;
+  const stderr = server.stderr();
+
+  expect(polled.body).toEqual({ data: [], meta: { next: null } });
+  answers.push(polled);
 
   expect(failuresBeforeSignal).toEqual([]);
   expect(code, stderr).toBe(0);

@@ -1,44 +1,48 @@
-import { and, eq, inArray, like, sql } from "drizzle-orm";
+import { and, eq, like, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "@/db";
-import { accounts, apiLog, events, jobs, webhookDeliveries, webhooks } from "@/db/schema";
+import { apiLog, apiLogBodies, jobs, listingImportLines, listingImports } from "@/db/schema";
 import { newId, randomToken } from "@/lib/base/ids";
 import { enqueue } from "@/lib/infra/jobs/enqueue";
 import { jobRegistry } from "@/lib/adapters/worker/registry";
 import { applyPartitionRetention, ensurePartitions, partitionDaysAhead, partitionedTables } from "@/lib/adapters/worker/partitions";
 import { applyRetentionRule, retentionBatchSize } from "@/lib/adapters/worker/retention";
+import { eventKeepDays } from "@/lib/adapters/worker/event-partitions";
 import { createPartitionsJob, retentionJob } from "@/lib/adapters/worker/retention-job";
 import { retentionRules } from "@/lib/adapters/worker/retention-rules";
 import { runDueJobs } from "@/lib/adapters/worker/runner";
+import { loggedRows } from "@/tests/support/api-log-rows";
 import { jobRow, plusSeconds } from "./fixtures";
+import { accountWithKey } from "../support/fixtures";
 
 // Real time: on PostgreSQL other test files share these tables, and their rows are all recent.
 const now = new Date();
 const daysAgo = (days: number) => plusSeconds(now, -days * 86_400);
 const body = { secretless: true };
 
+const table = (name: (typeof partitionedTables)[number]["table"]) => partitionedTables.find((target) => target.table === name)!;
+
+/** API log rows with bodies, `days` old each, as the API log's writer stores them. */
 async function logRows(tag: string, ages: Record<string, number>) {
   const { connection: db } = await database();
-  await db.insert(apiLog).values(
-    Object.entries(ages).map(([label, days]) => ({
-      requestId: `${tag}-${label}`,
-      method: "GET",
-      path: "/api/v1/ping",
-      status: 200,
-      durationMs: 1,
-      requestBody: body,
-      responseBody: body,
-      createdAt: daysAgo(days),
-    })),
-  );
+  const rows = await db
+    .insert(apiLog)
+    .values(
+      Object.entries(ages).map(([label, days]) => ({
+        requestId: `${tag}-${label}`,
+        method: "GET",
+        path: "/api/v1/ping",
+        status: 200,
+        durationMs: 1,
+        createdAt: daysAgo(days),
+      })),
+    )
+    .returning({ id: apiLog.id, createdAt: apiLog.createdAt });
+  await db.insert(apiLogBodies).values(rows.map((row) => ({ ...row, requestBody: body, responseBody: body })));
 }
 
 async function logState(tag: string) {
-  const { connection: db } = await database();
-  const rows = await db
-    .select({ requestId: apiLog.requestId, requestBody: apiLog.requestBody, responseBody: apiLog.responseBody })
-    .from(apiLog)
-    .where(like(apiLog.requestId, `${tag}-%`));
+  const rows = await loggedRows((await database()).connection, like(apiLog.requestId, `${tag}-%`));
   return Object.fromEntries(
     rows.map((row) => [
       row.requestId.slice(tag.length + 1),
@@ -47,11 +51,12 @@ async function logState(tag: string) {
   );
 }
 
-/** The partition of a moment: its UTC week's, named by the Monday. */
-function partitionName(table: string, at: Date): string {
+/** The partition of a moment: its UTC day's, or its UTC week's named by the Monday. */
+function partitionName(name: string, at: Date): string {
   const midnight = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
-  const monday = new Date(midnight - ((at.getUTCDay() + 6) % 7) * 86_400_000);
-  return `${table}_p${monday.toISOString().slice(0, 10).replaceAll("-", "")}`;
+  const first =
+    table(name as "api_log").period === "day" ? new Date(midnight) : new Date(midnight - ((at.getUTCDay() + 6) % 7) * 86_400_000);
+  return `${name}_p${first.toISOString().slice(0, 10).replaceAll("-", "")}`;
 }
 
 async function partitionExists(name: string): Promise<boolean> {
@@ -69,33 +74,15 @@ async function partitionsOf(tag: string) {
   return Object.fromEntries(rows.map((row) => [row.request_id.slice(tag.length + 1), row.partition]));
 }
 
-/** An account with a webhook, and a way to record an event at a given time with one delivery to it. */
-async function eventWithDelivery() {
-  const { connection: db } = await database();
-  const account = newId("account");
-  const webhook = newId("webhook");
-  await db.insert(accounts).values({ id: account, email: `${account}@example.com`, name: "R", passwordHash: "x" });
-  await db
-    .insert(webhooks)
-    .values({ id: webhook, accountId: account, url: "https://receiver.example/", eventTypes: ["*"], secretSealed: "x" });
-  const deliveryOf = async (at: Date) => {
-    const [event] = await db.insert(events).values({ accountId: account, type: "listing.updated", data: {}, createdAt: at }).returning();
-    const id = newId("webhookDelivery");
-    await db.insert(webhookDeliveries).values({ id, webhookId: webhook, eventSeq: event.seq, createdAt: at });
-    return { id, seq: event.seq };
-  };
-  return { account, deliveryOf };
-}
-
 describe("retention clean-ups", () => {
-  it("clear API log bodies after 30 days and delete API log rows after 365 days, by week partition and in DEFAULT", async () => {
+  it("drop API log bodies by day after 30 days and API log rows by week after 365 days, and DEFAULT's row by row", async () => {
     const handle = await database();
     const tag = `ret-${randomToken(8)}`;
-    // Days no other test file partitions: on PostgreSQL they share the table, and a cleared day refuses bodies.
-    const ages = { fresh: 0, day27: 27, day38: 38, day364: 364, day375: 375 };
+    const ages = { fresh: 0, day29: 29, day31: 31, day364: 364, day375: 375 };
     // The test database's partitions start this week (its migration found no rows): make those days'.
-    for (const days of Object.values(ages)) await ensurePartitions(handle, "api_log", daysAgo(days), daysAgo(days));
-    // Weeks without a partition: their rows are in DEFAULT, where retention goes row by row.
+    for (const days of Object.values(ages))
+      for (const name of ["api_log", "api_log_bodies"] as const) await ensurePartitions(handle, table(name), daysAgo(days), daysAgo(days));
+    // Days without a partition: their rows (and bodies) are in DEFAULT, where retention goes row by row.
     await logRows(tag, { ...ages, default60: 60, default500: 500 });
     expect(await partitionsOf(tag)).toMatchObject({
       day375: partitionName("api_log", daysAgo(375)),
@@ -109,55 +96,33 @@ describe("retention clean-ups", () => {
 
     expect(await logState(tag)).toEqual({
       fresh: "bodies",
-      day27: "bodies",
-      day38: "no bodies",
+      day29: "bodies",
+      day31: "no bodies",
       day364: "no bodies",
       default60: "no bodies",
     });
     expect(await partitionExists(partitionName("api_log", daysAgo(375)))).toBe(false);
     expect(await partitionExists(partitionName("api_log", daysAgo(364)))).toBe(true);
-    // A cleared week is marked, so the next run does not scan it again.
-    const [bodies] = (await applyPartitionRetention(handle, partitionedTables[0], now)).filter((r) => r.rule === "api_log.bodies");
-    expect(bodies.partitions).not.toContain(partitionName("api_log", daysAgo(38)));
-    // And keeps it so: a late row with bodies is refused there (the API log's writer then stores it without).
-    await expect(logRows(`${tag}-late`, { day38: 38 })).rejects.toThrow();
+    expect(await partitionExists(partitionName("api_log_bodies", daysAgo(31)))).toBe(false);
+    expect(await partitionExists(partitionName("api_log_bodies", daysAgo(29)))).toBe(true);
   });
 
-  it("run twice at once, drop and clear each week once and neither fails", async () => {
+  it("run twice at once, drop each partition once and neither fails", async () => {
     const handle = await database();
     const tag = `twice-${randomToken(8)}`;
-    // Weeks no other test touches: on PostgreSQL the two runs race for real.
-    await ensurePartitions(handle, "api_log", daysAgo(200), daysAgo(200));
-    await ensurePartitions(handle, "api_log", daysAgo(390), daysAgo(390));
+    // Days no other test touches: on PostgreSQL the two runs race for real.
+    await ensurePartitions(handle, table("api_log_bodies"), daysAgo(200), daysAgo(200));
+    await ensurePartitions(handle, table("api_log"), daysAgo(390), daysAgo(390));
     await logRows(tag, { day200: 200, day390: 390 });
-    const target = partitionedTables.find((candidate) => candidate.table === "api_log")!;
 
-    const runs = await Promise.all([applyPartitionRetention(handle, target, now), applyPartitionRetention(handle, target, now)]);
+    const twice = (name: "api_log" | "api_log_bodies") =>
+      Promise.all([applyPartitionRetention(handle, table(name), now), applyPartitionRetention(handle, table(name), now)]);
+    const runs = (await Promise.all([twice("api_log"), twice("api_log_bodies")])).flat();
 
-    const acted = (rule: string) => runs.flat().flatMap((result) => (result.rule === rule ? result.partitions : []));
-    expect(acted("api_log.rows").filter((name) => name === partitionName("api_log", daysAgo(390)))).toHaveLength(1);
-    expect(acted("api_log.bodies").filter((name) => name === partitionName("api_log", daysAgo(200)))).toHaveLength(1);
+    const dropped = runs.flatMap((result) => result.partitions);
+    expect(dropped.filter((name) => name === partitionName("api_log", daysAgo(390)))).toHaveLength(1);
+    expect(dropped.filter((name) => name === partitionName("api_log_bodies", daysAgo(200)))).toHaveLength(1);
     expect(await logState(tag)).toEqual({ day200: "no bodies" });
-  });
-
-  it("drops a week of events older than 35 days with the webhook deliveries of its events", async () => {
-    const handle = await database();
-    const { account, deliveryOf } = await eventWithDelivery();
-    await ensurePartitions(handle, "events", daysAgo(43), daysAgo(34));
-    const old = await deliveryOf(daysAgo(43));
-    const kept = await deliveryOf(daysAgo(34));
-
-    await applyPartitionRetention(handle, partitionedTables[1], now);
-
-    const { connection: db } = handle;
-    const left = await db.select({ seq: events.seq }).from(events).where(eq(events.accountId, account));
-    expect(left.map((row) => row.seq)).toEqual([kept.seq]);
-    const deliveries = await db
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(inArray(webhookDeliveries.id, [old.id, kept.id]));
-    expect(deliveries.map((row) => row.id)).toEqual([kept.id]);
-    expect(await partitionExists(partitionName("events", daysAgo(43)))).toBe(false);
   });
 
   it("create the weeks ahead, moving DEFAULT's rows of those days into them; rows of days without one stay in DEFAULT", async () => {
@@ -178,7 +143,8 @@ describe("retention clean-ups", () => {
       past: "api_log_default",
     });
     for (let ahead = 0; ahead <= partitionDaysAhead; ahead++)
-      for (const table of ["api_log", "events"]) expect(await partitionExists(partitionName(table, daysAgo(-5000 - ahead)))).toBe(true);
+      for (const { table: name } of partitionedTables)
+        expect(await partitionExists(partitionName(name, daysAgo(-5000 - ahead)))).toBe(true);
   });
 
   it("delete finished job rows after their retention and leave pending ones alone", async () => {
@@ -213,6 +179,50 @@ describe("retention clean-ups", () => {
     expect(labels.sort()).toEqual(["doneRecent", "failedRecent", "queuedOld"]);
   });
 
+  it("clear a completed import's lines after 30 days and delete the import with its results after 365; a running one stays", async () => {
+    const { connection: db } = await database();
+    const { account, keyId } = await accountWithKey();
+    const imports = {
+      recent: { status: "completed", completedAt: daysAgo(29) },
+      month: { status: "completed", completedAt: daysAgo(31) },
+      year: { status: "completed", completedAt: daysAgo(366) },
+      running: { status: "running", completedAt: null },
+    } as const;
+    const ids = Object.fromEntries(Object.keys(imports).map((label) => [label, newId("listingImport")]));
+    await db.insert(listingImports).values(
+      Object.entries(imports).map(([label, row]) => ({
+        id: ids[label],
+        accountId: account.id,
+        keyId,
+        body: '{"external_ref":"r-1"}\n',
+        total: 1,
+        createdAt: daysAgo(400),
+        ...row,
+      })),
+    );
+    await db.insert(listingImportLines).values(Object.values(ids).map((importId) => ({ importId, line: 1, outcome: "created" as const })));
+
+    for (const rule of retentionRules.filter((candidate) => candidate.table === listingImports))
+      await applyRetentionRule(await database(), rule, now);
+
+    const left = await db
+      .select({ id: listingImports.id, body: listingImports.body })
+      .from(listingImports)
+      .where(eq(listingImports.accountId, account.id));
+    const state = Object.fromEntries(
+      Object.entries(ids).map(([label, id]) => {
+        const row = left.find((candidate) => candidate.id === id);
+        return [label, !row ? "deleted" : row.body === null ? "no lines" : "lines"];
+      }),
+    );
+    expect(state).toEqual({ recent: "lines", month: "no lines", year: "deleted", running: "lines" });
+    const results = await db
+      .select({ importId: listingImportLines.importId })
+      .from(listingImportLines)
+      .where(eq(listingImportLines.importId, ids.year));
+    expect(results).toEqual([]);
+  });
+
   it("works through more old rows than one batch, batch by batch", async () => {
     const handle = await database();
     const name = `test.retention.bulk.${randomToken(8)}`;
@@ -240,14 +250,18 @@ describe("retention clean-ups", () => {
     expect(jobRegistry).toEqual(expect.arrayContaining([retentionJob, createPartitionsJob]));
     expect(retentionJob.cron).toBeDefined();
     expect(createPartitionsJob.cron).toBeDefined();
-    expect(partitionedTables.map((target) => [target.table, target.keepDays, target.clear?.afterDays])).toEqual([
-      ["api_log", 365, 30],
-      ["events", 35, undefined],
+    expect(partitionedTables.map((target) => [target.table, target.period, target.keepDays])).toEqual([
+      ["api_log", "week", 365],
+      ["api_log_bodies", "day", 30],
     ]);
+    // Events are partitioned by ranges of seq, kept 35 days (tests/events/retention.test.ts).
+    expect(eventKeepDays).toBe(35);
     expect(retentionRules.map((rule) => [rule.name, rule.keepDays])).toEqual(
       expect.arrayContaining([
         ["jobs.done", 7],
         ["jobs.failed", 30],
+        ["listing_imports.body", 30],
+        ["listing_imports", 365],
       ]),
     );
   });

@@ -7,14 +7,17 @@ import { createThrowawayDatabase } from "@/db/throwaway";
 import { migrateFirst } from "./support";
 
 /**
- * Migration 0017 turns api_log and events into tables partitioned by day without losing a row: on a
+ * Migration 0017 turns api_log and events into tables partitioned by week without losing a row: on a
  * database left by the release before it, filled with rows over more than a year (and some in the
- * future), every row is there afterwards with the same content, each in its day's partition or in
- * the DEFAULT one. In-memory PGlite, and with `npm run test:pg` a fresh PostgreSQL database too.
+ * future), every row is there afterwards with the same content, each in its week's partition or in
+ * the DEFAULT one. Migration 0018 then moves the bodies of the last 30 days into `api_log_bodies`,
+ * partitioned by day, and drops the older ones; migration 0020 moves every event into partitions by
+ * ranges of seq. In-memory PGlite, and with `npm run test:pg` a fresh
+ * PostgreSQL database too.
  */
 const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const onPostgresRun = Boolean(process.env.DATABASE_URL);
-const before = committedMigrations().findIndex((migration) => migration.tag.startsWith("0017_"));
+const migrationIndex = (prefix: string) => committedMigrations().findIndex((migration) => migration.tag.startsWith(prefix));
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -65,39 +68,52 @@ async function contents(db: Database) {
 
 const day = 86_400_000;
 
+const dayStart = (at: number) => Math.floor(at / day) * day;
 /** The Monday 00:00 UTC of the week `at` is in: where the migration's partitions start. */
 function weekStart(at: number): number {
-  const midnight = Math.floor(at / day) * day;
+  const midnight = dayStart(at);
   return midnight - ((new Date(midnight).getUTCDay() + 6) % 7) * day;
 }
 
 /**
- * Where each row of `table` is, against where it belongs: the partition of its week from the week
- * `keepDays + 1` days back to the week a week ahead (the migration's), DEFAULT otherwise.
+ * Where each row of `table` is, against where it belongs: the partition of its week (its day for the
+ * bodies) from `firstDaysBack` days back to a week ahead (the migration's), DEFAULT otherwise.
  */
-async function misplaced(db: Database, table: "api_log" | "events", keepDays: number) {
+async function misplaced(db: Database, table: "api_log" | "api_log_bodies" | "events", firstDaysBack: number) {
   const rows = await db.rows<{ partition: string; at: string }>(
     sql`select tableoid::regclass::text as partition, created_at::text as at from ${sql.identifier(table)}`,
   );
-  const first = weekStart(Date.now() - (keepDays + 1) * day);
-  const end = weekStart(Date.now() + 7 * day) + 7 * day;
+  const periodStart = table === "api_log_bodies" ? dayStart : weekStart;
+  const first = periodStart(Date.now() - firstDaysBack * day);
+  const end = table === "api_log_bodies" ? dayStart(Date.now()) + 8 * day : weekStart(Date.now() + 7 * day) + 7 * day;
   const expected = (at: number) =>
-    at < first || at >= end ? `${table}_default` : `${table}_p${new Date(weekStart(at)).toISOString().slice(0, 10).replaceAll("-", "")}`;
+    at < first || at >= end ? `${table}_default` : `${table}_p${new Date(periodStart(at)).toISOString().slice(0, 10).replaceAll("-", "")}`;
   return rows.filter((row) => row.partition !== expected(Date.parse(row.at.replace(" ", "T").replace(/\+00$/, "Z"))));
 }
 
-describe.each(["pglite", "postgres"] as const)("migration 0017 on %s", (driver) => {
+/** The API log's columns but the bodies, as text in id order, and its bodies of the last 30 days. */
+async function logParts(db: Database, bodiesFrom: "api_log" | "api_log_bodies") {
+  const [result] = await db.rows<{ metaSum: string; recentBodies: string; bodyRows: number }>(sql`select
+    (select md5(string_agg(concat_ws(',', id, request_id, key_id, account_id, method, path, query, status, duration_ms, ip, created_at), '|' order by id))
+      from api_log) as "metaSum",
+    (select md5(string_agg(concat_ws(',', id, request_body, response_body, created_at), '|' order by id)) from ${sql.identifier(bodiesFrom)}
+      where created_at >= now() - interval '30 days') as "recentBodies",
+    (select count(*)::int from ${sql.identifier(bodiesFrom)} where request_body is not null or response_body is not null) as "bodyRows"`);
+  return result;
+}
+
+describe.each(["pglite", "postgres"] as const)("migrations 0017, 0018 and 0020 on %s", (driver) => {
   it.skipIf(driver === "postgres" && !onPostgresRun)(
-    "moves every API log row and event into day partitions, the rest into DEFAULT",
+    "move every API log row and event into week partitions, the rest into DEFAULT, then the last 30 days' bodies into day partitions",
     { timeout: 120_000 },
     async () => {
       const db = await freshDatabase(driver);
-      await migrateFirst(db, before);
+      await migrateFirst(db, migrationIndex("0017_"));
       await fill(db);
       const old = await contents(db);
       expect(old.logRows).toBe(days.length * rowsPerDay);
 
-      await migrateDatabase(db);
+      await migrateFirst(db, migrationIndex("0018_"));
 
       expect(await contents(db)).toEqual(old);
       const [{ partitioned }] = await db.rows<{ partitioned: number }>(
@@ -108,13 +124,35 @@ describe.each(["pglite", "postgres"] as const)("migration 0017 on %s", (driver) 
         ["api_log", 365],
         ["events", 35],
       ] as const) {
-        expect(await misplaced(db, table, keepDays)).toEqual([]);
+        expect(await misplaced(db, table, keepDays + 1)).toEqual([]);
         const [{ inDefault }] = await db.rows<{ inDefault: number }>(
           sql`select count(*)::int as "inDefault" from ${sql.identifier(`${table}_default`)}`,
         );
         // Some rows of each table are older than its partitions or more than a week ahead.
         expect(inDefault).toBeGreaterThan(0);
       }
+
+      const beforeBodies = await logParts(db, "api_log");
+      await migrateDatabase(db);
+      const afterBodies = await logParts(db, "api_log_bodies");
+      expect(afterBodies.metaSum).toBe(beforeBodies.metaSum);
+      expect(afterBodies.recentBodies).toBe(beforeBodies.recentBodies);
+      // Only the days from -10 on had bodies younger than 30 days: the older ones are gone.
+      expect(afterBodies.bodyRows).toBe(days.filter((offset) => offset >= -10).length * rowsPerDay);
+      expect(await misplaced(db, "api_log_bodies", 30)).toEqual([]);
+      const [{ bodyColumns }] = await db.rows<{ bodyColumns: number }>(
+        sql`select count(*)::int as "bodyColumns" from information_schema.columns where table_name = 'api_log' and column_name like '%_body'`,
+      );
+      expect(bodyColumns).toBe(0);
+      // Migration 0020: events partitioned by ranges of seq instead, every event kept, none left in DEFAULT.
+      expect((await contents(db)).eventSum).toBe(old.eventSum);
+      expect(await db.rows(sql`select tableoid::regclass::text as partition, count(*)::int as events from events group by 1`)).toEqual([
+        { partition: "events_s0000000", events: days.length * rowsPerDay },
+      ]);
+      const [{ seq, partition }] = await db.rows<{ seq: number; partition: string }>(
+        sql`insert into events (account_id, type, data) values ('acc_part', 'listing.sold', '{}') returning seq::int as seq, tableoid::regclass::text as partition`,
+      );
+      expect({ seq, partition }).toEqual({ seq: days.length * rowsPerDay + 1, partition: "events_s0000000" });
       // The sequences go on after the moved rows: a new row gets a new id.
       const [{ id }] = await db.rows<{ id: number }>(
         sql`insert into api_log (request_id, method, path, status, duration_ms) values ('new', 'GET', '/', 200, 1) returning id::int as id`,

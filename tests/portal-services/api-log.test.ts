@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as ping } from "@/app/api/v1/ping/route";
 import { database } from "@/db";
-import { apiLog } from "@/db/schema";
+import { apiLog, apiLogBodies } from "@/db/schema";
 import { apiLogBodyDays, getApiLogEntry } from "@/lib/domain/api-log/get-api-log-entry";
-import { likePrefix, listApiLog } from "@/lib/domain/api-log/list-api-log";
+import { likePrefix, listApiLog, readWindows } from "@/lib/domain/api-log/list-api-log";
 import { flushKeyUsage } from "@/lib/domain/keys/last-used";
 import { listOwnKeys } from "@/lib/domain/keys/list-keys";
 import { ValidationError } from "@/lib/base/errors";
@@ -12,6 +12,7 @@ import { flushApiLog } from "@/lib/adapters/http/api-log";
 import { applyPartitionRetention, partitionedTables } from "@/lib/adapters/worker/partitions";
 import { accountWithKey, call } from "../support/fixtures";
 import { appErrorCode, freshAccount, logRows, signedIn } from "./support";
+import { loggedRows } from "@/tests/support/api-log-rows";
 
 const minute = 60_000;
 const day = 86_400_000;
@@ -73,6 +74,34 @@ describe("listApiLog", () => {
     expect((await listApiLog({ ctx, input: {} })).items).toHaveLength(8);
     const exact = await listApiLog({ ctx, input: { limit: 8 } });
     expect(exact.nextCursor).toBeNull();
+  });
+
+  it("reads week by week within the 365 days, newest first: a page fills across the windows, older rows are not shown", async () => {
+    const account = await freshAccount();
+    const now = new Date();
+    const [monday] = readWindows(now)[0];
+    // One row in each window and on either side of each of their edges; the first two are past the last window.
+    const ages = [366 * day, 365 * day + minute, 364 * day, 60 * day, 29 * day, 27 * day, 3 * day, 0];
+    const at = (age: number) => new Date(now.getTime() - age);
+    const ids = await logRows(ages.map((age) => ({ accountId: account.id, createdAt: at(age) })));
+    const edges = [
+      new Date(monday.getTime() - 1),
+      monday,
+      new Date(monday.getTime() - 28 * day),
+      new Date(monday.getTime() - 28 * day - 1),
+    ];
+    const edgeIds = await logRows(edges.map((createdAt) => ({ accountId: account.id, createdAt })));
+    const ctx = await signedIn(account, now);
+
+    const shown = [
+      ...ages.slice(2).map((age, index) => ({ id: ids[index + 2], at: at(age) })),
+      ...edges.map((edge, index) => ({ id: edgeIds[index], at: edge })),
+    ];
+    const newestFirst = shown.sort((a, b) => b.at.getTime() - a.at.getTime()).map((row) => row.id);
+    expect((await allPages(ctx, { limit: 3 })).flat()).toEqual(newestFirst);
+    expect((await allPages(ctx, { limit: 100 })).flat()).toEqual(newestFirst);
+    expect(newestFirst).not.toContain(ids[0]);
+    expect(newestFirst).not.toContain(ids[1]);
   });
 
   it("filters by status class, key and path prefix (LIKE's characters taken literally), together with paging", async () => {
@@ -176,12 +205,12 @@ describe("getApiLogEntry", () => {
     expect(await appErrorCode(getApiLogEntry({ ctx, input: { id: "9007199254740991" } }))).toBe("not_found");
   });
 
-  it("states the bodies expired after 30 days, before and after the retention job blanks them", async () => {
+  it("states the bodies expired after 30 days, before and after the retention job drops them", async () => {
     const account = await freshAccount();
     const now = new Date();
     const [young, old] = await logRows([
       { accountId: account.id, requestBody: { a: 1 }, responseBody: { b: 2 }, createdAt: new Date(now.getTime() - 29 * day) },
-      // 50 days: a week no other test file partitions (its row is in DEFAULT), wholly past the 30 days.
+      // 50 days: a day no other test file partitions (its bodies are in DEFAULT), wholly past the 30 days.
       { accountId: account.id, requestBody: { a: 1 }, responseBody: { b: 2 }, createdAt: new Date(now.getTime() - 50 * day) },
     ]);
     const ctx = await signedIn(account, now);
@@ -192,12 +221,11 @@ describe("getApiLogEntry", () => {
     });
     expect(await getApiLogEntry({ ctx, input: { id: old } })).toMatchObject({ requestBody: null, responseBody: null, bodiesExpired: true });
 
-    const apiLogRetention = partitionedTables.find((target) => target.table === "api_log")!;
-    expect(apiLogRetention.clear?.afterDays).toBe(apiLogBodyDays);
-    // The job's own step (these rows are in DEFAULT: the test database's partitions start today).
-    await applyPartitionRetention(await database(), apiLogRetention, now);
-    const { connection: db } = await database();
-    const stored = await db.select().from(apiLog).where(eq(apiLog.accountId, account.id));
+    const bodiesRetention = partitionedTables.find((target) => target.table === "api_log_bodies")!;
+    expect(bodiesRetention.keepDays).toBe(apiLogBodyDays);
+    // The job's own step (these bodies are in DEFAULT: the test database's partitions start a month ago).
+    await applyPartitionRetention(await database(), bodiesRetention, now);
+    const stored = await loggedRows((await database()).connection, eq(apiLog.accountId, account.id));
     expect(stored.map((row) => [String(row.id), row.requestBody])).toEqual(
       expect.arrayContaining([
         [old, null],
@@ -239,6 +267,7 @@ describe("getApiLogEntry", () => {
     } finally {
       // The file's audit (tests/setup) rightly fails on any secret-shaped value left in the log.
       await db.delete(apiLog).where(eq(apiLog.id, Number(id)));
+      await db.delete(apiLogBodies).where(eq(apiLogBodies.id, Number(id)));
     }
   });
 });

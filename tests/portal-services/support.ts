@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { database } from "@/db";
-import { apiLog } from "@/db/schema";
+import { apiLog, apiLogBodies } from "@/db/schema";
 import { createAccount, type CreateAccountInput } from "@/lib/domain/accounts/create-account";
 import { accountContext } from "@/lib/base/context";
 import { AppError } from "@/lib/base/errors";
@@ -31,14 +31,31 @@ export async function appErrorCode(promise: Promise<unknown>) {
   return (error as AppError).code;
 }
 
-type LogRow = typeof apiLog.$inferInsert;
+type LogRow = typeof apiLog.$inferInsert & Pick<typeof apiLogBodies.$inferInsert, "requestBody" | "responseBody">;
 
-/** Writes API log rows as the log writer would have (already redacted), returning their ids as the services give them. */
+/** API log rows as the writer stores them (bodies, when given, in `api_log_bodies`); returns their ids. */
 export async function logRows(rows: Array<Partial<LogRow> & { accountId: string | null; createdAt: Date }>): Promise<string[]> {
   const { connection: db } = await database();
   const inserted = await db
     .insert(apiLog)
-    .values(rows.map((row) => ({ requestId: newId("request"), method: "GET", path: "/api/v1/ping", status: 200, durationMs: 3, ...row })))
-    .returning({ id: apiLog.id });
+    .values(
+      rows.map((row) => ({
+        requestId: newId("request"),
+        method: "GET",
+        path: "/api/v1/ping",
+        status: 200,
+        durationMs: 3,
+        ...row,
+        // Not columns of api_log: the bodies are rows of their own, below.
+        requestBody: undefined,
+        responseBody: undefined,
+      })),
+    )
+    .returning({ id: apiLog.id, createdAt: apiLog.createdAt });
+  const bodies = inserted.flatMap(({ id, createdAt }, index) => {
+    const { requestBody = null, responseBody = null } = rows[index];
+    return requestBody === null && responseBody === null ? [] : [{ id, createdAt, requestBody, responseBody }];
+  });
+  if (bodies.length) await db.insert(apiLogBodies).values(bodies);
   return inserted.map((row) => String(row.id));
 }

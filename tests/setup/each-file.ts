@@ -1,6 +1,6 @@
 import { appendFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, beforeAll, expect, vi } from "vitest";
 import { configureDatabase, database, databaseOpened } from "@/db";
 import { databaseSettings, resetConfig } from "@/lib/base/config";
 import { flushApiLog } from "@/lib/adapters/http/api-log";
@@ -22,7 +22,22 @@ import { rememberTemplate, restoreTemplate, templateRemembered } from "../suppor
 const onPostgres = Boolean(process.env.DATABASE_URL);
 configureDatabase(() => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE }));
 
-const environment = { ...process.env };
+/**
+ * The worker's environment as it started, kept across its files (this file is evaluated again before
+ * each of them). Every file starts from it: vitest's memory of stubbed variables is shared by the
+ * worker's files too, so one file's `vi.stubEnv` left standing (or remembered with a value another
+ * file had stubbed) could otherwise reach the next file, as UNSAFE_ALLOW_LOCAL_URLS once did.
+ */
+const workerEnvironment = ((globalThis as { workerEnvironment?: NodeJS.ProcessEnv }).workerEnvironment ??= { ...process.env });
+
+function restoreEnvironment() {
+  vi.unstubAllEnvs();
+  for (const name of Object.keys(process.env)) if (!(name in workerEnvironment)) delete process.env[name];
+  Object.assign(process.env, workerEnvironment);
+  resetConfig();
+}
+
+restoreEnvironment();
 
 beforeAll(async () => {
   if (!onPostgres && !templateRemembered()) await rememberTemplate(await database());
@@ -36,6 +51,15 @@ beforeAll(async () => {
  */
 afterAll(async () => {
   const keys = createdKeys.splice(0);
+  try {
+    await afterFile(keys);
+  } finally {
+    restoreEnvironment();
+    resetRateLimiter();
+  }
+});
+
+async function afterFile(keys: string[]) {
   if (databaseOpened()) {
     await flushApiLog();
     if (onPostgres) {
@@ -46,8 +70,4 @@ afterAll(async () => {
       await restoreTemplate(db);
     }
   }
-  for (const name of Object.keys(process.env)) if (!(name in environment)) delete process.env[name];
-  Object.assign(process.env, environment);
-  resetConfig();
-  resetRateLimiter();
-});
+}

@@ -57,7 +57,7 @@ const hashOf = (text: string) => [...text].reduce((hash, char) => (Math.imul(has
 export async function auditApiLog(db: Database, keys: Iterable<string>): Promise<string[]> {
   const pieces = await db.rows<{ requestId: string; text: string }>(sql`
     select row.request_id as "requestId", piece.text
-    from api_log as row,
+    from (select l.*, b.request_body, b.response_body from api_log l left join api_log_bodies b using (id, created_at)) as row,
       lateral regexp_matches(row::text, ${`(svc_(?:test|live)_[A-Za-z0-9]|[A-Za-z0-9]{${secretLength},})`}, 'g') as found,
       lateral (select found[1] as text) as piece`);
   return [...new Set(rowsHoldingSecrets(pieces, keys))];

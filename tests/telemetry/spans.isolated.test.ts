@@ -157,4 +157,21 @@ describe("traces over OTLP", () => {
       resetConfig();
     }
   });
+  it("Next.js's internal steps are not recorded, its route handler's span and what runs beneath it are", async () => {
+    const kept = await traced("BaseServer.handleRequest", { "next.span_type": "BaseServer.handleRequest" }, () =>
+      traced("executing api route", { "next.span_type": "AppRouteRouteHandlers.runHandler" }, async (handler) => {
+        // Asked while each span is open: an ended span records nothing either.
+        const internal = await traced("start response", { "next.span_type": "NextNodeServer.startResponse" }, async (span) =>
+          span.isRecording(),
+        );
+        const ours = await traced("ours", {}, async (span) => span.isRecording());
+        return { handler: handler.isRecording(), internal, ours };
+      }),
+    );
+    expect(kept).toEqual({ handler: true, internal: false, ours: true });
+    const loading = await traced("load route module", { "next.span_type": "LoadComponents.loadRouteModule" }, async (span) =>
+      span.isRecording(),
+    );
+    expect(loading).toBe(false);
+  });
 });

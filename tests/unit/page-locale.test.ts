@@ -3,7 +3,7 @@ import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
 import { pageLocale } from "@/lib/base/i18n";
 import { returnPath } from "@/lib/adapters/portal/page-locale";
-import { pageSecurityHeaders } from "@/lib/adapters/portal/security-headers";
+import { allowsInlineStyles, pageSecurityHeaders } from "@/lib/adapters/portal/security-headers";
 import { vercelBlobOrigin } from "@/lib/infra/storage/vercel-origin";
 import { config as proxyConfig, proxy } from "@/proxy";
 
@@ -55,6 +55,24 @@ describe("the security headers of pages", () => {
       "Referrer-Policy": "strict-origin-when-cross-origin",
     });
     expect(pageSecurityHeaders("n", { development: true })["Content-Security-Policy"]).toContain("'unsafe-eval'");
+  });
+
+  it("allow inline styles on the API reference's path alone, never inline or evaluated scripts", async () => {
+    const reference = pageSecurityHeaders("abc123==", { development: false, inlineStyles: true })["Content-Security-Policy"];
+    expect(reference).toContain("style-src 'self' 'unsafe-inline';");
+    // A nonce beside 'unsafe-inline' would make browsers ignore it.
+    expect(reference.match(/style-src [^;]*/)![0]).not.toContain("nonce");
+    expect(reference).toContain("script-src 'self' 'nonce-abc123==' 'strict-dynamic';");
+    expect(reference.match(/script-src [^;]*/)![0]).not.toMatch(/unsafe/);
+    expect(allowsInlineStyles("/docs/api")).toBe(true);
+    expect(allowsInlineStyles("/docs/api/")).toBe(true);
+    for (const other of ["/", "/docs", "/docs/api/other", "/docs/apix", "/listings", "/settings/api/keys"])
+      expect(allowsInlineStyles(other), other).toBe(false);
+    const policyOf = async (path: string) =>
+      (await proxy(new NextRequest(`http://localhost:3000${path}`))).headers.get("content-security-policy")!;
+    expect(await policyOf("/docs/api")).toContain("style-src 'self' 'unsafe-inline'");
+    expect(await policyOf("/docs/api?tab=1")).toContain("style-src 'self' 'unsafe-inline'");
+    expect(await policyOf("/listings")).toMatch(/style-src 'self' 'nonce-[^']+';/);
   });
 
   it("allow images from this origin only, and from the photo store's origin when photos are kept in Vercel Blob", () => {

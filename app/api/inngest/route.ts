@@ -7,7 +7,7 @@ import { inngestConfigured } from "@/lib/base/config";
 
 // On Vercel a call from Inngest runs the functions' steps (a job attempt: a listing's photos; a webhook
 // attempt) and is stopped after this many seconds: fluid compute's default and the Hobby plan's
-// ceiling (README, Deploy on Vercel). Elsewhere (next start, the release bundle) it does nothing.
+// ceiling (docs/operations.md, Deploy on Vercel). Elsewhere (next start, the release bundle) it does nothing.
 export const maxDuration = 300;
 
 type Handler = ReturnType<typeof serve>;

@@ -10,6 +10,8 @@ import { resumeListingRoute } from "./listings/[code]/resume/declaration";
 import { markListingSoldRoute } from "./listings/[code]/sold/declaration";
 import { catalogRoute, createListingRoute } from "./listings/declaration";
 import { upsertListingByRefRoute } from "./listings/ref/[ref]/declaration";
+import { createListingImportRoute } from "./listings/imports/declaration";
+import { getListingImportRoute } from "./listings/imports/[id]/declaration";
 import { validateListingRoute } from "./listings/validate/declaration";
 import { revokeRoute } from "./oauth/revoke/declaration";
 import { tokenRoute } from "./oauth/token/declaration";
@@ -20,6 +22,7 @@ import { setListingPhotosRoute } from "./listings/[code]/photos/declaration";
 import { createUploadRoute } from "./uploads/declaration";
 import { uploadFileRoute } from "./uploads/[key]/declaration";
 import { simulateModerationRoute } from "./sandbox/listings/[code]/moderation/declaration";
+import { triggerSandboxEventRoute } from "./sandbox/events/declaration";
 
 /**
  * Every operation of v1, in the document's order. Each is declared beside its route file; this list
@@ -39,6 +42,8 @@ export const routes: readonly RouteDeclaration[] = [
   resumeListingRoute,
   markListingSoldRoute,
   upsertListingByRefRoute,
+  createListingImportRoute,
+  getListingImportRoute,
   accountListingsRoute,
   accountListingRoute,
   accountListingByRefRoute,
@@ -49,6 +54,7 @@ export const routes: readonly RouteDeclaration[] = [
   setListingPhotosRoute,
   uploadFileRoute,
   simulateModerationRoute,
+  triggerSandboxEventRoute,
   openApiRoute,
 ];
 

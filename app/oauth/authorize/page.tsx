@@ -16,7 +16,7 @@ export async function generateMetadata(): Promise<Metadata> {
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 /**
- * GET /oauth/authorize – the consent request (README, OAuth). A signed-out holder signs in first and
+ * GET /oauth/authorize – the consent request (docs/accounts.md, OAuth). A signed-out holder signs in first and
  * comes back here with the same query. Until the app and its exact redirect address are known, an
  * error is shown here and never redirected; after that, errors go back to the app. Like every page,
  * it cannot be framed (`frame-ancestors 'none'`), so nobody can overlay the Allow button.

@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Sandbox mailbox", robots: { index: f
 const shown = 50;
 
 /**
- * The sandbox mailbox (README, Mail): the mail the app would have sent to the signed-in account, with
+ * The sandbox mailbox (docs/accounts.md, Mail): the mail the app would have sent to the signed-in account, with
  * its links. Its own mail only: the mailbox holds password reset links, and the sandbox is public.
  * Signed out, sign-in comes first (and returns here). It exists only while the mailbox is in use
  * (APP_ENV=sandbox without SMTP_URL): otherwise a 404. English only: a developer's tool, not the product.

@@ -3,7 +3,7 @@ import { database } from "@/db";
 import { databaseUnavailable } from "@/db/errors";
 import { config } from "@/lib/base/config";
 import { logger } from "@/lib/base/logger";
-import { loggable, loggableQuery, storableText } from "@/lib/base/redact";
+import { loggable, loggableAsIs, loggableQuery, storableText } from "@/lib/base/redact";
 
 export interface ApiLogEntry {
   requestId: string;
@@ -17,6 +17,8 @@ export interface ApiLogEntry {
   ip: string | null;
   requestBody: unknown;
   responseBody: unknown;
+  /** The response body as it was sent (`JSON.stringify`), kept as the log's when there is nothing in it to redact. */
+  responseText?: string;
   createdAt: Date;
 }
 
@@ -74,7 +76,9 @@ function storable(entry: ApiLogEntry): ApiLogEntry {
     query: entry.query === null ? null : loggableQuery(entry.query),
     ip: entry.ip === null ? null : storableText(entry.ip),
     requestBody: loggable(entry.requestBody),
-    responseBody: loggable(entry.responseBody),
+    ...(entry.responseText !== undefined && loggableAsIs(entry.responseText)
+      ? { responseBody: null, responseText: entry.responseText }
+      : { responseBody: loggable(entry.responseBody), responseText: undefined }),
   };
 }
 
@@ -106,36 +110,49 @@ function keepForLater(batch: ApiLogEntry[], error: unknown): void {
 /** Last resort for a row the database refuses: the request is still recorded, without its bodies. */
 async function writeWithoutBodies(entry: ApiLogEntry, cause: unknown): Promise<void> {
   try {
-    await insert([{ ...entry, requestBody: null, responseBody: null }]);
+    await insert([{ ...entry, requestBody: null, responseBody: null, responseText: undefined }]);
     logger.warn("api log row stored without its bodies", { error: cause, requestId: entry.requestId });
   } catch (error) {
     logger.error("api log write failed", { error, requestId: entry.requestId });
   }
 }
 
-/** One statement with one JSON parameter per batch: cheaper to build than a row of parameters per entry. */
+/** An entry as a JSON object; a response body kept as sent goes in as its text, never parsed and written again. */
+function rowJson(e: ApiLogEntry): string {
+  const row = JSON.stringify({
+    request_id: e.requestId,
+    key_id: e.keyId,
+    account_id: e.accountId,
+    method: e.method,
+    path: e.path,
+    query: e.query,
+    status: e.status,
+    duration_ms: e.durationMs,
+    ip: e.ip,
+    request_body: e.requestBody ?? null,
+    created_at: e.createdAt.toISOString(),
+  });
+  return `${row.slice(0, -1)},"response_body":${e.responseText ?? JSON.stringify(e.responseBody ?? null)}}`;
+}
+
+/**
+ * One statement with one JSON parameter per batch: cheaper to build than a row of parameters per entry.
+ * The ids are drawn first so that each row's bodies, kept apart for their shorter retention
+ * (`api_log_bodies`, migration 0018), are written in the same statement, all or nothing.
+ */
 async function insert(batch: ApiLogEntry[]): Promise<void> {
   const { connection: db } = await database();
-  const rows = JSON.stringify(
-    batch.map((e) => ({
-      request_id: e.requestId,
-      key_id: e.keyId,
-      account_id: e.accountId,
-      method: e.method,
-      path: e.path,
-      query: e.query,
-      status: e.status,
-      duration_ms: e.durationMs,
-      ip: e.ip,
-      request_body: e.requestBody ?? null,
-      response_body: e.responseBody ?? null,
-      created_at: e.createdAt.toISOString(),
-    })),
-  );
+  const rows = `[${batch.map(rowJson).join(",")}]`;
   await db.execute(sql`
-    insert into api_log (request_id, key_id, account_id, method, path, query, status, duration_ms, ip, request_body, response_body, created_at)
-    select request_id, key_id, account_id, method, path, query, status, duration_ms, ip, request_body, response_body, created_at
-    from jsonb_to_recordset(${rows}::jsonb) as r(
-      request_id text, key_id text, account_id text, method text, path text, query text, status integer,
-      duration_ms integer, ip text, request_body jsonb, response_body jsonb, created_at timestamptz)`);
+    with entry as materialized (
+      select nextval('api_log_id_seq') as id, r.*
+      from jsonb_to_recordset(${rows}::jsonb) as r(
+        request_id text, key_id text, account_id text, method text, path text, query text, status integer,
+        duration_ms integer, ip text, request_body jsonb, response_body jsonb, created_at timestamptz)
+    ), bodies as (
+      insert into api_log_bodies (id, created_at, request_body, response_body)
+      select id, created_at, request_body, response_body from entry where request_body is not null or response_body is not null
+    )
+    insert into api_log (id, request_id, key_id, account_id, method, path, query, status, duration_ms, ip, created_at)
+    select id, request_id, key_id, account_id, method, path, query, status, duration_ms, ip, created_at from entry`);
 }

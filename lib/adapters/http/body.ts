@@ -1,13 +1,10 @@
 import { AppError } from "@/lib/base/errors";
+import { maxNestingDepth, nestingDepth } from "@/lib/base/validation/json-depth";
 
-/** Largest JSON body accepted (documented in the README and the OpenAPI document). */
+export { maxNestingDepth };
+
+/** Largest JSON body accepted (documented in docs/api.md and the OpenAPI document). */
 export const maxBodyBytes = 1_048_576;
-
-/**
- * Deepest nesting of objects and arrays accepted in a body: far above any real listing (which nests
- * four levels), far below what recursive code (validation, redaction, serialisation) can walk.
- */
-export const maxNestingDepth = 64;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -40,20 +37,6 @@ function decodeUtf8(bytes: Uint8Array): string {
   } catch {
     throw new AppError("invalid_encoding");
   }
-}
-
-/** Depth of the deepest object or array, walked without recursion so no depth can overflow the stack. */
-function nestingDepth(value: unknown): number {
-  let deepest = 0;
-  const pending: [unknown, number][] = [[value, 0]];
-  while (pending.length) {
-    const [node, depth] = pending.pop()!;
-    if (node === null || typeof node !== "object") continue;
-    deepest = Math.max(deepest, depth + 1);
-    if (deepest > maxNestingDepth) return deepest;
-    for (const member of Object.values(node)) pending.push([member, depth + 1]);
-  }
-  return deepest;
 }
 
 /** The body's bytes, refused with 413 once they exceed `limit` (read as they come: a lying Content-Length does not help). */

@@ -26,6 +26,8 @@ export interface ApiRequest<P, A extends Actor = PublicActor> {
   ctx: ServiceContext<A>;
   /** The JSON body, media type and size checked; read at most once. */
   body(accepted?: readonly string[]): Promise<unknown>;
+  /** What the API log keeps as the request's body when the handler reads a body `body()` cannot (an NDJSON import). */
+  logBody(value: unknown): void;
 }
 
 export interface KeyedRequest<P> extends ApiRequest<P, ApiActor> {
@@ -136,6 +138,7 @@ function pipeline<P>(route: string | undefined, admit: Admit<P>): RouteHandler<P
             requestId: exchange.requestId,
             locale: exchange.locale,
             body: async (accepted) => (exchange.requestBody = await readJsonBody(request, accepted)),
+            logBody: (value) => (exchange.requestBody = value),
           });
         } catch (error) {
           response = problemResponse(error, exchange, span);
@@ -172,7 +175,8 @@ function problemResponse(error: unknown, exchange: Exchange, span: Span): Respon
   }
   const body = renderProblem(known, exchange.locale, exchange.requestId);
   const headers = new Headers(known.headers);
-  if (body.status === 429 && exchange.rate) headers.set("Retry-After", String(exchange.rate.resetSeconds));
+  // The rate limit's wait, unless the refusal says its own (a long poll's, `too_many_waiting_requests`).
+  if (body.status === 429 && exchange.rate && !headers.has("Retry-After")) headers.set("Retry-After", String(exchange.rate.resetSeconds));
   return json(body, { status: body.status, headers, contentType: problemContentType });
 }
 
@@ -194,6 +198,7 @@ function finish(response: Response, exchange: Exchange, span: Span): Response {
   } catch (error) {
     logger.error("response headers not set", { requestId: exchange.requestId, error });
   }
+  const sent = payloadOf(response);
   logApiRequest({
     requestId: exchange.requestId,
     keyId: exchange.principal?.key.id ?? null,
@@ -205,7 +210,8 @@ function finish(response: Response, exchange: Exchange, span: Span): Response {
     durationMs: Math.round(performance.now() - exchange.started),
     ip: exchange.ip,
     requestBody: exchange.requestBody ?? null,
-    responseBody: payloadOf(response) ?? null,
+    responseBody: sent?.payload ?? null,
+    responseText: sent?.text,
     createdAt: new Date(),
   });
   // The method read at the end: a forbidden method's stand-in request carried GET (refuseForbiddenMethod).
@@ -221,7 +227,7 @@ function finish(response: Response, exchange: Exchange, span: Span): Response {
 }
 
 /**
- * The caller's address for per-address limits and the API log, by the trust model of README
+ * The caller's address for per-address limits and the API log, by the trust model of docs/api.md,
  * "Client address": each of the `TRUSTED_PROXY_HOPS` proxies in front appends the address it was
  * connected from to `X-Forwarded-For`, so the entry that many places from the end is the one the
  * outermost trusted proxy saw; entries before it are the client's own word and never chosen.

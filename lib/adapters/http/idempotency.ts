@@ -28,7 +28,7 @@ export interface IdempotentRequest {
 type Row = typeof idempotencyKeys.$inferSelect;
 
 /**
- * Runs a create at most once per `Idempotency-Key` (README, Listings API). The first request commits an
+ * Runs a create at most once per `Idempotency-Key` (docs/api.md, Listings API). The first request commits an
  * `in_flight` row before running, so a concurrent repeat finds it and gets 409 instead of creating
  * twice. A 2xx answer is stored and replayed to repeats with the same body for 10 minutes; a repeat
  * with another body gets 422. A run that throws or answers 4xx or 5xx wrote nothing and releases the

@@ -10,7 +10,7 @@ export const noStore = { "Cache-Control": "no-store", Pragma: "no-cache" } as co
 const oauthErrors = new Set<string>(["invalid_request", "invalid_client", "invalid_grant", "unsupported_grant_type", "invalid_scope"]);
 
 /**
- * Runs an OAuth endpoint's work and answers its OAuth errors (README, OAuth): the RFC 6749 §5.2
+ * Runs an OAuth endpoint's work and answers its OAuth errors (docs/accounts.md, OAuth): the RFC 6749 §5.2
  * status and `application/json` body (`error`, `error_description`) that client libraries read, with
  * the problem members (`type`, `title`, `status`, `code`, `detail`) in the request's language beside
  * them. `WWW-Authenticate` comes with the error. Any other failure goes to the pipeline (a problem).

@@ -45,6 +45,8 @@ export interface BodyDeclaration<S extends z.ZodType = z.ZodType> {
   /** A body that succeeds, shown and sent by the API reference page (`/docs/api`). */
   example: unknown;
   description?: string;
+  /** A media type of `types` whose body has another schema and example (a JSON reference beside NDJSON lines). */
+  variants?: Readonly<Record<string, { schema: z.ZodType; example: unknown }>>;
   /**
    * Set when a domain validator checks the body rather than `schema`, which then only documents it:
    * the listing bodies go through `validateListing`, whose codes zod cannot give (rules across

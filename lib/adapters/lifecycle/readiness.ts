@@ -24,7 +24,7 @@ export const checkTimeoutMs = 2_000;
  * each under `checkTimeoutMs`:
  * - `database`: a `select 1`; failing → `unavailable` (no request can be served without it);
  * - `redis`, when `UPSTASH_REDIS_REST_*` is set: a PING; failing → `degraded` only, since the rate
- *   limiter then counts per process and every request is still answered (README, Health and shutdown);
+ *   limiter then counts per process and every request is still answered (docs/operations.md, Health and shutdown);
  * - `blob` and `inngest`, when any of their variables is set: that the configuration is complete
  *   (a half-configured instance would fail every upload or lose every job); failing → `unavailable`.
  * From the moment shutdown begins the answer is `unavailable` without checking anything.

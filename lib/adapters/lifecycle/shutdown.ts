@@ -3,13 +3,15 @@ import { config } from "@/lib/base/config";
 import { logger } from "@/lib/base/logger";
 import { flushApiLog } from "@/lib/adapters/http/api-log";
 import { stopJobRunner } from "@/lib/adapters/worker/runner";
+import { endEventWaits } from "@/lib/domain/events";
 import { requestsEnded, stopAcceptingConnections, watchHttpTraffic } from "./http-traffic";
 import { beginShutdown } from "./shutdown-state";
 
 /**
  * Graceful shutdown on SIGTERM (and SIGINT), installed by instrumentation at start-up:
  * 1. readiness answers 503 from now on (`/api/health/ready`), so a load balancer stops sending;
- * 2. the HTTP server stops accepting connections, and every answer closes its connection;
+ * 2. the HTTP server stops accepting connections, and every answer closes its connection; the
+ *    requests waiting for events (`GET /events?wait=`) answer at once with the empty page;
  * 3. the requests in flight end, and the job runner stops claiming: its job in progress (a photo
  *    list) finishes, and the delivery lane gives back the deliveries it claimed ahead and waits for
  *    the attempts in flight, all within `SHUTDOWN_GRACE_MS` from the signal;
@@ -17,7 +19,7 @@ import { beginShutdown } from "./shutdown-state";
  *    sent when tracing is on; exit 0.
  * Past the grace the jobs still running are given back (their rows due again at once, a photo
  * list's lease released) and the rest is logged and left: a request is cut off, a delivery's claim
- * ends on its own and another instance takes it up (README, Health and shutdown).
+ * ends on its own and another instance takes it up (docs/operations.md, Health and shutdown).
  *
  * Next.js's own handler (`start-server.js`, unless `NEXT_MANUAL_SIG_HANDLE` is set) would close the
  * server and exit 143 as soon as the connections end, before the runner, the API log and the
@@ -38,6 +40,7 @@ async function shutDown(signal: NodeJS.Signals): Promise<void> {
   const deadline = Date.now() + graceMs;
   logger.info("shutting down", { signal, graceMs });
   stopAcceptingConnections();
+  endEventWaits();
   const [requestsLeft, runner] = await Promise.all([requestsEnded(deadline), stopJobRunner({ by: deadline })]);
   if (requestsLeft > 0) logger.warn("shutdown grace over with requests in flight; they are cut off", { requests: requestsLeft });
   if (runner === "late")

@@ -55,7 +55,10 @@ export function operationOf(route: RouteDeclaration): ZodOpenApiOperationObject 
             required: true,
             description: body.description,
             content: Object.fromEntries(
-              (body.types ?? ["application/json"]).map((type) => [type, { schema: body.schema, example: body.example }]),
+              (body.types ?? ["application/json"]).map((type) => [
+                type,
+                body.variants?.[type] ?? { schema: body.schema, example: body.example },
+              ]),
             ),
           },
         }

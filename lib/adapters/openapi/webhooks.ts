@@ -48,6 +48,11 @@ const described: Record<EventType, { component: string; summary: string; when: s
     summary: "Test delivery",
     when: "The webhook's test button (or `webhook:test`) was used: sent to that webhook only, signed like any other event, never retried. Its id is not an event of `GET /events`.",
   },
+  [eventTypes.importCompleted]: {
+    component: "ImportCompletedEvent",
+    summary: "Bulk import completed",
+    when: "Every line of a bulk import (`POST /listings/imports`) was applied or refused; `data.lines` counts the outcomes, and `GET /listings/imports/{id}` lists each line's.",
+  },
 };
 
 const exampleListing = {
@@ -78,6 +83,11 @@ export const webhookExampleData: Record<EventType, Record<string, unknown>> = {
     urls: ["https://cdn.example.com/photos/k7m2xq4p-3.jpg"],
   },
   [eventTypes.webhookTest]: { message: "Test delivery from the listings platform" },
+  [eventTypes.importCompleted]: {
+    id: "imp_3k9t2m7q1x8c4v6b",
+    status: "completed",
+    lines: { total: 120, done: 120, created: 80, updated: 30, unchanged: 8, refused: 2 },
+  },
 };
 
 /** The request headers of every delivery, signed as Standard Webhooks. */

@@ -50,7 +50,7 @@ function authConfig(): NextAuthConfig {
   return {
     // The first seals new sessions; sessions sealed with a previous secret still open until they expire.
     secret: authSecrets(),
-    // The address comes from the proxy trust model (README "Client address"), not from Auth.js's host check.
+    // The address comes from the proxy trust model (docs/api.md, "Client address"), not from Auth.js's host check.
     trustHost: true,
     useSecureCookies: secure,
     session: { strategy: "jwt", maxAge: sessionDays * 86_400, updateAge: 86_400 },

@@ -1,4 +1,5 @@
 import type { JobDefinition } from "@/lib/infra/jobs/define";
+import { processImportJob } from "./import-jobs";
 import { remindConfirmationJob, unconfirmListingsJob } from "./listing-jobs";
 import { cleanUpPhotoFilesJob, processPhotosJob } from "./photo-jobs";
 import { createPartitionsJob, retentionJob } from "./retention-job";
@@ -14,6 +15,7 @@ export const jobRegistry: readonly JobDefinition[] = [
   remindConfirmationJob,
   processPhotosJob,
   cleanUpPhotoFilesJob,
+  processImportJob,
 ];
 
 export function findJob(name: string): JobDefinition | undefined {

@@ -1,9 +1,9 @@
-import { eq } from "drizzle-orm";
-import { idempotencyKeys, jobs, oauthCodes, sandboxMail, webhookDeliveries } from "@/db/schema";
+import { eq, isNotNull } from "drizzle-orm";
+import { idempotencyKeys, jobs, listingImports, oauthCodes, sandboxMail, sandboxWebhookReceipts, webhookDeliveries } from "@/db/schema";
 import type { RetentionRule } from "./retention";
 
 /**
- * The retention limits applied row by row (README, Jobs) by the `retention.cleanup` job. A new limit
+ * The retention limits applied row by row (docs/jobs.md, Jobs) by the `retention.cleanup` job. A new limit
  * is one more entry here; the API log and events, partitioned by day, are in partitions.ts.
  */
 export const retentionRules: readonly RetentionRule[] = [
@@ -16,6 +16,26 @@ export const retentionRules: readonly RetentionRule[] = [
   { name: "idempotency_keys.expired", keepDays: 1, table: idempotencyKeys, key: idempotencyKeys.id, age: idempotencyKeys.expiresAt },
   // The sandbox mailbox holds confirmation and reset links, useful for minutes: a week is plenty.
   { name: "sandbox_mail", keepDays: 7, table: sandboxMail, key: sandboxMail.id, age: sandboxMail.createdAt },
+  // What reached the sandbox's webhook receiver: something to look at while trying the API, like the mailbox.
+  {
+    name: "sandbox_webhook_receipts",
+    keepDays: 7,
+    table: sandboxWebhookReceipts,
+    key: sandboxWebhookReceipts.id,
+    age: sandboxWebhookReceipts.receivedAt,
+  },
+  // A completed import's NDJSON lines are a request body: kept as long as the API log keeps bodies (30 days).
+  {
+    name: "listing_imports.body",
+    keepDays: 30,
+    table: listingImports,
+    key: listingImports.id,
+    age: listingImports.completedAt,
+    where: isNotNull(listingImports.body),
+    clear: [listingImports.body],
+  },
+  // The import and its results (one row a line, deleted with it), as long as the API log keeps its other information.
+  { name: "listing_imports", keepDays: 365, table: listingImports, key: listingImports.id, age: listingImports.completedAt },
   // An authorization code lives 60 seconds; a used one is kept a week so that a replay still revokes the key it granted.
   { name: "oauth_codes.expired", keepDays: 7, table: oauthCodes, key: oauthCodes.id, age: oauthCodes.expiresAt },
 ];

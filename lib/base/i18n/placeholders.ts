@@ -23,6 +23,7 @@ export const problemDetails = {
   validation_failed: [],
   idempotency_key_reused: [],
   too_many_requests: ["limit", "retry_after"],
+  too_many_waiting_requests: ["limit", "retry_after"],
   internal_error: ["request_id"],
   service_unavailable: ["retry_after"],
   invalid_request: [],
@@ -37,6 +38,9 @@ export const problemDetails = {
   upload_length_mismatch: ["expected"],
   upload_incomplete: ["expected"],
   upload_already_used: [],
+  import_empty: [],
+  import_too_many_lines: ["limit"],
+  import_in_progress: ["id"],
 } as const;
 
 /** The arguments of each reason's detail, for the problems that say why. */
@@ -58,6 +62,7 @@ export const problemReasons = {
     cannot_confirm: ["status"],
     nothing_to_approve: ["status"],
     own_listing: [],
+    events_need_key: [],
   },
   limit_reached: {
     too_many_keys: ["limit"],

@@ -1,10 +1,12 @@
 export { eventId, parseEventId } from "./ids";
-export { listEvents, listEventsQuery, type EventPage, type ListEventsInput } from "./list-events";
-export { recordEvent, type NewEvent } from "./record-event";
+export { listEvents, listEventsQuery, maxWaitSeconds, type EventPage, type ListEventsInput } from "./list-events";
+export { endEventWaits, eventWaiters, maxWaitingPerKey } from "./process-waiters";
+export { eventsChannel, recordEvent, type NewEvent } from "./record-event";
 export {
   eventBodySchema,
   eventDataSchemas,
   eventTypes,
+  importTotalsSchema,
   listingEventData,
   webhookEventBodySchema,
   type EventBody,

@@ -10,6 +10,12 @@ import { eventBody, type EventBody, type EventType } from "./types";
 // the one-bigint form never collide with it (PostgreSQL keeps the two spaces apart).
 const accountEventsLock = 0x65767473;
 
+/**
+ * The PostgreSQL channel notified, with the account's id as payload, by every transaction that records
+ * an event: `GET /events?wait=` waits on it in every instance (`list-events.ts`).
+ */
+export const eventsChannel = "events";
+
 export interface NewEvent {
   accountId: string;
   type: EventType;
@@ -22,15 +28,20 @@ export interface NewEvent {
  * change, so the change and its event commit or vanish together. Every event of the platform goes
  * through here, so whatever must follow an event (deliveries) belongs here too.
  *
- * Only accounts with a key that is not revoked get events (README, Listings API); an expired key still
+ * Only accounts with a key that is not revoked get events (docs/api.md, Listings API); an expired key still
  * counts, so an integrator renewing its key finds the events in between. Returns null otherwise.
  */
 export async function recordEvent(tx: Handle, event: NewEvent): Promise<EventBody | null> {
   // The per-account lock, held until commit, is taken before `seq` is drawn: an account's events
   // then commit in `seq` order, and a reader paging with `after` never passes one that would commit
-  // later with a smaller `seq`. It is only taken when a key exists (the select yields a row).
+  // later with a smaller `seq`. It is only taken when a key exists (the select yields a row). The
+  // same row queues the NOTIFY of `eventsChannel`, without a round trip of its own: PostgreSQL sends
+  // it at commit (once per transaction and account, however many events), never after a rollback.
   const [keyed] = await tx
-    .select({ locked: sql`pg_advisory_xact_lock(${accountEventsLock}, hashtext(${event.accountId}))` })
+    .select({
+      locked: sql`pg_advisory_xact_lock(${accountEventsLock}, hashtext(${event.accountId}))`,
+      notified: sql`pg_notify(${eventsChannel}, ${event.accountId})`,
+    })
     .from(apiKeys)
     .where(and(eq(apiKeys.accountId, event.accountId), isNull(apiKeys.revokedAt)))
     .limit(1);

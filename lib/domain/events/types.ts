@@ -4,7 +4,7 @@ import { rejectionCodes } from "@/lib/domain/vocabulary/rejection-codes";
 import { listingUrl } from "@/lib/base/public-urls";
 import { eventId } from "./ids";
 
-/** The nine event types of release 1.0.0. Clients must accept new ones later. */
+/** The nine event types of release 1.0.0, then those added since. Clients must accept new ones later. */
 export const eventTypes = {
   published: "listing.published",
   rejected: "listing.rejected",
@@ -15,6 +15,7 @@ export const eventTypes = {
   editedInPortal: "listing.edited_in_portal",
   mediaFailed: "media.failed",
   webhookTest: "webhook.test",
+  importCompleted: "import.completed",
 } as const;
 
 export type EventType = (typeof eventTypes)[keyof typeof eventTypes];
@@ -36,7 +37,7 @@ export const eventBodySchema = z
   .meta({ id: "Event" });
 export type EventBody = z.output<typeof eventBodySchema>;
 
-export function eventBody(row: typeof events.$inferSelect): EventBody {
+export function eventBody(row: Pick<typeof events.$inferSelect, "seq" | "type" | "createdAt" | "data">): EventBody {
   return { id: eventId(row.seq), type: row.type, created_at: row.createdAt.toISOString(), data: row.data };
 }
 
@@ -60,6 +61,18 @@ const listingDataShape = {
   status: z.enum(listingStatuses).meta({ description: "The listing's status at the time of the event." }),
   url: z.string().meta({ format: "uri", description: "The listing's public page." }),
 };
+
+/** How the lines of a bulk import ended: `GET /listings/imports/{id}` and the `import.completed` event. */
+export const importTotalsSchema = z
+  .object({
+    total: z.number().int().min(1).meta({ description: "Lines in the import." }),
+    done: z.number().int().min(0).meta({ description: "Lines applied so far: the sum of the four outcomes." }),
+    created: z.number().int().min(0).meta({ description: "Lines that created a listing." }),
+    updated: z.number().int().min(0).meta({ description: "Lines that changed a listing (or sent its edit to moderation)." }),
+    unchanged: z.number().int().min(0).meta({ description: "Lines that changed nothing (the same body again)." }),
+    refused: z.number().int().min(0).meta({ description: "Lines refused, each with its problem code and errors." }),
+  })
+  .meta({ id: "ImportTotals" });
 
 /**
  * `data` of each event type: the listing members, then the type's own. Written
@@ -102,12 +115,16 @@ export const eventDataSchemas = {
   [eventTypes.webhookTest]: z.object({
     message: z.string().meta({ description: "The test message." }),
   }),
+  [eventTypes.importCompleted]: z.object({
+    id: z.string().meta({ description: "The import's id; its line results are read with `GET /listings/imports/{id}`." }),
+    status: z.literal("completed"),
+    lines: importTotalsSchema,
+  }),
 } satisfies Record<EventType, z.ZodObject>;
 
 /**
  * The body of a webhook delivery of one event type: the event as `GET /events` shows it, with
- * `type` fixed and `data` that type's, plus `connection` on an integrator app's webhook (README,
- * Webhooks). `component` names it in the OpenAPI document.
+ * `type` fixed and `data` that type's, plus `connection` on an integrator app's webhook (docs/webhooks.md). `component` names it in the OpenAPI document.
  */
 export function webhookEventBodySchema<T extends EventType>(type: T, component: string) {
   return z

@@ -1,11 +1,9 @@
 import { postgresError, sqlState } from "@/db/errors";
-import { eq } from "drizzle-orm";
-import { listings } from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { ValidationError } from "@/lib/base/errors";
 import { newId } from "@/lib/base/ids";
 import { newListingCode } from "./codes";
-import { findListed } from "./internal/queries";
+import { insertListing } from "./internal/queries";
 import { detailOf, type ListedRow } from "./read-shape";
 import type { ListingDetail } from "./schemas";
 import { searchColumns } from "./store";
@@ -36,26 +34,21 @@ export async function createListing({
   // PostgreSQL would refuse after the failed statement inside a transaction.
   for (let attempt = 0; ; attempt++) {
     try {
-      const [row] = await ctx.db
-        .insert(listings)
-        .values({
-          id: newId("listing"),
-          code: newListingCode(),
-          accountId: ctx.actor.accountId,
-          agencyId: ctx.actor.agency?.id ?? null,
-          externalRef,
-          type: valid.fields.type as string,
-          transaction: valid.fields.transaction as string,
-          status: input.draft ? "draft" : "pending",
-          fields: valid.fields,
-          source: input.source,
-          ...searchColumns(valid.fields, valid.rates),
-          createdAt: ctx.now,
-          updatedAt: ctx.now,
-        })
-        .returning();
-      // Read back with its lister, for the answer.
-      const listed = await findListed(ctx.db, eq(listings.id, row.id));
+      const listed = await insertListing(ctx.db, {
+        id: newId("listing"),
+        code: newListingCode(),
+        accountId: ctx.actor.accountId,
+        agencyId: ctx.actor.agency?.id ?? null,
+        externalRef,
+        type: valid.fields.type as string,
+        transaction: valid.fields.transaction as string,
+        status: input.draft ? "draft" : "pending",
+        fields: valid.fields,
+        source: input.source,
+        ...searchColumns(valid.fields, valid.rates),
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      });
       return { listed, detail: detailOf(listed), warnings: valid.warnings };
     } catch (error) {
       const failure = postgresError(error);

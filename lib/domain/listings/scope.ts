@@ -1,4 +1,4 @@
-import { and, eq, isNull, or, type SQL } from "drizzle-orm";
+import { and, eq, isNull, or, type Placeholder, type SQL } from "drizzle-orm";
 import { listings } from "@/db/schema";
 import type { AgencyMembership } from "@/lib/base/context";
 
@@ -13,9 +13,17 @@ export interface ListingOwner {
  * colleagues'. Everything else answers exactly like a missing listing (404).
  */
 export function visibleTo(owner: ListingOwner): SQL {
-  const own = eq(listings.accountId, owner.accountId);
-  const manager = owner.agency && owner.agency.role !== "agent";
-  const scope = manager ? or(own, eq(listings.agencyId, owner.agency!.id))! : own;
+  return ownerScope(owner.accountId, managedAgency(owner));
+}
+
+/** The agency whose listings the owner manages besides their own: theirs when they own or administer it. */
+export const managedAgency = (owner: ListingOwner): string | undefined =>
+  owner.agency && owner.agency.role !== "agent" ? owner.agency.id : undefined;
+
+/** `visibleTo`'s condition; its values may be `sql.placeholder`s, for statements built once. */
+export function ownerScope(accountId: string | Placeholder, agencyId: string | Placeholder | undefined): SQL {
+  const own = eq(listings.accountId, accountId);
+  const scope = agencyId === undefined ? own : or(own, eq(listings.agencyId, agencyId))!;
   return and(scope, isNull(listings.deletedAt))!;
 }
 

@@ -1,4 +1,6 @@
 import { eq, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import { allColumns, builtOnce, type BuiltOnce } from "@/db/built-once";
 import { listings, type ListingStatus } from "@/db/schema";
 import { baseCurrency, toEur, type CurrencyRates } from "@/lib/domain/currency/currencies";
 import type { TransactionContext } from "@/lib/base/context";
@@ -45,16 +47,33 @@ export async function updateListing(
   rates?: CurrencyRates,
 ): Promise<ListingRow> {
   const derived = changes.fields && rates ? searchColumns(changes.fields, rates) : {};
-  const [updated] = await ctx.db
-    .update(listings)
-    .set({
-      ...changes,
-      ...derived,
-      version: row.version + 1,
-      modSeq: sql`nextval(pg_get_serial_sequence('listings', 'mod_seq'))`,
-      updatedAt: ctx.now,
-    })
-    .where(eq(listings.id, row.id))
-    .returning();
+  const given = Object.entries({ ...changes, ...derived, version: row.version + 1, updatedAt: ctx.now }).filter(
+    ([, value]) => value !== undefined,
+  );
+  const [updated] = await updateStatement(given).run(ctx.db, { ...Object.fromEntries(given), id: row.id });
   return updated;
 }
+
+/**
+ * The update of these columns, built once per set of columns (a handful of shapes: each caller
+ * changes the same ones every time). A null is written into the statement: a placeholder's value
+ * goes through its column's encoder, which would store JSON `null` in a `jsonb` column.
+ */
+function updateStatement(given: [string, unknown][]): BuiltOnce<ListingRow> {
+  const shape = given.map(([column, value]) => (value === null ? `${column}=null` : column)).join(",");
+  let statement = updates.get(shape);
+  if (!statement) {
+    const set = Object.fromEntries(given.map(([column, value]) => [column, value === null ? null : sql.placeholder(column)]));
+    statement = builtOnce<ListingRow>(allColumns(listings), (db) =>
+      db
+        .update(listings)
+        .set({ ...set, modSeq: sql`nextval(pg_get_serial_sequence('listings', 'mod_seq'))` } as PgUpdateSetSource<typeof listings>)
+        .where(eq(listings.id, sql.placeholder("id")))
+        .returning(),
+    );
+    updates.set(shape, statement);
+  }
+  return statement;
+}
+
+const updates = new Map<string, BuiltOnce<ListingRow>>();

@@ -1,9 +1,8 @@
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { ValidationError } from "@/lib/base/errors";
-import { listings } from "@/db/schema";
 import { createListing } from "./create";
 import { editListing, type EditOutcome } from "./edit";
-import { refCondition } from "./internal/queries";
+import { codeByRef } from "./internal/queries";
 
 const refPattern = /^[A-Za-z0-9._:/-]{1,100}$/;
 
@@ -54,7 +53,4 @@ export async function upsertListingByRef({
   }
 }
 
-async function findCode(ctx: ServiceContext<AccountActor>, ref: string): Promise<string | undefined> {
-  const [row] = await ctx.db.select({ code: listings.code }).from(listings).where(refCondition(ctx.actor, ref)).limit(1);
-  return row?.code;
-}
+const findCode = (ctx: ServiceContext<AccountActor>, ref: string) => codeByRef(ctx.db, ctx.actor, ref);

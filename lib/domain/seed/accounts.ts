@@ -33,11 +33,13 @@ const sandboxAccounts = {
     locale: "en",
   },
   moderator: { email: "moderator@example.com", name: "Mihai Moderator", moderator: true, locale: "ro" },
+  // The developer of the integrator app "Demo CRM", to which the demo account is connected.
+  integrator: { email: "integrator@example.com", name: "Demo CRM (integrator)", locale: "en" },
 } satisfies Record<string, Omit<CreateAccountInput, "password">>;
 
 export type SeededAccounts = Record<keyof typeof sandboxAccounts, CreatedAccount>;
 
-/** The sandbox's people: the demo account (an individual), the agency's owner, admin and agent, a moderator. */
+/** The sandbox's people: the demo account (an individual), the agency's owner, admin and agent, a moderator, an integrator. */
 export async function seedAccounts(ctx: ServiceContext): Promise<SeededAccounts> {
   const seeded: Partial<SeededAccounts> = {};
   for (const [role, input] of Object.entries(sandboxAccounts) as [keyof SeededAccounts, CreateAccountInput][]) {

@@ -1,8 +1,10 @@
 import { eq } from "drizzle-orm";
 import { accounts } from "@/db/schema";
-import type { ServiceContext, StaffActor } from "@/lib/base/context";
+import type { OperatorActor, ServiceContext, SystemActor } from "@/lib/base/context";
 import { demoEmail, sandboxPassword, seedAccounts } from "./accounts";
+import { seedIntegrations, type SeededIntegrations } from "./integrations";
 import { seedListings, type SeededListings } from "./listings";
+import type { SeedPhotoProcessing } from "./photos";
 
 export { demoEmail, sandboxPassword } from "./accounts";
 export type { SeededAccounts } from "./accounts";
@@ -13,6 +15,7 @@ export type SeedResult =
       seeded: true;
       password: string;
       accounts: { role: string; id: string; email: string; agency?: string }[];
+      integrations: SeededIntegrations;
       listings: SeededListings;
     };
 
@@ -21,10 +24,20 @@ export type SeedResult =
  * Idempotent: it does nothing once the demo account exists. Further sandbox content is one
  * function `seedX({ ctx, accounts })` called below after the accounts, its summary added to the result.
  */
-export async function seedSandbox({ ctx }: { ctx: ServiceContext<StaffActor> }): Promise<SeedResult> {
+export async function seedSandbox({
+  ctx,
+  photoProcessing = "now",
+}: {
+  ctx: ServiceContext<OperatorActor | SystemActor>;
+  /** When the listings' drawn photos are processed (lib/domain/seed/photos.ts): at once unless told. */
+  photoProcessing?: SeedPhotoProcessing;
+}): Promise<SeedResult> {
   if (await accountExists(ctx, demoEmail)) return { seeded: false, reason: `${demoEmail} exists already` };
   const seeded = await seedAccounts(ctx);
-  const listings = await seedListings({ ctx, accounts: seeded });
+  // Before the listings: the connection gives the demo account its first key, and only accounts with
+  // a key record events, so the listings' publications, rejection, pause and sale reach the webhooks.
+  const integrations = await seedIntegrations({ ctx, accounts: seeded });
+  const listings = await seedListings({ ctx, accounts: seeded, photoProcessing });
   return {
     seeded: true,
     password: sandboxPassword,
@@ -34,6 +47,7 @@ export async function seedSandbox({ ctx }: { ctx: ServiceContext<StaffActor> }):
       email: account.email,
       ...(account.agency ? { agency: account.agency.name } : {}),
     })),
+    integrations,
     listings,
   };
 }

@@ -2,7 +2,7 @@ import type { ListingStatus } from "@/db/schema";
 import type { rejectionCodes } from "@/lib/domain/listings/moderate";
 import type { SeededAccounts } from "./accounts";
 
-export type ListingSeller = Exclude<keyof SeededAccounts, "moderator">;
+export type ListingSeller = Exclude<keyof SeededAccounts, "moderator" | "integrator">;
 
 /** One sandbox listing: whose it is, the state it ends in, and what brings it there. */
 export type SeedListing = {

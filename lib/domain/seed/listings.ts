@@ -10,9 +10,12 @@ import { reportListing } from "@/lib/domain/listings/reports";
 import { changeListingState } from "@/lib/domain/listings/change-state";
 import type { SeededAccounts } from "./accounts";
 import { sandboxListings, type SeedListing } from "./listing-documents";
+import { seedListingPhotos, type SeedPhotoProcessing } from "./photos";
 
 export interface SeededListings {
   total: number;
+  /** Photos given to the listings (drawn, uploaded and processed), all of them. */
+  photos: number;
   by_status: Record<ListingStatus, number>;
   codes: { seller: string; code: string; status: ListingStatus }[];
 }
@@ -28,29 +31,50 @@ const sellerOf = (ctx: ServiceContext<StaffActor>, account: CreatedAccount): Ser
 export async function seedListings({
   ctx,
   accounts,
+  photoProcessing,
 }: {
   ctx: ServiceContext<StaffActor>;
   accounts: SeededAccounts;
+  photoProcessing: SeedPhotoProcessing;
 }): Promise<SeededListings> {
   const seeded: SeededListings["codes"] = [];
+  let photos = 0;
   for (const plan of sandboxListings(ctx.now)) {
-    const code = await bringToState(ctx, sellerOf(ctx, accounts[plan.seller]), plan);
+    const { code, photos: added } = await bringToState(ctx, sellerOf(ctx, accounts[plan.seller]), plan, photoProcessing);
     seeded.push({ seller: accounts[plan.seller].email, code, status: plan.status });
+    photos += added;
   }
   await unconfirmSeeded(
     ctx,
     seeded.filter((listing) => listing.status === "unconfirmed").map((listing) => listing.code),
   );
-  return summarize(ctx, seeded);
+  return { ...(await summarize(ctx, seeded)), photos };
 }
 
-async function bringToState(ctx: ServiceContext<StaffActor>, seller: ServiceContext<AccountActor>, plan: SeedListing): Promise<string> {
+/** Creates the listing, gives it its photos as an integrator would before moderation sees it, then walks it to its state. */
+async function bringToState(
+  ctx: ServiceContext<StaffActor>,
+  seller: ServiceContext<AccountActor>,
+  plan: SeedListing,
+  processing: SeedPhotoProcessing,
+): Promise<{ code: string; photos: number }> {
   const { listed } = await createListing({ ctx: seller, input: { body: plan.document, source: "api", draft: plan.status === "draft" } });
   const { code } = listed.row;
-  if (plan.status === "draft" || plan.status === "pending") return code;
+  const photos = await seedListingPhotos({ ctx, seller, code, document: plan.document, processing });
+  await walkToState(ctx, seller, plan, code);
+  return { code, photos };
+}
+
+async function walkToState(
+  ctx: ServiceContext<StaffActor>,
+  seller: ServiceContext<AccountActor>,
+  plan: SeedListing,
+  code: string,
+): Promise<void> {
+  if (plan.status === "draft" || plan.status === "pending") return;
   if (plan.status === "rejected") {
     await moderateListing({ ctx, input: { code, decision: { decision: "reject", ...plan.rejection } } });
-    return code;
+    return;
   }
   await moderateListing({ ctx, input: { code, decision: { decision: "approve" } } });
   if (plan.status === "paused" || plan.status === "sold") {
@@ -59,7 +83,6 @@ async function bringToState(ctx: ServiceContext<StaffActor>, seller: ServiceCont
   if (plan.status === "hidden") await moderateListing({ ctx, input: { code, decision: { decision: "hide" } } });
   if (plan.pendingEdit) await editListing({ ctx: seller, input: { code, patch: plan.pendingEdit, ifMatch: null, source: "api" } });
   if (plan.report) await reportListing({ ctx, input: { code, ...plan.report } });
-  return code;
 }
 
 async function unconfirmSeeded(ctx: ServiceContext<StaffActor>, codes: string[]): Promise<void> {
@@ -70,7 +93,7 @@ async function unconfirmSeeded(ctx: ServiceContext<StaffActor>, codes: string[])
 }
 
 /** Counts what the database holds now, so the summary shows the states reached, not the ones planned. */
-async function summarize(ctx: ServiceContext, seeded: SeededListings["codes"]): Promise<SeededListings> {
+async function summarize(ctx: ServiceContext, seeded: SeededListings["codes"]): Promise<Omit<SeededListings, "photos">> {
   const rows = await ctx.db
     .select({ code: listings.code, status: listings.status })
     .from(listings)

@@ -7,7 +7,7 @@ import { deliveryState } from "./internal/delivery-queue";
 import { recordDeliveryOutcome, type ClaimedDelivery, type DeliveryOutcome } from "./outcomes";
 
 /**
- * The delivery engine (README, Webhooks): both job engines call these functions, and every
+ * The delivery engine (docs/webhooks.md, Webhooks): both job engines call these functions, and every
  * bit of a delivery's state (attempt count, next attempt, last outcome) is in `webhook_deliveries`.
  *
  * A delivery is `pending` until an engine claims it; the claim marks it `delivering`, counts the

@@ -3,7 +3,7 @@ import { eventTypes, type EventType } from "@/lib/domain/events";
 import { ValidationError, type FieldIssue } from "@/lib/base/errors";
 import { checkPublicUrl, MAX_URL_LENGTH, type UrlRefusal } from "@/lib/infra/net/public-address";
 
-/** At most this many webhooks per account (README, Webhooks); an integrator app's webhook counts in its owner's five. */
+/** At most this many webhooks per account (docs/webhooks.md, Webhooks); an integrator app's webhook counts in its owner's five. */
 export const maxWebhooksPerAccount = 5;
 
 /** What a webhook may subscribe to: every event type but `webhook.test`, which only the test button sends. */

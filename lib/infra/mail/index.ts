@@ -21,7 +21,7 @@ function smtp(url: string): Transporter {
 
 /**
  * Sends one message: through SMTP when `SMTP_URL` is set, otherwise into the sandbox mailbox
- * (README, Mail), where the account with that address reads it. In production without `SMTP_URL`
+ * (docs/accounts.md, Mail), where the account with that address reads it. In production without `SMTP_URL`
  * it throws: a confirmation that silently goes nowhere is worse than a refused sign-up, and the
  * server's start-up already said mail is not configured.
  *

@@ -3,9 +3,11 @@ import { logger } from "@/lib/base/logger";
 import { createMemoryRateLimiter } from "./memory";
 import type { RateLimiter } from "./rules";
 import { createUpstashRateLimiter } from "./upstash";
+import { resetWaitingPlaces } from "./waiting-places";
 
 export { pingUpstash } from "./upstash";
 export { rateRules, type RateLimitDecision, type RateLimiter, type RateRule } from "./rules";
+export { sharedWaitingPlaces, type WaitingPlaces } from "./waiting-places";
 
 let instance: RateLimiter | undefined;
 
@@ -30,7 +32,8 @@ export function rateLimiter(): RateLimiter {
   return instance;
 }
 
-/** Tests change the environment between cases; they call this to choose the limiter again. */
+/** Tests change the environment between cases; they call this to choose the limiter (and the shared waiting places) again. */
 export function resetRateLimiter(): void {
   instance = undefined;
+  resetWaitingPlaces();
 }

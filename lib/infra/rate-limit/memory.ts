@@ -16,7 +16,7 @@ const sweepIntervalMs = 60_000;
 /**
  * Fixed windows aligned to the epoch (as `@upstash/ratelimit` aligns them), counted in this process
  * only: the embedded default for a single instance. Every hit counts, refused or not
- * (README, API decisions).
+ * (docs/api.md, API decisions).
  */
 export function createMemoryRateLimiter(options: { now?: () => number } = {}): MemoryRateLimiter {
   const now = options.now ?? Date.now;

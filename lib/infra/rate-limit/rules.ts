@@ -20,7 +20,7 @@ export interface RateLimiter {
   hit(bucket: string, rule: RateRule): Promise<RateLimitDecision>;
 }
 
-/** The published limits (README, API decisions): per key, per IP for keyless requests, and the vocabulary per IP. */
+/** The published limits (docs/api.md, API decisions): per key, per IP for keyless requests, and the vocabulary per IP. */
 export const rateRules = {
   key: { name: "key", limit: 300, windowSeconds: 60 },
   ip: { name: "ip", limit: 300, windowSeconds: 60 },

@@ -25,7 +25,7 @@ const defaultTimeoutMs = 1000;
  *
  * - `ephemeralCache: false`: the library's in-memory cache answers "blocked" for an identifier it has
  *   seen refused without asking Redis, so those refused requests would not be counted; refused
- *   requests count too (README, API decisions), so every hit goes to Redis.
+ *   requests count too (docs/api.md, API decisions), so every hit goes to Redis.
  * - Timeouts and errors degrade to the fallback (the per-process limiter) rather than failing open
  *   (no limit at all) or closed (every API call refused while Redis is down): the API stays up,
  *   each instance still enforces the limit on its own traffic, headers stay truthful for that

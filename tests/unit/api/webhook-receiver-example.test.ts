@@ -10,7 +10,7 @@ import { newWebhookSecret, signWebhook } from "@/lib/domain/webhooks/signature";
 import { resetConfig } from "@/lib/base/config";
 
 // The receiver example of README "Webhooks" → "Receiving" is docs/examples/webhook-receiver.mjs,
-// embedded in the README verbatim: these tests hold the two equal and run that code against the
+// embedded in docs/webhooks.md verbatim: these tests hold the two equal and run that code against the
 // platform's own sender (attemptDelivery, signed by lib/domain/webhooks/signature.ts).
 
 const root = path.join(import.meta.dirname, "../../..");
@@ -54,11 +54,9 @@ function eventJson(id: string, extra: Record<string, unknown> = {}) {
   });
 }
 
-describe("README's webhook receiver example", () => {
-  it("is embedded in README.md's Webhooks section exactly as docs/examples/webhook-receiver.mjs", () => {
-    const readme = readFileSync(path.join(root, "README.md"), "utf8");
-    const webhooksSection = readme.slice(readme.indexOf("\n## Webhooks\n"));
-    const section = webhooksSection.slice(0, webhooksSection.indexOf("\n## ", 1) + 1 || undefined);
+describe("the webhooks guide's receiver example", () => {
+  it("is embedded in docs/webhooks.md exactly as docs/examples/webhook-receiver.mjs", () => {
+    const section = readFileSync(path.join(root, "docs/webhooks.md"), "utf8");
     const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
     expect(blocks).toContain(readFileSync(exampleFile, "utf8"));
     expect(section).toContain("docs/examples/webhook-receiver.mjs");

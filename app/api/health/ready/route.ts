@@ -1,6 +1,6 @@
 import { checkReadiness } from "@/lib/adapters/lifecycle/readiness";
 
-// GET /api/health/ready – readiness for load balancers (README, Health and shutdown): 200 `ok` or
+// GET /api/health/ready – readiness for load balancers (docs/operations.md, Health and shutdown): 200 `ok` or
 // `degraded` (Redis failing: requests are still served), 503 `unavailable` when a required dependency
 // fails or shutdown has begun. Outside `/api/v1`: no key, no rate limit, no API log row.
 export async function GET(): Promise<Response> {

@@ -7,7 +7,9 @@ export const eventsRoute = defineRoute({
   path: "/events",
   operationId: "listEvents",
   summary: "Events",
-  description: "Events of the last 35 days, oldest first. While `meta.next` is not null, request the next page with `after` = `meta.next`.",
+  description:
+    "Events of the last 35 days, oldest first. While `meta.next` is not null, request the next page with `after` = `meta.next`. " +
+    "With `wait` (long polling), a request that finds no event newer than `after` waits up to that many seconds for one to be committed.",
   tags: ["Events"],
   permission: "listings:read",
   query: listEventsQuery,

@@ -20,7 +20,7 @@ const oauthError = <C extends [string, ...string[]]>(codes: C) =>
 
 const clientError = oauthError(["invalid_client"]).meta({ id: "OAuthClientError" });
 
-/** The OAuth error answers of the token and revocation endpoints (README, OAuth), declared once for both. */
+/** The OAuth error answers of the token and revocation endpoints (docs/accounts.md, OAuth), declared once for both. */
 export function oauthErrorResponses(
   id: string,
   badRequest: [string, ...string[]],

@@ -8,7 +8,7 @@ import { blobStorage } from "@/lib/infra/storage";
 import { maxPhotoBytes, uploadBlobKey } from "../limits";
 import { renderPhoto, type RenderFailure, type Rendition } from "./render";
 
-/** A photo's failure reason, kept on the photo and sent in `media.failed` (README: Photos). */
+/** A photo's failure reason, kept on the photo and sent in `media.failed` (docs/photos.md, Photos). */
 export type PhotoFailure = "download_failed" | "upload_missing" | RenderFailure;
 
 export type PhotoRow = typeof photos.$inferSelect;

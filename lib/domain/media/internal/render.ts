@@ -2,7 +2,7 @@ import { rgbaToThumbHash } from "thumbhash";
 import { maxPhotoBytes } from "../limits";
 import { renderInRenderer } from "./renderer";
 
-/** Why a file is not made into a photo: a `media.failed` reason (README: Photos). */
+/** Why a file is not made into a photo: a `media.failed` reason (docs/photos.md, Photos). */
 export type RenderFailure = "too_large" | "too_many_pixels" | "unprocessable";
 
 export interface Rendition {

@@ -1,4 +1,4 @@
-/** The delivery schedule and its bounds (README, Webhooks). */
+/** The delivery schedule and its bounds (docs/webhooks.md, Webhooks). */
 
 /** Waits after failed attempts 1 to 6; the 7th failure is final. */
 export const retryDelaysSeconds = [30, 120, 600, 1800, 7200, 21600] as const;

@@ -12,6 +12,7 @@ import { parseOrThrow } from "@/lib/base/validation/zod";
 import { refusalState, type FormState } from "@/lib/adapters/portal/form-state";
 import { givenCursor, pageAt, pageHref, twoWayPaging } from "@/lib/adapters/portal/paging";
 import { requireAccount, type PortalSession } from "@/lib/adapters/portal/session";
+import { ImportsSection } from "./imports-section";
 import { ListingRow } from "./listing-row";
 import { rowTokenBinding } from "./row-token";
 import { formToken } from "@/lib/adapters/portal/csrf";
@@ -131,6 +132,7 @@ export default async function MyListingsPage({ searchParams }: Props) {
           ) : null}
         </>
       )}
+      <ImportsSection ctx={ctx} locale={locale} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 "use server";
 
 import { z } from "zod";
+import { triggerSandboxEvent } from "@/lib/domain/listings/trigger-sandbox-event";
 import { createWebhook } from "@/lib/domain/webhooks/create-webhook";
 import { deleteWebhook } from "@/lib/domain/webhooks/delete-webhook";
 import type { webhookFieldsInput } from "@/lib/domain/webhooks/fields";
@@ -9,12 +10,14 @@ import { rotateWebhookSecret } from "@/lib/domain/webhooks/rotate-webhook-secret
 import { sendTestDelivery } from "@/lib/domain/webhooks/send-test-delivery";
 import { startWebhook } from "@/lib/domain/webhooks/start-webhook";
 import { stopWebhook } from "@/lib/domain/webhooks/stop-webhook";
+import { AppError } from "@/lib/base/errors";
 import { format } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { portalAction, type PortalAction } from "@/lib/adapters/portal/action";
 import { bucharestLocalTime } from "@/lib/adapters/portal/dates";
 import { text, texts } from "@/lib/adapters/portal/form-fields";
 import type { FormState } from "@/lib/adapters/portal/form-state";
+import { sandboxEventToken } from "./sandbox-event-token";
 
 /** An answer that may carry a webhook's new signing secret, shown once. */
 export interface WebhookFormState extends FormState {
@@ -123,4 +126,28 @@ export const resendFailedAction = portalAction({
     };
   },
   revalidate: ({ id }) => [[`${webhooksPath}/${id}`, "layout"]],
+});
+
+/**
+ * Sandbox only (the service is 404 in production): one event of one of the account's listings, fired
+ * as the product would, through the API's service. The holder types or picks the code, so it is kept
+ * as typed but for case and spaces; an empty field is a missing one, as the API says it.
+ */
+export const triggerSandboxEventAction = portalAction({
+  session: "account",
+  input: z.object({ type: text(100), code: text(100) }),
+  token: sandboxEventToken,
+  values: ({ type, code }) => ({ type, code }),
+  run: async ({ ctx, input, locale }) => {
+    const t = pageMessages(locale).webhooks.sandboxEvent;
+    const code = input.code.trim().toUpperCase();
+    const event = await triggerSandboxEvent({ ctx, input: { type: input.type || undefined, code: code || undefined } });
+    return { ok: true, message: format(locale, t.sent, { id: event.id, type: event.type, code }), values: { type: input.type, code } };
+  },
+  // A code no listing of the account has: said at the field, in the form's words.
+  refused: (error, { locale, values }) => {
+    if (!(error instanceof AppError && error.code === "not_found")) return undefined;
+    const t = pageMessages(locale).webhooks.sandboxEvent;
+    return { ok: false, message: t.notSent, fieldErrors: { code: t.noListing }, values };
+  },
 });

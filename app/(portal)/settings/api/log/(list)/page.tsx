@@ -18,6 +18,7 @@ import {
 import { portalDateTime } from "@/lib/adapters/portal/dates";
 import { forwardPaging, pageAt } from "@/lib/adapters/portal/paging";
 import { requireAccount } from "@/lib/adapters/portal/session";
+import { ReferenceLink } from "@/components/reference-link";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: pageMessages(await requestLocale()).apiLog.title };
@@ -123,7 +124,7 @@ export default async function ApiLogPage({ searchParams }: { searchParams: Promi
               <WithCode text={t.empty.text} placeholder="request" code="GET /api/v1/ping" />
             </p>
             <p>
-              <Link href="/docs/api">{t.empty.reference}</Link>
+              <ReferenceLink>{t.empty.reference}</ReferenceLink>
             </p>
           </div>
         )

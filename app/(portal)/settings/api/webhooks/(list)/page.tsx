@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requestLocale } from "@/lib/adapters/portal/request-locale";
+import { formToken } from "@/lib/adapters/portal/csrf";
+import { config } from "@/lib/base/config";
 import { ActionButton } from "@/components/forms/action-button";
 import { listOwnClients } from "@/lib/domain/oauth/list-own-clients";
 import { webhookSuccessRates } from "@/lib/domain/webhooks/health";
@@ -11,7 +13,9 @@ import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
 import { requireAccount } from "@/lib/adapters/portal/session";
 import { startWebhookAction, stopWebhookAction, testWebhookAction } from "../actions";
+import { sandboxEventToken } from "../sandbox-event-token";
 import { CreateWebhookForm, DeleteWebhook, RotateWebhookSecret } from "../webhook-forms";
+import { SandboxEventSection } from "../sandbox-event-section";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: pageMessages(await requestLocale()).webhooks.title };
@@ -19,10 +23,11 @@ export async function generateMetadata(): Promise<Metadata> {
 
 /**
  * The account's webhooks (its integrator apps' too): each with its state, its success over 24 hours,
- * Test, stop/start, a new secret, deletion and its delivery log; then the creation form.
+ * Test, stop/start, a new secret, deletion and its delivery log; then the creation form and, in the
+ * sandbox, the form that sends a test event of a listing.
  */
 export default async function WebhooksPage() {
-  const { ctx } = await requireAccount();
+  const { ctx, account } = await requireAccount();
   const locale = await requestLocale();
   const texts = pageMessages(locale);
   const t = texts.webhooks;
@@ -98,6 +103,9 @@ export default async function WebhooksPage() {
           <CreateWebhookForm eventTypes={[...subscribableEventTypes]} texts={formTexts} />
         )}
       </section>
+      {config().APP_ENV === "sandbox" ? (
+        <SandboxEventSection ctx={ctx} locale={locale} token={formToken(account, sandboxEventToken, {})} texts={texts} />
+      ) : null}
     </>
   );
 }

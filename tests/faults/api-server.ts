@@ -1,9 +1,11 @@
 /**
- * A stand-in for the production server in `shutdown.test.ts`, run with `node --import tsx` and an
- * IPC channel: Next.js's start-up path (instrumentation.ts `register()`: the SIGTERM handler, the
- * start-up, the job runner and its delivery lane) and a `node:http` server handing `/api/v1` and
- * `/api/health/ready` to the application's route handlers, as Next.js's server does. It sends
- * `{ type: "ready", port }` once listening; SIGTERM is the application's own to handle.
+ * A stand-in for the production server in the fault tests (`support/api-server-process.ts` starts it),
+ * run with `node --import tsx` and an IPC channel: Next.js's start-up path (instrumentation.ts
+ * `register()`: the SIGTERM handler, the start-up, the job runner and its delivery lane) and a
+ * `node:http` server handing `/api/v1` and `/api/health/ready` to the application's route handlers,
+ * as Next.js's server does. It sends `{ type: "ready", port }` once listening; SIGTERM is the
+ * application's own to handle. Asked `{ type: "waiting", caller }`, it answers how many requests of
+ * that caller (`api:<key id>`) wait for events, so a test acts once they do.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -37,6 +39,11 @@ async function main(): Promise<void> {
       console.error(error);
       res.writeHead(500).end();
     });
+  });
+  const { eventWaiters } = await import("@/lib/domain/events");
+  process.on("message", (message: { type: string; caller: string }) => {
+    if (message.type === "waiting")
+      process.send?.({ type: "waiting", caller: message.caller, count: eventWaiters().waiting(message.caller) });
   });
   server.listen(0, "127.0.0.1", () => process.send?.({ type: "ready", port: (server.address() as AddressInfo).port }));
 }

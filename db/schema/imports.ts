@@ -1,0 +1,61 @@
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { accounts } from "./accounts";
+
+export const listingImportStatuses = ["queued", "running", "completed"] as const;
+export type ListingImportStatus = (typeof listingImportStatuses)[number];
+
+/**
+ * Bulk imports (`POST /listings/imports`): NDJSON, one `PUT /listings/ref/{ref}` body a line. The
+ * lines come in the body (kept in `body`) or in a file sent with `POST /uploads` (`upload_key`,
+ * read from file storage by the job). One import per account is queued or running at a time.
+ */
+export const listingImports = pgTable(
+  "listing_imports",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** The key that sent it: the lines are written as that key's calls would be. */
+    keyId: text("key_id").notNull(),
+    status: text("status", { enum: listingImportStatuses }).notNull().default("queued"),
+    body: text("body"),
+    uploadKey: text("upload_key"),
+    total: integer("total").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("listing_imports_account_idx").on(t.accountId, t.createdAt),
+    uniqueIndex("listing_imports_pending_idx")
+      .on(t.accountId)
+      .where(sql`status in ('queued', 'running')`),
+  ],
+);
+
+export const listingImportOutcomes = ["created", "updated", "unchanged", "refused"] as const;
+export type ListingImportOutcome = (typeof listingImportOutcomes)[number];
+
+/**
+ * One row per line applied, written in the transaction that applies it: the import resumes after
+ * the last committed line, and the primary key refuses a line written twice.
+ */
+export const listingImportLines = pgTable(
+  "listing_import_lines",
+  {
+    importId: text("import_id")
+      .notNull()
+      .references(() => listingImports.id, { onDelete: "cascade" }),
+    line: integer("line").notNull(),
+    externalRef: text("external_ref"),
+    outcome: text("outcome", { enum: listingImportOutcomes }).notNull(),
+    listingCode: text("listing_code"),
+    /** A refused line's problem code (`validation_failed`, `listing_busy`, `malformed_json`...). */
+    errorCode: text("error_code"),
+    /** The refusal's parameters and field errors, rendered in the reader's language. */
+    problem: jsonb("problem").$type<{ params: Record<string, string | number>; errors: unknown[] }>(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.line] })],
+);

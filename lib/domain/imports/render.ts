@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { listingImportOutcomes, listingImportStatuses } from "@/db/schema";
+import { AppError, errorStatus, ValidationError, type ErrorCode, type FieldError } from "@/lib/base/errors";
+import type { Locale } from "@/lib/base/i18n";
+import { renderProblem } from "@/lib/base/problem";
+import { importTotalsSchema } from "@/lib/domain/events";
+import type { ImportLineRow, ImportView } from "./get-import";
+
+export const importResultSchema = z
+  .object({
+    line: z.number().int().min(1).meta({ description: "The line of the file, from 1." }),
+    external_ref: z.string().nullable().meta({ description: "The line's `external_ref`; null when it had none (or not a valid one)." }),
+    outcome: z.enum(listingImportOutcomes),
+    code: z
+      .string()
+      .nullable()
+      .meta({ description: "The listing's code when the line created, updated or left one unchanged; null when refused." }),
+    error_code: z.string().nullable().meta({
+      description:
+        "A refused line's problem code, as a single `PUT /listings/ref/{ref}` would have answered it (`validation_failed`, `listing_action_refused`, `listing_busy`, `malformed_json`, `payload_too_large`...); null otherwise.",
+    }),
+    detail: z.string().nullable().meta({ description: "A refused line's problem detail, in the request's language; null otherwise." }),
+    errors: z.array(z.object({ pointer: z.string(), code: z.string(), reason: z.string().optional(), detail: z.string() })).meta({
+      description: "A refused line's field errors, the items of a single call's 422 (pointers into the line's body); empty otherwise.",
+    }),
+  })
+  .meta({ id: "ImportResult" });
+
+export const importSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(listingImportStatuses),
+    lines: importTotalsSchema,
+    results: z.array(importResultSchema),
+  })
+  .meta({ id: "ListingImport" });
+
+export type ImportResult = z.output<typeof importResultSchema>;
+
+/** A line result as the API and the portal show it, its refusal rendered in `locale`. */
+export function renderResult(row: ImportLineRow, locale: Locale): ImportResult {
+  const problem = row.errorCode ? renderProblem(refusalOf(row), locale, "") : null;
+  return {
+    line: row.line,
+    external_ref: row.externalRef,
+    outcome: row.outcome,
+    code: row.listingCode,
+    error_code: row.errorCode,
+    detail: problem?.detail ?? null,
+    errors: (problem?.errors ?? []).map(({ pointer, code, reason, detail }) => ({ pointer, code, ...(reason ? { reason } : {}), detail })),
+  };
+}
+
+export const renderImport = (view: ImportView, locale: Locale) => ({
+  data: { id: view.id, status: view.status, lines: view.lines, results: view.results.map((row) => renderResult(row, locale)) },
+  meta: { next: view.next },
+});
+
+function refusalOf(row: ImportLineRow): AppError {
+  const { params, errors } = row.problem ?? { params: {}, errors: [] };
+  if (row.errorCode === "validation_failed") return new ValidationError(errors as FieldError[]);
+  const code = (Object.hasOwn(errorStatus, row.errorCode!) ? row.errorCode : "internal_error") as ErrorCode;
+  // The stored parameters are those the refusal was thrown with, for this same code.
+  return new AppError(code, params as never);
+}

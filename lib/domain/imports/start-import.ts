@@ -1,0 +1,60 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { listingImports } from "@/db/schema";
+import { withTransaction, type ApiActor, type ServiceContext } from "@/lib/base/context";
+import { AppError } from "@/lib/base/errors";
+import { newId } from "@/lib/base/ids";
+import { dispatchJobs } from "@/lib/infra/jobs/dispatch";
+import { enqueue, type EnqueuedJob } from "@/lib/infra/jobs/enqueue";
+import { importJobs } from "./jobs";
+import { importLines } from "./lines";
+import { readUploadedImport } from "./source";
+
+export type ImportSource = { text: string } | { key: string };
+
+/**
+ * `POST /listings/imports`: checks the lines' count (the lines themselves are checked one by one by
+ * the job, as single calls would be), records the import and queues its job in one transaction. One
+ * import per account is queued or running at a time: another is refused with 409
+ * `import_in_progress`, naming the one in progress.
+ */
+export async function startImport({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext<ApiActor>;
+  input: ImportSource;
+}): Promise<{ id: string; status: "queued" }> {
+  const accountId = ctx.actor.accountId;
+  const text = "text" in input ? input.text : await readUploadedImport(ctx, { key: input.key, accountId });
+  const total = importLines(text).length;
+  let job: EnqueuedJob | undefined;
+  const id = await withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .insert(listingImports)
+      .values({
+        id: newId("listingImport"),
+        accountId,
+        keyId: ctx.actor.keyId,
+        status: "queued",
+        body: "text" in input ? input.text : null,
+        uploadKey: "key" in input ? input.key : null,
+        total,
+        createdAt: ctx.now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: listingImports.id });
+    if (!row) throw new AppError("import_in_progress", { id: await pendingImport(tx, accountId) });
+    job = await enqueue(importJobs.processImport, { importId: row.id }, { tx: tx.db });
+    return row.id;
+  });
+  if (job?.created) await dispatchJobs([{ id: job.id, name: job.name, runAt: job.runAt }]);
+  return { id, status: "queued" };
+}
+
+async function pendingImport(ctx: ServiceContext, accountId: string): Promise<string> {
+  const [row] = await ctx.db
+    .select({ id: listingImports.id })
+    .from(listingImports)
+    .where(and(eq(listingImports.accountId, accountId), inArray(listingImports.status, ["queued", "running"])));
+  return row?.id ?? "";
+}

@@ -1,0 +1,21 @@
+import { count, eq } from "drizzle-orm";
+import type { Handle } from "@/db";
+import { listingImportLines, listingImportOutcomes, type ListingImportOutcome } from "@/db/schema";
+
+export type ImportTotals = { total: number; done: number } & Record<ListingImportOutcome, number>;
+
+/** How the import's lines ended so far, counted from their result rows. */
+export async function importTotals(db: Handle, input: { importId: string; total: number }): Promise<ImportTotals> {
+  const rows = await db
+    .select({ outcome: listingImportLines.outcome, n: count() })
+    .from(listingImportLines)
+    .where(eq(listingImportLines.importId, input.importId))
+    .groupBy(listingImportLines.outcome);
+  const totals = { total: input.total, done: 0, created: 0, updated: 0, unchanged: 0, refused: 0 };
+  for (const outcome of listingImportOutcomes) {
+    const n = rows.find((row) => row.outcome === outcome)?.n ?? 0;
+    totals[outcome] = n;
+    totals.done += n;
+  }
+  return totals;
+}

@@ -1,0 +1,56 @@
+import type { Client } from "openapi-fetch";
+import { unwrap } from "./errors.js";
+import type { paths } from "./generated/openapi.js";
+import { paginate } from "./pagination.js";
+import type { WithResponse } from "./types.js";
+
+type Schemas = import("./generated/openapi.js").components["schemas"];
+export type ListingImport = Schemas["ListingImport"];
+export type ImportResult = Schemas["ImportResult"];
+export type ImportAccepted = Schemas["ImportAccepted"];
+export type ImportResultsQuery = NonNullable<paths["/listings/imports/{id}"]["get"]["parameters"]["query"]>;
+
+/** What an import is made of: NDJSON text, the listing bodies (one a line), or the key of an uploaded file. */
+export type ImportInput = string | readonly unknown[] | { key: string };
+
+const ndjson = (lines: readonly unknown[]): string => lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
+
+/** `POST /listings/imports` and `GET /listings/imports/{id}`: bulk imports of listings by `external_ref`. */
+export function importsResource(raw: Client<paths>) {
+  const page = (id: string, query: ImportResultsQuery) => unwrap(raw.GET("/listings/imports/{id}", { params: { path: { id }, query } }));
+  return {
+    /**
+     * Queues an import (202, `data.id`). Text and arrays go as NDJSON in the body (at most 10 MiB and
+     * 10 000 lines); `{ key }` names a file sent with `uploads`. With `idempotencyKey` a repeat
+     * answers the same import.
+     */
+    create: (input: ImportInput, options: { idempotencyKey?: string } = {}): Promise<WithResponse<ImportAccepted>> => {
+      const header = { "idempotency-key": options.idempotencyKey };
+      if (typeof input === "object" && !Array.isArray(input) && "key" in input) {
+        return unwrap(raw.POST("/listings/imports", { params: { header }, body: { key: input.key } }));
+      }
+      const text = typeof input === "string" ? input : ndjson(input as readonly unknown[]);
+      return unwrap(
+        raw.POST("/listings/imports", {
+          params: { header },
+          body: text,
+          bodySerializer: (body: unknown) => body as string,
+          headers: { "Content-Type": "application/x-ndjson" },
+        }),
+      );
+    },
+
+    /** `GET /listings/imports/{id}`: status, counts and one page of line results (`limit`, `after`). */
+    get: (id: string, query: ImportResultsQuery = {}): Promise<WithResponse<{ data: ListingImport; meta: { next: string | null } }>> =>
+      page(id, query),
+
+    /** Every line result of the import, page after page (`after` = `meta.next` until it is null). */
+    results: (id: string, query: Omit<ImportResultsQuery, "after"> = {}): AsyncGenerator<ImportResult, void, undefined> =>
+      paginate(async (cursor) => {
+        const { data, meta } = await page(id, { ...query, after: cursor });
+        return { items: data.results, next: meta.next };
+      }),
+  };
+}
+
+export type ImportsResource = ReturnType<typeof importsResource>;

@@ -1,0 +1,61 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { database } from "@/db";
+import { allColumns, builtOnce } from "@/db/built-once";
+import { accounts, agencies, listings } from "@/db/schema";
+import { accountWithKey } from "../support/fixtures";
+import { createListing } from "../support/listings";
+
+const listed = { row: listings, accountName: accounts.name, agencyName: agencies.name };
+const byCode = builtOnce<{ row: typeof listings.$inferSelect; accountName: string; agencyName: string | null }>(listed, (db) =>
+  db
+    .select(listed)
+    .from(listings)
+    .innerJoin(accounts, eq(accounts.id, listings.accountId))
+    .leftJoin(agencies, eq(agencies.id, listings.agencyId))
+    .where(eq(listings.code, sql.placeholder("code"))),
+);
+const setPending = builtOnce<typeof listings.$inferSelect>(allColumns(listings), (db) =>
+  db
+    .update(listings)
+    .set({ pendingFields: sql.placeholder("pending"), updatedAt: sql.placeholder("at") } as never)
+    .where(eq(listings.code, sql.placeholder("code")))
+    .returning(),
+);
+
+describe("statements built once", () => {
+  it("answer the rows drizzle's own query answers, mapped the same way (dates, JSON, nested tables, a left join's null)", async () => {
+    const { key } = await accountWithKey();
+    const { code } = await createListing(key);
+    const { connection: db } = await database();
+    const expected = await db
+      .select(listed)
+      .from(listings)
+      .innerJoin(accounts, eq(accounts.id, listings.accountId))
+      .leftJoin(agencies, eq(agencies.id, listings.agencyId))
+      .where(eq(listings.code, code));
+    const rows = await byCode.run(db, { code });
+    expect(rows).toEqual(expected);
+    expect(rows[0].row.createdAt).toBeInstanceOf(Date);
+    expect(rows[0].agencyName).toBeNull();
+    expect(await byCode.run(db, { code: "NOSUCHCODE" })).toEqual([]);
+  });
+
+  it("run inside a transaction, whose rollback undoes their write, and encode each value by its column", async () => {
+    const { key } = await accountWithKey();
+    const { code } = await createListing(key);
+    const { connection: db } = await database();
+    const at = new Date("2026-11-27T10:00:00.000Z");
+    await expect(
+      db.transaction(async (tx) => {
+        const [updated] = await setPending.run(tx, { code, pending: { title: "în așteptare" }, at });
+        expect(updated).toMatchObject({ code, pendingFields: { title: "în așteptare" }, updatedAt: at });
+        expect((await byCode.run(tx, { code }))[0].row.pendingFields).toEqual({ title: "în așteptare" });
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    const [after] = await byCode.run(db, { code });
+    expect(after.row.pendingFields).toBeNull();
+    expect(after.row.updatedAt).not.toEqual(at);
+  });
+});

@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { and, count, eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDatabase, configureDatabase, database } from "@/db";
+import { events, listingImportLines, listingImports, listings } from "@/db/schema";
+import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
+import { databaseSettings } from "@/lib/base/config";
+import { accountWithKey } from "../support/fixtures";
+import { activeListing, validApartment } from "../support/listings";
+import { ndjson, postImport } from "../imports/support";
+
+/**
+ * The server killed (SIGKILL) in the middle of a bulk import, then restarted: the import completes
+ * with every line applied exactly once. The "server" is `import-worker.ts`, a child process running
+ * the embedded runner's passes over the import job on a throwaway PostgreSQL database. The restarted
+ * child's clock runs 11 minutes ahead, past the dead one's job claim (10 minutes). Some lines confirm
+ * unconfirmed listings, which writes `listing.published`: each must be written once. PostgreSQL only
+ * (two processes cannot share a PGlite folder): `npm run test:pg` runs it.
+ */
+
+const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const workerScript = path.join(import.meta.dirname, "import-worker.ts");
+const lineCount = 3000;
+const confirmed = 20;
+
+const onPostgresRun = Boolean(process.env.DATABASE_URL);
+if (!onPostgresRun) console.info("Import kill test skipped: it runs on PostgreSQL, with npm run test:pg");
+
+const fileSettings = () => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE });
+
+let throwaway: ThrowawayDatabase | undefined;
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  if (!onPostgresRun) return;
+  throwaway = await createThrowawayDatabase(adminUrl, "test_import_kill");
+  await closeDatabase();
+  configureDatabase(() => ({ url: throwaway!.url, dataDir: "memory://" }));
+});
+
+afterAll(async () => {
+  for (const child of children) child.kill("SIGKILL");
+  if (!onPostgresRun) return;
+  await closeDatabase();
+  configureDatabase(fileSettings);
+  await throwaway?.drop();
+});
+
+async function startWorker(offsetMs: number): Promise<ChildProcess> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: throwaway!.url, WORKER_OFFSET_MS: String(offsetMs) };
+  delete env.PGLITE_TEMPLATE;
+  const child = spawn(process.execPath, ["--import", "tsx", workerScript], { env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  children.add(child);
+  await new Promise<void>((resolve, reject) => {
+    child.on("message", (message: { type: string }) => message.type === "ready" && resolve());
+    child.once("exit", (code, signal) => reject(new Error(`import worker exited before it was ready (${code ?? signal})`)));
+  });
+  return child;
+}
+
+async function killed(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGKILL");
+  await exited;
+  children.delete(child);
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs: number, everyMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return false;
+}
+
+describe.skipIf(!onPostgresRun)("bulk import killed and restarted (PostgreSQL)", () => {
+  it("completes after the server is killed mid-import, every line applied once", { timeout: 180_000 }, async () => {
+    const { key, account } = await accountWithKey();
+    const db = (await database()).connection;
+    // Listings the import confirms again: unconfirmed ones, which a write through the API publishes.
+    const refs = Array.from({ length: confirmed }, (_, i) => `kill-confirm-${i}`);
+    for (const ref of refs) await activeListing(key, validApartment({ external_ref: ref }));
+    await db.update(listings).set({ status: "unconfirmed" }).where(inArray(listings.externalRef, refs));
+    const lines = Array.from({ length: lineCount }, (_, i) =>
+      i % 150 === 0 ? { external_ref: refs[i / 150], price: 150000 + i } : validApartment({ external_ref: `kill-${i}` }),
+    );
+    const posted = await postImport(key, ndjson(lines));
+    expect(posted.status).toBe(202);
+    const id = posted.json!.data.id as string;
+    const applied = async () => {
+      const [row] = await db.select({ n: count() }).from(listingImportLines).where(eq(listingImportLines.importId, id));
+      return row.n;
+    };
+
+    const first = await startWorker(0);
+    expect(await until(async () => (await applied()) >= 300, 60_000, 10)).toBe(true);
+    await killed(first);
+    const atKill = await applied();
+    expect(atKill).toBeLessThan(lineCount);
+
+    const second = await startWorker(11 * 60_000);
+    const completed = async () => {
+      const [row] = await db.select({ status: listingImports.status }).from(listingImports).where(eq(listingImports.id, id));
+      return row.status === "completed";
+    };
+    expect(await until(completed, 120_000, 200)).toBe(true);
+    await killed(second);
+
+    expect(await applied()).toBe(lineCount);
+    const [owned] = await db.select({ n: count() }).from(listings).where(eq(listings.accountId, account.id));
+    // One listing per ref: the lines created the others, the confirmed ones existed already.
+    expect(owned.n).toBe(lineCount);
+    const typed = async (type: string) =>
+      (
+        await db
+          .select()
+          .from(events)
+          .where(and(eq(events.accountId, account.id), eq(events.type, type)))
+      ).map((e) => e.data);
+    expect(await typed("listing.published")).toHaveLength(confirmed * 2);
+    const done = await typed("import.completed");
+    expect(done).toEqual([
+      {
+        id,
+        status: "completed",
+        lines: { total: lineCount, done: lineCount, created: lineCount - confirmed, updated: confirmed, unchanged: 0, refused: 0 },
+      },
+    ]);
+  });
+});

@@ -1,0 +1,29 @@
+import { database } from "@/db";
+import { POST } from "@/app/api/v1/listings/imports/route";
+import { GET } from "@/app/api/v1/listings/imports/[id]/route";
+import { processImportJob } from "@/lib/adapters/worker/import-jobs";
+import { runDueJobs } from "@/lib/adapters/worker/runner";
+import { call } from "../support/fixtures";
+
+export const ndjson = (lines: unknown[]): string =>
+  lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n") + "\n";
+
+export const postImport = (key: string | undefined, body: string, headers: Record<string, string> = {}) =>
+  call(POST, {
+    path: "/listings/imports",
+    method: "POST",
+    key,
+    rawBody: body,
+    headers: { "content-type": "application/x-ndjson", ...headers },
+  });
+
+export const getImport = (key: string | undefined, id: string, query = "") =>
+  call(GET, { path: `/listings/imports/${id}${query}`, key, params: { id } });
+
+/** Runs the due import jobs until none is left (a run that hands over enqueues the next). */
+export async function runImports(): Promise<void> {
+  for (;;) {
+    const summary = await runDueJobs({ database: await database(), jobs: [processImportJob] });
+    if (summary.ran === 0) return;
+  }
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { runImports } from "../imports/support";
+import { clientOfNewAccount, listingBody } from "./support";
+
+describe("client.listings.imports", () => {
+  it("creates an import from listing bodies, reads it, and iterates its results", async () => {
+    const { client } = await clientOfNewAccount();
+    const accepted = await client.listings.imports.create([listingBody("sdk-imp-1"), listingBody("sdk-imp-2"), { title: "no ref" }]);
+    expect(accepted.data.status).toBe("queued");
+    expect(accepted.lastResponse.status).toBe(202);
+    await runImports();
+    const read = await client.listings.imports.get(accepted.data.id, { limit: 1 });
+    expect(read.data).toMatchObject({ status: "completed", lines: { total: 3, created: 2, refused: 1 } });
+    expect(read.meta.next).toBe("1");
+    const outcomes: string[] = [];
+    for await (const result of client.listings.imports.results(accepted.data.id, { limit: 2 })) outcomes.push(result.outcome);
+    expect(outcomes).toEqual(["created", "created", "refused"]);
+  });
+
+  it("sends NDJSON text as it is, with an idempotency key", async () => {
+    const { client } = await clientOfNewAccount();
+    const text = `${JSON.stringify(listingBody("sdk-imp-3"))}\n`;
+    const first = await client.listings.imports.create(text, { idempotencyKey: "sdk-import" });
+    const again = await client.listings.imports.create(text, { idempotencyKey: "sdk-import" });
+    expect(again.data.id).toBe(first.data.id);
+    await runImports();
+  });
+});

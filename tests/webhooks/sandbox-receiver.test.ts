@@ -1,0 +1,190 @@
+import { eq, inArray } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { POST } from "@/app/sandbox/webhooks/receive/[account]/route";
+import { database } from "@/db";
+import { sandboxWebhookReceipts } from "@/db/schema";
+import { resetConfig } from "@/lib/base/config";
+import { AppError } from "@/lib/base/errors";
+import { newId } from "@/lib/base/ids";
+import { createWebhookFor } from "@/lib/domain/webhooks/create-webhook";
+import { listSandboxReceipts, receiptsKept, sandboxReceiverPath, sandboxReceiverUrl } from "@/lib/domain/webhooks/sandbox-receiver";
+import { sendTestDelivery } from "@/lib/domain/webhooks/send-test-delivery";
+import { newWebhookSecret, signWebhook } from "@/lib/domain/webhooks/signature";
+import { operatorCtx } from "../support/fixtures";
+import { startHttpServer, type LocalServer } from "../support/local-http-server";
+import { freshAccount, signedIn } from "../portal-services/support";
+
+const servers: LocalServer[] = [];
+
+function withEnv(env: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+  resetConfig();
+}
+
+beforeEach(() => withEnv({ APP_ENV: "sandbox", UNSAFE_ALLOW_LOCAL_URLS: "1" }));
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  resetConfig();
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+/** A fresh account with a webhook pointing at its receiver address, and that webhook's secret. */
+async function accountWithReceiverWebhook() {
+  const account = await freshAccount();
+  const webhook = await createWebhookFor({
+    ctx: await operatorCtx(),
+    input: { account_id: account.id, url: sandboxReceiverUrl(account.id), events: ["listing.published"] },
+  });
+  return { account, webhook };
+}
+
+/** Posts to the receiver route as a sender would, signed with `secret` at `timestamp` unless headers are given. */
+async function post(accountId: string, options: { body: string; secret?: string; timestamp?: number; headers?: Record<string, string> }) {
+  const id = `evt_${newId("request").slice(4)}`;
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const headers =
+    options.headers ??
+    (options.secret
+      ? {
+          "webhook-id": id,
+          "webhook-timestamp": String(timestamp),
+          "webhook-signature": signWebhook({ secret: options.secret, id, timestamp, body: options.body }),
+        }
+      : {});
+  const request = new Request(`http://localhost:3000${sandboxReceiverPath(accountId)}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: options.body,
+  });
+  return POST(request, { params: Promise.resolve({ account: accountId }) });
+}
+
+const receiptsOf = async (accountId: string) =>
+  (await listSandboxReceipts({ ctx: await signedIn(await accountById(accountId)), input: { limit: 200 } })).receipts;
+
+const accounts = new Map<string, Awaited<ReturnType<typeof freshAccount>>>();
+async function accountById(id: string) {
+  return accounts.get(id)!;
+}
+
+const event = (type = "listing.published") =>
+  JSON.stringify({ id: "evt_1", type, created_at: new Date().toISOString(), data: { code: "AB12CD34", status: "active" } });
+
+describe("the sandbox's webhook receiver", () => {
+  it("accepts a delivery signed with the secret of one of the account's webhooks (204) and keeps it as verified", async () => {
+    const { account, webhook } = await accountWithReceiverWebhook();
+    accounts.set(account.id, account);
+    const body = event();
+
+    const response = await post(account.id, { body, secret: webhook.secret });
+
+    expect(response.status).toBe(204);
+    const [receipt] = await receiptsOf(account.id);
+    expect(receipt).toMatchObject({ verified: true, failure: null, webhookId: webhook.id, eventType: "listing.published", body });
+    expect(receipt.headers).toMatchObject({ "webhook-id": expect.stringMatching(/^evt_/), "content-type": "application/json" });
+  });
+
+  it("flags a bad signature, a stale timestamp and missing headers (401 each), keeping them unverified with the reason", async () => {
+    const { account, webhook } = await accountWithReceiverWebhook();
+    accounts.set(account.id, account);
+
+    expect((await post(account.id, { body: event("listing.sold"), secret: newWebhookSecret() })).status).toBe(401);
+    expect(
+      (await post(account.id, { body: event("listing.paused"), secret: webhook.secret, timestamp: Math.floor(Date.now() / 1000) - 600 }))
+        .status,
+    ).toBe(401);
+    expect((await post(account.id, { body: "not json <script>", headers: {} })).status).toBe(401);
+
+    const receipts = await receiptsOf(account.id);
+    expect(receipts.map((receipt) => [receipt.eventType, receipt.verified, receipt.failure, receipt.webhookId])).toEqual([
+      [null, false, "missing_headers", null],
+      ["listing.paused", false, "timestamp_out_of_range", null],
+      ["listing.sold", false, "signature_mismatch", null],
+    ]);
+    // Kept as it came: the page escapes it when it shows it.
+    expect(receipts[0].body).toBe("not json <script>");
+  });
+
+  it("receives the platform's own signed delivery over HTTP (the webhook's Send a test)", async () => {
+    const server = await startHttpServer((request, res) => {
+      const forwarded = new Request(`http://127.0.0.1${request.url}`, {
+        method: request.method,
+        headers: Object.entries(request.headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])) as [
+          string,
+          string,
+        ][],
+        body: request.body,
+      });
+      const accountId = request.url.split("/").pop()!;
+      void POST(forwarded, { params: Promise.resolve({ account: accountId }) }).then((answer) => {
+        res.statusCode = answer.status;
+        res.end();
+      });
+    });
+    servers.push(server);
+    withEnv({ APP_URL: server.origin });
+    const { account, webhook } = await accountWithReceiverWebhook();
+    accounts.set(account.id, account);
+    expect(webhook.url).toBe(`${server.origin}/sandbox/webhooks/receive/${account.id}`);
+
+    const result = await sendTestDelivery({ ctx: await operatorCtx(), input: { id: webhook.id } });
+
+    expect(result).toMatchObject({ ok: true, status: 204 });
+    const [receipt] = await receiptsOf(account.id);
+    expect(receipt).toMatchObject({ verified: true, webhookId: webhook.id, eventType: "webhook.test", messageId: result.event_id });
+    expect(JSON.parse(receipt.body)).toMatchObject({ id: result.event_id, type: "webhook.test" });
+  });
+
+  it("shows an account only its own receipts, keeps the latest 100 per account, and answers 404 for an unknown account", async () => {
+    const [ana, bob] = [await accountWithReceiverWebhook(), await accountWithReceiverWebhook()];
+    accounts.set(ana.account.id, ana.account);
+    accounts.set(bob.account.id, bob.account);
+    await post(ana.account.id, { body: event("listing.sold"), secret: ana.webhook.secret });
+    expect(await receiptsOf(bob.account.id)).toEqual([]);
+    // Bob's secret does not verify at Ana's address: each address checks its own account's webhooks.
+    expect((await post(ana.account.id, { body: event(), secret: bob.webhook.secret })).status).toBe(401);
+
+    const { connection: db } = await database();
+    await db
+      .insert(sandboxWebhookReceipts)
+      .values(Array.from({ length: receiptsKept }, () => ({ accountId: ana.account.id, verified: false, headers: {}, body: "{}" })));
+    await post(ana.account.id, { body: event("listing.rejected"), secret: ana.webhook.secret });
+    const kept = await db.select().from(sandboxWebhookReceipts).where(eq(sandboxWebhookReceipts.accountId, ana.account.id));
+    expect(kept).toHaveLength(receiptsKept);
+    expect(kept.some((receipt) => receipt.eventType === "listing.rejected")).toBe(true);
+
+    const stranger = newId("account");
+    expect((await post(stranger, { body: event(), secret: ana.webhook.secret })).status).toBe(404);
+    expect((await post("../../etc", { body: event() })).status).toBe(404);
+    expect(
+      await db
+        .select()
+        .from(sandboxWebhookReceipts)
+        .where(inArray(sandboxWebhookReceipts.accountId, [stranger])),
+    ).toEqual([]);
+  });
+
+  it("refuses a body over 256 KB with 413 and keeps nothing", async () => {
+    const { account, webhook } = await accountWithReceiverWebhook();
+    accounts.set(account.id, account);
+    const response = await post(account.id, {
+      body: JSON.stringify({ type: "listing.published", pad: "x".repeat(300_000) }),
+      secret: webhook.secret,
+    });
+    expect(response.status).toBe(413);
+    expect(await receiptsOf(account.id)).toEqual([]);
+  });
+
+  it("does not exist in production: the route answers 404 and keeps nothing, the page's service is not found", async () => {
+    const { account, webhook } = await accountWithReceiverWebhook();
+    accounts.set(account.id, account);
+    withEnv({ APP_ENV: "production", UNSAFE_ALLOW_LOCAL_URLS: "0" });
+
+    expect((await post(account.id, { body: event(), secret: webhook.secret })).status).toBe(404);
+    await expect(listSandboxReceipts({ ctx: await signedIn(account), input: { limit: 10 } })).rejects.toSatisfy(
+      (error) => error instanceof AppError && error.code === "not_found",
+    );
+    withEnv({ APP_ENV: "sandbox" });
+    expect(await receiptsOf(account.id)).toEqual([]);
+  });
+});
