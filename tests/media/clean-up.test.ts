@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as photosRoute from "@/app/api/v1/listings/[code]/photos/route";
 import * as listingRoute from "@/app/api/v1/listings/[code]/route";
@@ -84,7 +84,13 @@ describe.each(storageKinds)("photo file clean-up, %s storage", (kind) => {
     expect(summary.photosOfDeletedListings).toBe(1);
     for (const file of keptFiles) expect(await readBlob(storage(), file), file).toBeNull();
     expect(await db.select().from(photos).where(eq(photos.uploadKey, first))).toEqual([]);
-    await cleanUp(new Date(Date.now() + hours(25)));
+    // Its own uploads made older, rather than the clock moved on: on PostgreSQL every test file shares
+    // one database, and a clean-up a day ahead would take the uploads other files are about to use.
+    await db
+      .update(uploads)
+      .set({ createdAt: new Date(Date.now() - hours(25)) })
+      .where(inArray(uploads.key, [first, second]));
+    await cleanUp();
     for (const upload of [first, second]) expect(await readBlob(storage(), uploadBlobKey(upload)), upload).toBeNull();
     expect(await db.select().from(blobGarbage)).toEqual([]);
   });
