@@ -103,3 +103,28 @@ export function processCpuUs(pid: number): number {
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * Two turns of one figure as one (bench/run.ts, `inTurns`): requests, seconds, statuses and CPU summed,
+ * the mean and p50 weighted by each turn's requests (a p50 of the merged latencies is not kept by
+ * autocannon; two turns of the same load differ little), and the worse p99 of the two.
+ */
+export function mergeFigures(a: Figure, b: Figure): Figure {
+  const requests = a.requests + b.requests;
+  const weighted = (of: (f: Figure) => number) => (requests ? round((of(a) * a.requests + of(b) * b.requests) / requests) : 0);
+  const statuses: Record<string, number> = { ...a.statuses };
+  for (const [code, n] of Object.entries(b.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+  const seconds = round(a.seconds + b.seconds);
+  return {
+    requestsPerSecond: seconds ? round(requests / seconds) : 0,
+    p50Ms: weighted((f) => f.p50Ms),
+    p99Ms: Math.max(a.p99Ms, b.p99Ms),
+    meanMs: weighted((f) => f.meanMs),
+    requests,
+    seconds,
+    statuses,
+    non2xx: a.non2xx + b.non2xx,
+    errors: a.errors + b.errors,
+    ...(a.serverCpuUs !== undefined && b.serverCpuUs !== undefined ? { serverCpuUs: Math.round(weighted((f) => f.serverCpuUs!)) } : {}),
+  };
+}

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Figure } from "./load";
+import { mergeFigures, type Figure } from "./load";
 
 export interface Measurement {
   name: string;
@@ -33,6 +33,14 @@ const verdict = (check: Check) => (check.kind === "info" ? "info" : passes(check
 export const unexpected = (m: Measurement) => Object.keys(m.figure.statuses).filter((s) => !m.expected.includes(Number(s)));
 export const valid = (m: Measurement) => unexpected(m).length === 0 && m.figure.errors === 0;
 export const successes = (f: Figure) => Object.entries(f.statuses).reduce((sum, [code, n]) => sum + (code.startsWith("2") ? n : 0), 0);
+
+/** A figure's two turns (bench/run.ts, `inTurns`) as one measurement, at the mean of their load averages. */
+export const mergeTurns = (a: Measurement, b: Measurement): Measurement => ({
+  name: `${a.name} (2 turns)`,
+  figure: mergeFigures(a.figure, b.figure),
+  expected: a.expected,
+  loadAverage: (a.loadAverage + b.loadAverage) / 2,
+});
 
 export function measurementLine(m: Measurement): string {
   const f = m.figure;

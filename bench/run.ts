@@ -15,7 +15,7 @@ import { KeyPool } from "./key-pool";
 import { positiveEnv, runScript, throwawayDatabase } from "./lifecycle";
 import { measure, plannedRequests, type Figure, type LoadPlan } from "./load";
 import { bearer, cycle, keysInTurn, patchRequestAt, readRequests } from "./requests";
-import { measurementLine, successes, summaryTable, valid, writeResults, type Check, type Measurement } from "./report";
+import { measurementLine, mergeTurns, successes, summaryTable, valid, writeResults, type Check, type Measurement } from "./report";
 import { createAccounts, listingsOf, listingTemplate, seedListings } from "./seed";
 import { currentRuntime, node24, type Runtime } from "./runtimes";
 import { startOtlpSink } from "./otlp-sink";
@@ -156,31 +156,61 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   }
 
   const measurements: Measurement[] = [];
-  const run = async (
+  const record = (measurement: Measurement) => {
+    measurements.push(measurement);
+    console.log(measurementLine(measurement));
+  };
+  /** One load run; `seconds` replaces the measured duration (a turn), `amount` measures a number of requests instead. */
+  const load = async (
     name: string,
     server: RunningServer,
     pool: KeyPool | undefined,
     requestAt: LoadPlan["requestAt"],
     expected: number[],
-    amount?: number,
-  ) => {
+    size: { amount?: number; seconds?: number } = {},
+  ): Promise<Measurement> => {
     const plan: LoadPlan = {
       url: server.url,
       requestAt,
       connections: settings.connections,
       serverPid: server.pid,
-      ...(amount ? { duration: 0, amount, warmup: settings.listWarmup } : timed),
+      ...(size.amount
+        ? { duration: 0, amount: size.amount, warmup: settings.listWarmup }
+        : { ...timed, duration: size.seconds ?? timed.duration }),
     };
     const fullName = `${server.runtime.name}  ${name}`;
-    log(`measuring ${fullName}`);
+    log(`measuring ${fullName}${size.seconds ? ` (a turn of ${size.seconds} s)` : ""}`);
     const loadAverage = os.loadavg()[0];
     const figure = pool ? await pool.run(plannedRequests(plan, settings.maxRate), log, () => measure(plan)) : await measure(plan);
-    const measurement = { name: fullName, figure, expected, loadAverage };
-    measurements.push(measurement);
-    console.log(measurementLine(measurement));
     // Lets the API log's buffered writes and the last connections settle before the next run.
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    return figure;
+    return { name: fullName, figure, expected, loadAverage };
+  };
+  const run = async (...args: Parameters<typeof load>): Promise<Figure> => {
+    const measurement = await load(...args);
+    record(measurement);
+    return measurement.figure;
+  };
+  /**
+   * Figures taken in turns, A B C then C B A, each turn half the measured seconds after its own warm-up,
+   * each side's two turns then merged (mergeTurns). The ratios with targets divide one server's figure
+   * by another's, and this machine's speed moves by up to 2× within minutes: figures taken minutes apart
+   * measured that drift as much as the servers, while turns in mirrored order give a steady drift to every
+   * side alike. `requests` is asked once per turn, so that each PATCH turn writes prices of its own.
+   */
+  type Side = [name: string, server: RunningServer, pool: KeyPool | undefined, requests: () => LoadPlan["requestAt"], expected: number[]];
+  const inTurns = async (...sides: Side[]): Promise<Figure[]> => {
+    const seconds = Math.max(1, Math.round(settings.duration / 2));
+    const turn = ([name, server, pool, requests, expected]: Side) => load(name, server, pool, requests(), expected, { seconds });
+    const first: Measurement[] = [];
+    for (const side of sides) first.push(await turn(side));
+    const second: Measurement[] = [];
+    for (const side of [...sides].reverse()) second.unshift(await turn(side));
+    return sides.map((_, i) => {
+      const merged = mergeTurns(first[i], second[i]);
+      record(merged);
+      return merged.figure;
+    });
   };
 
   // Each server limits in its own memory, so each runtime gets pools of its own over the same keys.
@@ -201,45 +231,54 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   let firstPrice = 200_000;
   const patchAt = () => patchRequestAt(patchAccounts, patchListings, (firstPrice += 10_000));
 
-  // The runtimes take turns figure by figure, so that a change on the machine skews both alike.
+  // The runtimes take turns figure by figure, so that a change on the machine skews both alike; within a
+  // figure the product and the ceiling app (the bare servers' work in one Next.js route handler,
+  // bench/ceiling-app, no limit, no pool) take turns too.
   const firstFloors = new Map<Runtime, Figure>();
   const pings = new Map<Runtime, Figure>();
   const readsNext = new Map<Runtime, Figure>();
   const patches = new Map<Runtime, { next: Figure; traced: Figure; bare: Figure }>();
+  const ceilings = new Map<Runtime, { ping: Figure; read: Figure; patch: Figure }>();
   // The framework's own cost per request: a route handler with no database and no pipeline.
   const health = () => ({ method: "GET" as const, path: "/api/health", headers: {} });
   for (const r of runtimes)
     firstFloors.set(r, await run("GET /api/health (Next.js, no database: the floor)", servers.get(r)!.next, undefined, health, [200]));
-  for (const r of runtimes) pings.set(r, await run("GET /api/v1/ping (Next.js)", servers.get(r)!.next, pools.get(r)!.ping, pingAt, [200]));
-  for (const r of runtimes)
-    readsNext.set(r, await run("GET /api/v1/account/listings/{code} (Next.js)", servers.get(r)!.next, pools.get(r)!.read, reads, [200]));
+  const ceilingPings = new Map<Runtime, Figure>();
+  const ceilingReads = new Map<Runtime, Figure>();
+  for (const r of runtimes) {
+    const { next, ceiling } = servers.get(r)!;
+    const [product, bound] = await inTurns(
+      ["GET /api/v1/ping (Next.js)", next, pools.get(r)!.ping, () => pingAt, [200]],
+      ["GET /api/v1/ping (ceiling: bare work in Next.js)", ceiling, undefined, () => pingAt, [200]],
+    );
+    pings.set(r, product);
+    ceilingPings.set(r, bound);
+  }
+  for (const r of runtimes) {
+    const { next, ceiling } = servers.get(r)!;
+    const [product, bound] = await inTurns(
+      ["GET /api/v1/account/listings/{code} (Next.js)", next, pools.get(r)!.read, () => reads, [200]],
+      ["GET /api/v1/account/listings/{code} (ceiling)", ceiling, undefined, () => reads, [200]],
+    );
+    readsNext.set(r, product);
+    ceilingReads.set(r, bound);
+  }
   const eventsBefore = await eventCount(pg);
   for (const r of runtimes) {
-    const next = await run("PATCH /api/v1/listings/{code} (Next.js)", servers.get(r)!.next, pools.get(r)!.patch, patchAt(), [200, 409]);
-    const traced = await run(
-      "PATCH /api/v1/listings/{code} (Next.js, tracing on)",
-      servers.get(r)!.traced,
-      pools.get(r)!.tracedPatch,
-      patchAt(),
-      [200, 409],
+    const { next, traced, ceiling, bare } = servers.get(r)!;
+    const [product, productTraced, bound] = await inTurns(
+      ["PATCH /api/v1/listings/{code} (Next.js)", next, pools.get(r)!.patch, patchAt, [200, 409]],
+      ["PATCH /api/v1/listings/{code} (Next.js, tracing on)", traced, pools.get(r)!.tracedPatch, patchAt, [200, 409]],
+      ["PATCH /api/v1/listings/{code} (ceiling)", ceiling, undefined, patchAt, [200, 409]],
     );
-    const bare = await run("PATCH /api/v1/listings/{code} (bare node:http)", servers.get(r)!.bare, undefined, patchAt(), [200, 409]);
-    patches.set(r, { next, traced, bare });
+    const barePatch = await run("PATCH /api/v1/listings/{code} (bare node:http)", bare, undefined, patchAt(), [200, 409]);
+    patches.set(r, { next: product, traced: productTraced, bare: barePatch });
+    ceilings.set(r, { ping: ceilingPings.get(r)!, read: ceilingReads.get(r)!, patch: bound });
   }
   // The spans are sent in batches every 5 s: by now the traced servers have sent some, or they traced nothing.
   if (sink.exports().traces === 0)
     throw new Error("the tracing-on servers exported no spans to the OTLP sink: that figure measured no tracing");
   log(`OTLP sink: ${sink.exports().traces} span exports, ${sink.exports().metrics} metric exports`);
-  // The ceiling: the bare servers' work in one Next.js route handler (bench/ceiling-app), no limit, no pool.
-  const ceilings = new Map<Runtime, { ping: Figure; read: Figure; patch: Figure }>();
-  for (const r of runtimes) {
-    const { ceiling } = servers.get(r)!;
-    ceilings.set(r, {
-      ping: await run("GET /api/v1/ping (ceiling: bare work in Next.js)", ceiling, undefined, pingAt, [200]),
-      read: await run("GET /api/v1/account/listings/{code} (ceiling)", ceiling, undefined, reads, [200]),
-      patch: await run("PATCH /api/v1/listings/{code} (ceiling)", ceiling, undefined, patchAt(), [200, 409]),
-    });
-  }
   const [{ writes }] = await pg<
     { writes: number }[]
   >`select coalesce(sum(version - 1), 0)::int as writes from listings where account_id = any(${patchAccounts.map((a) => a.id)})`;
@@ -435,7 +474,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       pool,
       keysInTurn(pool.keys, "/api/v1/account/listings"),
       [200],
-      settings.listRequests,
+      { amount: settings.listRequests },
     );
     const deep = await run(
       `GET /api/v1/account/listings, deep cursor (${bulkLabel})`,
@@ -443,7 +482,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       pool,
       keysInTurn(pool.keys, `/api/v1/account/listings${deepQuery}`),
       [200],
-      settings.listRequests,
+      { amount: settings.listRequests },
     );
     const catalogAt = (city: string) => keysInTurn(pool.keys, `/api/v1/listings?city=${encodeURIComponent(city)}`);
     const asWritten = await run(
@@ -452,7 +491,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       pool,
       catalogAt(searchedCity),
       [200],
-      settings.listRequests,
+      { amount: settings.listRequests },
     );
     const typedPlain = await run(
       `GET /api/v1/listings?city=TARGU MURES (${bulkLabel})`,
@@ -460,7 +499,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       pool,
       catalogAt("TARGU MURES"),
       [200],
-      settings.listRequests,
+      { amount: settings.listRequests },
     );
     checks.push({
       name: `${first.name} catalog city: without diacritics ÷ as written`,
