@@ -101,9 +101,10 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   const { throwaway, pg, ctx } = await throwawayDatabase(settings.adminUrl, "bench", log, cleanup);
 
   const timed = { duration: settings.duration, warmup: settings.warmup };
-  const accountsPerPool = Math.ceil(KeyPool.keysFor(plannedRequests(timed, settings.maxRate)) / 10);
+  // Sized for the longest run: a full one, or a first turn with its longer warm-up (inTurns).
+  const accountsPerPool = Math.ceil(KeyPool.keysFor(plannedRequests({ ...timed, warmup: settings.warmup * 3 }, settings.maxRate)) / 10);
   log(
-    `creating 3 × ${accountsPerPool} accounts with 10 keys each (≤ ${settings.maxRate} req/s for ${settings.duration + settings.warmup} s without a 429)`,
+    `creating 3 × ${accountsPerPool} accounts with 10 keys each (≤ ${settings.maxRate} req/s for ${settings.duration + settings.warmup * 3} s without a 429)`,
   );
   const [pingAccounts, readAccounts, patchAccounts] = [
     await createAccounts(ctx, "ping", accountsPerPool),
@@ -167,7 +168,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     pool: KeyPool | undefined,
     requestAt: LoadPlan["requestAt"],
     expected: number[],
-    size: { amount?: number; seconds?: number } = {},
+    size: { amount?: number; seconds?: number; warmup?: number } = {},
   ): Promise<Measurement> => {
     const plan: LoadPlan = {
       url: server.url,
@@ -176,7 +177,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       serverPid: server.pid,
       ...(size.amount
         ? { duration: 0, amount: size.amount, warmup: settings.listWarmup }
-        : { ...timed, duration: size.seconds ?? timed.duration }),
+        : { duration: size.seconds ?? timed.duration, warmup: size.warmup ?? timed.warmup }),
     };
     const fullName = `${server.runtime.name}  ${name}`;
     log(`measuring ${fullName}${size.seconds ? ` (a turn of ${size.seconds} s)` : ""}`);
@@ -197,13 +198,21 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
    * by another's, and this machine's speed moves by up to 2× within minutes: figures taken minutes apart
    * measured that drift as much as the servers, while turns in mirrored order give a steady drift to every
    * side alike. `requests` is asked once per turn, so that each PATCH turn writes prices of its own.
+   * A side's first turn warms up three times as long: a server's first thousands of requests run code
+   * V8 has not optimized yet (a fresh ceiling app spent 1 569 µs of CPU per ping in its first turn and
+   * 1 082 µs in its second), and the servers come to a figure with unequal pasts (the product has
+   * served the floor, the tracing-on server nothing).
    */
   type Side = [name: string, server: RunningServer, pool: KeyPool | undefined, requests: () => LoadPlan["requestAt"], expected: number[]];
   const inTurns = async (...sides: Side[]): Promise<Figure[]> => {
     const seconds = Math.max(1, Math.round(settings.duration / 2));
-    const turn = ([name, server, pool, requests, expected]: Side) => load(name, server, pool, requests(), expected, { seconds });
+    const turn = async ([name, server, pool, requests, expected]: Side, warmup = settings.warmup) => {
+      const measurement = await load(name, server, pool, requests(), expected, { seconds, warmup });
+      log(`  turn: ${measurementLine(measurement)}`);
+      return measurement;
+    };
     const first: Measurement[] = [];
-    for (const side of sides) first.push(await turn(side));
+    for (const side of sides) first.push(await turn(side, settings.warmup * 3));
     const second: Measurement[] = [];
     for (const side of [...sides].reverse()) second.unshift(await turn(side));
     return sides.map((_, i) => {
@@ -485,22 +494,12 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       { amount: settings.listRequests },
     );
     const catalogAt = (city: string) => keysInTurn(pool.keys, `/api/v1/listings?city=${encodeURIComponent(city)}`);
-    const asWritten = await run(
-      `GET /api/v1/listings?city=${searchedCity} (${bulkLabel})`,
-      next,
-      pool,
-      catalogAt(searchedCity),
-      [200],
-      { amount: settings.listRequests },
-    );
-    const typedPlain = await run(
-      `GET /api/v1/listings?city=TARGU MURES (${bulkLabel})`,
-      next,
-      pool,
-      catalogAt("TARGU MURES"),
-      [200],
-      { amount: settings.listRequests },
-    );
+    const asWritten = await run(`GET /api/v1/listings?city=${searchedCity} (${bulkLabel})`, next, pool, catalogAt(searchedCity), [200], {
+      amount: settings.listRequests,
+    });
+    const typedPlain = await run(`GET /api/v1/listings?city=TARGU MURES (${bulkLabel})`, next, pool, catalogAt("TARGU MURES"), [200], {
+      amount: settings.listRequests,
+    });
     checks.push({
       name: `${first.name} catalog city: without diacritics ÷ as written`,
       value: ratio(typedPlain.requestsPerSecond, asWritten.requestsPerSecond),

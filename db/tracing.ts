@@ -1,4 +1,32 @@
-import { SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
+import { SpanKind, SpanStatusCode, trace, type Tracer, type TracerProvider } from "@opentelemetry/api";
+
+/**
+ * The SDK's tracer provider, when tracing is on (lib/adapters/telemetry.ts). It is deliberately not
+ * the OpenTelemetry API's global provider: Next.js records spans of its own whenever a global one is
+ * registered (a dozen per request, a third of tracing's cost per request: docs/operations.md, Tracing
+ * and metrics), so the product's spans ask it here. On globalThis: the route handlers and
+ * instrumentation are separate bundles in one process. Kept in this bottom layer so that both the
+ * query spans below and lib/base/tracing.ts read one holder.
+ */
+const providerKey = Symbol.for("listings-platform.tracer-provider");
+const holder = globalThis as typeof globalThis & { [providerKey]?: TracerProvider };
+
+export function setTracerProvider(provider: TracerProvider | undefined): void {
+  holder[providerKey] = provider;
+}
+
+/**
+ * A tracer of the SDK's provider, or the API's no-op one while tracing is off. Cached per provider:
+ * looking a tracer up by name on every span showed in the profile.
+ */
+export function tracerOf(name: string): () => Tracer {
+  let cached: { provider: TracerProvider; tracer: Tracer } | undefined;
+  return () => {
+    const provider = holder[providerKey] ?? trace.getTracerProvider();
+    if (cached?.provider !== provider) cached = { provider, tracer: provider.getTracer(name) };
+    return cached.tracer;
+  };
+}
 
 /**
  * A span per database query. Neither driver has OpenTelemetry instrumentation and drizzle's own
@@ -19,9 +47,7 @@ interface PreparedQuery {
 }
 
 const wrapped = Symbol.for("listings.db.traced");
-// Asked for once, as lib/base/tracing.ts's: the API's tracer forwards to the SDK's once one is registered.
-let cachedTracer: Tracer | undefined;
-const tracer = () => (cachedTracer ??= trace.getTracer("listings-platform.db"));
+const tracer = tracerOf("listings-platform.db");
 
 export function traceQueries(prepared: { prototype: object }, driver: "pglite" | "postgres"): void {
   const proto = prepared.prototype as PreparedQuery & { [wrapped]?: true };

@@ -1,17 +1,13 @@
-import { metrics, type Context, type Attributes, type SpanKind } from "@opentelemetry/api";
+import { context, metrics, propagation } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { defaultResource, resourceFromAttributes } from "@opentelemetry/resources";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
-import {
-  BatchSpanProcessor,
-  NodeTracerProvider,
-  ParentBasedSampler,
-  SamplingDecision,
-  type Sampler,
-  type SamplingResult,
-} from "@opentelemetry/sdk-trace-node";
+import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { database, databaseOpened } from "@/db";
+import { setTracerProvider } from "@/db/tracing";
 import { config } from "@/lib/base/config";
 import { instrumentationName } from "@/lib/base/tracing";
 import { logger } from "@/lib/base/logger";
@@ -24,9 +20,11 @@ import { countDueDeliveries } from "@/lib/domain/webhooks/deliver";
  * metrics go over OTLP/HTTP with JSON bodies to that endpoint, which the exporters read themselves
  * (with the other `OTEL_EXPORTER_OTLP_*` variables: headers, timeout).
  *
- * Health checks are left out: a probe every few seconds would bury the requests that matter. So are
- * Next.js's internal steps of a request (`SkipNextInternals`): its request span and its route
- * handler's span stay, and under them ours.
+ * The provider is not registered as the API's global one (`register()`), only handed to the product's
+ * spans (`setTracerProvider`): Next.js records a dozen spans of its own per request as soon as a
+ * global provider exists, which cost a third of tracing's CPU per PATCH and tell an operator nothing
+ * the request's own span does not (docs/operations.md, Tracing and metrics). Health checks go through
+ * no traced code, so they make no traces either.
  */
 
 interface Telemetry {
@@ -40,13 +38,12 @@ const holder = globalThis as typeof globalThis & { __listingsTelemetry?: Telemet
 export function startTelemetry(options: { metricIntervalMs?: number } = {}): void {
   if (holder.__listingsTelemetry) return;
   const resource = defaultResource().merge(resourceFromAttributes({ "service.name": config().OTEL_SERVICE_NAME }));
-  const tracerProvider = new NodeTracerProvider({
-    resource,
-    sampler: new ParentBasedSampler({ root: new SkipHealthChecks(), localParentSampled: skipNextInternals }),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
-  });
-  // The async-hooks context (a span's children find it across awaits) and W3C trace-context headers.
-  tracerProvider.register();
+  const tracerProvider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+  // What register() sets besides the provider: the async context (a span's children find it across
+  // awaits) and the W3C trace-context and baggage headers.
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+  setTracerProvider(tracerProvider);
   const meterProvider = new MeterProvider({
     resource,
     readers: [
@@ -85,47 +82,3 @@ function observeBacklogs(): void {
     countDueDeliveries((await database()).connection, now),
   );
 }
-
-/**
- * Drops the traces of health checks (Next.js's request span carries the path as `http.target`), and
- * Next.js's internal spans that start a trace of their own (loading a route's module at first use).
- */
-class SkipHealthChecks implements Sampler {
-  shouldSample(context: Context, traceId: string, name: string, kind: SpanKind, attributes: Attributes): SamplingResult {
-    const path = String(attributes["http.target"] ?? attributes["url.path"] ?? "");
-    const health = path === "/api/health" || path.startsWith("/api/health?") || path.startsWith("/api/health/");
-    if (health) return { decision: SamplingDecision.NOT_RECORD };
-    return skipNextInternals.shouldSample(context, traceId, name, kind, attributes);
-  }
-
-  toString(): string {
-    return "SkipHealthChecks";
-  }
-}
-
-/**
- * Next.js's own spans of the steps around a route handler (finding the route's components, preparing
- * its module, starting the response) and of loading modules: leaves of a request's trace that tell an
- * operator nothing to act on, and 3 of the 10 spans of a PATCH. A route handler runs under Next.js's
- * "executing api route" span, which stays, so none of ours is lost with them.
- */
-const nextInternalSpans = new Set([
-  "NextNodeServer.findPageComponents",
-  "RouteModule.prepare",
-  "NextNodeServer.startResponse",
-  "LoadComponents.loadRouteModule",
-  "AppRouteRouteModule.loadUserland",
-]);
-
-class SkipNextInternals implements Sampler {
-  shouldSample(_context: Context, _traceId: string, _name: string, _kind: SpanKind, attributes: Attributes): SamplingResult {
-    const internal = nextInternalSpans.has(String(attributes["next.span_type"] ?? ""));
-    return { decision: internal ? SamplingDecision.NOT_RECORD : SamplingDecision.RECORD_AND_SAMPLED };
-  }
-
-  toString(): string {
-    return "SkipNextInternals";
-  }
-}
-
-const skipNextInternals = new SkipNextInternals();

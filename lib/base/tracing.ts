@@ -1,4 +1,15 @@
-import { metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Histogram, type Span, type Tracer } from "@opentelemetry/api";
+import {
+  context,
+  metrics,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Histogram,
+  type Span,
+} from "@opentelemetry/api";
+import { tracerOf } from "@/db/tracing";
 
 /**
  * Spans and metrics through the OpenTelemetry API only. Without an SDK registered (no
@@ -8,24 +19,23 @@ import { metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Histogr
 
 export const instrumentationName = "listings-platform";
 
-/**
- * Asked for once: the API's tracer stands in until an SDK is registered and then forwards to the
- * SDK's, so it never goes stale, and looking a tracer up by name on every span showed in the profile.
- */
-let cachedTracer: Tracer | undefined;
-const tracer = () => (cachedTracer ??= trace.getTracer(instrumentationName));
+const tracer = tracerOf(instrumentationName);
 
 /**
  * Runs `fn` in a new span, the active one while it runs (the spans it starts are its children). A
- * thrown error marks the span failed and is thrown on; the span ends when `fn` settles.
+ * thrown error marks the span failed and is thrown on; the span ends when `fn` settles. `carrier`:
+ * the headers of a request this span serves, whose W3C `traceparent` (a caller's or a proxy's trace)
+ * it continues.
  */
 export function traced<T>(
   name: string,
   attributes: Attributes,
   fn: (span: Span) => Promise<T>,
   kind: SpanKind = SpanKind.INTERNAL,
+  carrier?: Headers,
 ): Promise<T> {
-  return tracer().startActiveSpan(name, { attributes, kind }, async (span) => {
+  const parent = carrier ? propagation.extract(context.active(), carrier, headersGetter) : context.active();
+  return tracer().startActiveSpan(name, { attributes, kind }, parent, async (span) => {
     try {
       return await fn(span);
     } catch (error) {
@@ -36,6 +46,11 @@ export function traced<T>(
     }
   });
 }
+
+const headersGetter = {
+  get: (carrier: Headers, key: string) => carrier.get(key) ?? undefined,
+  keys: (carrier: Headers) => [...carrier.keys()],
+};
 
 export function failSpan(span: Span, error: unknown): void {
   if (error instanceof Error) span.recordException(error);

@@ -108,7 +108,8 @@ type Admit<P> = (exchange: Exchange, request: Request, db: Database) => Promise<
 /**
  * Every API request's path: admitted (key, limits, locale), handled, or turned into a problem, then
  * finished. The whole of it is one server span named by `route`, the path template (absent for the
- * paths no operation declares), which the request's other spans (services, queries) are children of.
+ * paths no operation declares), which the request's other spans (services, queries) are children of;
+ * a `traceparent` header makes it a child of the caller's span.
  */
 function pipeline<P>(route: string | undefined, admit: Admit<P>): RouteHandler<P> {
   return (request, context) =>
@@ -146,6 +147,7 @@ function pipeline<P>(route: string | undefined, admit: Admit<P>): RouteHandler<P
         return finish(response, exchange, span);
       },
       SpanKind.SERVER,
+      request.headers,
     );
 }
 
