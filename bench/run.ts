@@ -46,7 +46,7 @@ const settings = {
   photos: process.env.BENCH_PHOTOS !== "0",
   /** Off unless asked for: 200 more accounts and a server of its own, for a figure that changes little between runs. */
   longpoll: process.env.BENCH_LONGPOLL === "1",
-  /** A folder: each product server (tracing off and on, per runtime) writes a V8 CPU profile under it (`--cpu-prof`). */
+  /** A folder: each Next.js server (the product tracing off and on, the ceiling app; per runtime) writes a V8 CPU profile under it (`--cpu-prof`). */
   cpuProfDir: process.env.BENCH_API_CPU_PROF,
 };
 const resultsFile = path.resolve(".data/bench/results.json");
@@ -148,7 +148,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     cleanup(traced.stop);
     const bare = await startBare(throwaway.url, runtime);
     cleanup(bare.stop);
-    const ceiling = await startCeiling(throwaway.url, runtime);
+    const ceiling = await startCeiling(throwaway.url, runtime, cpuProfile(runtime, "ceiling"));
     cleanup(ceiling.stop);
     servers.set(runtime, { next, traced, bare, ceiling });
     log(

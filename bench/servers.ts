@@ -125,8 +125,8 @@ export async function startNext(env: Record<string, string>, options: StartOptio
 }
 
 /** The ceiling app on `runtime` over `databaseUrl` (it answers `/api/v1/ping` without a key with 401 too). */
-export const startCeiling = (databaseUrl: string, runtime: Runtime) =>
-  startNext({ DATABASE_URL: databaseUrl }, { runtime, dir: ceilingApp });
+export const startCeiling = (databaseUrl: string, runtime: Runtime, nodeOptions?: string) =>
+  startNext({ DATABASE_URL: databaseUrl }, { runtime, dir: ceilingApp, nodeOptions });
 
 /** The baseline server (`bench/bare-server.ts`) in its own process, so it has an event loop of its own as Next.js has. */
 export async function startBare(databaseUrl: string, runtime: Runtime = currentRuntime()): Promise<RunningServer> {

@@ -1,4 +1,4 @@
-import { getTableColumns, is, SQL, Table, type Query } from "drizzle-orm";
+import { Column, getTableColumns, is, SQL, Table, type DriverValueDecoder, type Query } from "drizzle-orm";
 import type { PgColumn, SelectedFieldsOrdered } from "drizzle-orm/pg-core";
 import type { Handle } from "./client";
 
@@ -17,18 +17,59 @@ export interface BuiltOnce<Row> {
  * handle it was made on, so it cannot serve a transaction; building a listing's statements anew
  * (40 columns, each one a chunk drizzle inspects) cost the PATCH more CPU than its round trips
  * (docs/benchmarks.md). `answers` is the statement's selection (a `returning` without arguments
- * answers its table's columns), in the statement's own order; rows map as drizzle maps them. On
- * PostgreSQL the statement is prepared once per connection (postgres.js keeps it by its text).
+ * answers its table's columns), in the statement's own order; rows map as drizzle maps them, by a
+ * mapper made once (`rowMapper`). On PostgreSQL the statement is prepared once per connection
+ * (postgres.js keeps it by its text).
  */
 export function builtOnce<Row>(answers: Selection, build: (db: Handle) => { toSQL(): Query }): BuiltOnce<Row> {
-  let built: { query: Query; fields: SelectedFieldsOrdered } | undefined;
+  let built: { query: Query; fields: SelectedFieldsOrdered; toRows: (rows: unknown[][]) => Row[] } | undefined;
   return {
     async run(db, values) {
-      built ??= { query: build(db).toSQL(), fields: ordered(answers) };
-      const statement = db._.session.prepareQuery(built.query, built.fields, "built-once", true);
+      if (!built) {
+        const fields = ordered(answers);
+        built = { query: build(db).toSQL(), fields, toRows: rowMapper<Row>(fields) };
+      }
+      const statement = db._.session.prepareQuery(built.query, built.fields, "built-once", true, built.toRows);
       return (await statement.execute(values)) as Row[];
     },
   };
+}
+
+/**
+ * drizzle's own row mapping (`mapResultRow`) without what it works out again for every row: which
+ * decoder each field has (four `is()` checks a field) and where in the object it goes. The result is
+ * the same object for these selections: a value, or a table's columns under its key, `null` kept as
+ * `null` without decoding. (drizzle's nulling of a left-joined table whose columns are all null needs
+ * the join map its select builder sets, which a built statement never had.)
+ */
+function rowMapper<Row>(fields: SelectedFieldsOrdered): (rows: unknown[][]) => Row[] {
+  const places = fields.map(({ path, field }) => ({
+    parent: path.length > 1 ? path[0] : undefined,
+    key: path[path.length - 1],
+    decoder: decoderOf(field),
+  }));
+  if (places.some(({ parent }, index) => parent !== undefined && fields[index].path.length > 2))
+    throw new Error("builtOnce: a selection nests one level at most");
+  const parents = [...new Set(places.flatMap(({ parent }) => (parent === undefined ? [] : [parent])))];
+  return (rows) =>
+    rows.map((values) => {
+      const row: Record<string, unknown> = {};
+      for (const parent of parents) row[parent] = {};
+      places.forEach(({ parent, key, decoder }, index) => {
+        const value = values[index];
+        (parent === undefined ? row : (row[parent] as Record<string, unknown>))[key] = value === null ? null : decoder.mapFromDriverValue(value);
+      });
+      return row as Row;
+    });
+}
+
+/** The decoder drizzle's `mapResultRow` picks for a field (an SQL's `decoder` is internal in drizzle's types). */
+function decoderOf(field: SelectedFieldsOrdered[number]["field"]): DriverValueDecoder<unknown, unknown> {
+  type Decoded = { decoder: DriverValueDecoder<unknown, unknown> };
+  if (is(field, Column)) return field;
+  if (is(field, SQL)) return (field as unknown as Decoded).decoder;
+  if (is(field, SQL.Aliased)) return (field.sql as unknown as Decoded).decoder;
+  throw new Error("builtOnce: a selection of columns, SQL and tables only");
 }
 
 /**

@@ -1,12 +1,14 @@
 import { mkdirSync } from "node:fs";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import type { ExtractTablesWithRelations } from "drizzle-orm";
-import * as schema from "./schema";
 import { traceQueries } from "./tracing";
 
-export type Schema = typeof schema;
-/** The drizzle handle on the whole database (a pool for PostgreSQL, the instance when embedded): where transactions start. */
-export type Connection = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/**
+ * The drizzle handle on the whole database (a pool for PostgreSQL, the instance when embedded): where
+ * transactions start. Opened without the schema: its relational query API (`db.query.…`) is not used,
+ * and drizzle would otherwise build a query builder per table for every transaction it opens (a
+ * per-PATCH cost the profile showed, docs/benchmarks.md).
+ */
+export type Connection = PgDatabase<PgQueryResultHKT>;
 /** The handle of one open transaction. */
 export type Transaction = Parameters<Parameters<Connection["transaction"]>[0]>[0];
 /** Where a query goes: the connection, or an open transaction. */
@@ -72,7 +74,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     connect_timeout: connectTimeoutSeconds,
     backoff: reconnectBackoff,
   });
-  const connection = drizzle({ client, schema }) as unknown as Connection;
+  const connection = drizzle({ client }) as unknown as Connection;
   return {
     connection,
     driver: "postgres",
@@ -92,7 +94,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
   const dataDir = options.dataDir ?? "memory://";
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir, options.loadFrom ? { loadDataDir: options.loadFrom } : {});
-  const connection = drizzle({ client: pglite, schema }) as unknown as Connection;
+  const connection = drizzle({ client: pglite }) as unknown as Connection;
   return {
     connection,
     driver: "pglite",

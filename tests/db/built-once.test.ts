@@ -58,4 +58,22 @@ describe("statements built once", () => {
     expect(after.row.pendingFields).toBeNull();
     expect(after.row.updatedAt).not.toEqual(at);
   });
+
+  it("decode an SQL field by its own decoder (mapWith) and an aliased one as drizzle does, and leave null undecoded", async () => {
+    const { key } = await accountWithKey();
+    const { code } = await createListing(key);
+    const { connection: db } = await database();
+    const selection = {
+      doubled: sql<number>`${listings.version} * 2`.mapWith((value) => `decoded ${value}`),
+      missing: sql<string | null>`null::text`.mapWith(() => "never decoded"),
+      code: sql<string>`lower(${listings.code})`.as("lower_code"),
+    };
+    const computed = builtOnce<{ doubled: string; missing: string | null; code: string }>(selection, (handle) =>
+      handle.select(selection).from(listings).where(eq(listings.code, sql.placeholder("code"))),
+    );
+    const expected = await db.select(selection).from(listings).where(eq(listings.code, code));
+    const rows = await computed.run(db, { code });
+    expect(rows).toEqual(expected);
+    expect(rows).toEqual([{ doubled: "decoded 2", missing: null, code: code.toLowerCase() }]);
+  });
 });

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import type { Connection, Database } from "@/db";
+import type { Database, Handle } from "@/db";
+import { builtOnce } from "@/db/built-once";
 import { accounts, agencyMembers, apiKeys } from "@/db/schema";
 import { config } from "@/lib/base/config";
 import { AppError } from "@/lib/base/errors";
@@ -56,7 +57,7 @@ export async function authenticate(database: Database, token: string | undefined
   if (!parsed) throw unauthenticated("malformed_key");
   if (parsed.environment !== config().APP_ENV)
     throw unauthenticated(parsed.environment === "production" ? "production_key" : "sandbox_key");
-  const [row] = await keyLookup(database).execute({ id: parsed.id });
+  const [row] = await keyLookup.run(database.connection, { id: parsed.id });
   if (
     !row ||
     !secretMatches(parsed.secret, row.secretHash) ||
@@ -82,44 +83,35 @@ export async function authenticate(database: Database, token: string | undefined
   };
 }
 
-/**
- * The key lookup runs on every request: prepared once per database handle, so each request only
- * binds the id instead of building the query again.
- */
-const prepared = new WeakMap<Connection, ReturnType<typeof prepareKeyLookup>>();
+const keySelection = {
+  keyId: apiKeys.id,
+  keyName: apiKeys.name,
+  secretHash: apiKeys.secretHash,
+  environment: apiKeys.environment,
+  permissions: apiKeys.permissions,
+  expiresAt: apiKeys.expiresAt,
+  revokedAt: apiKeys.revokedAt,
+  accountId: accounts.id,
+  email: accounts.email,
+  name: accounts.name,
+  phone: accounts.phone,
+  language: accounts.language,
+  active: accounts.active,
+  confirmed: accounts.confirmed,
+  agencyId: agencyMembers.agencyId,
+  agencyRole: agencyMembers.role,
+};
 
-function prepareKeyLookup(db: Connection) {
-  return db
-    .select({
-      keyId: apiKeys.id,
-      keyName: apiKeys.name,
-      secretHash: apiKeys.secretHash,
-      environment: apiKeys.environment,
-      permissions: apiKeys.permissions,
-      expiresAt: apiKeys.expiresAt,
-      revokedAt: apiKeys.revokedAt,
-      accountId: accounts.id,
-      email: accounts.email,
-      name: accounts.name,
-      phone: accounts.phone,
-      language: accounts.language,
-      active: accounts.active,
-      confirmed: accounts.confirmed,
-      agencyId: agencyMembers.agencyId,
-      agencyRole: agencyMembers.role,
-    })
+const selectKey = (db: Handle) =>
+  db
+    .select(keySelection)
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
     .leftJoin(agencyMembers, eq(agencyMembers.accountId, accounts.id))
-    .where(eq(apiKeys.id, sql.placeholder("id")))
-    .prepare("key_lookup");
-}
+    .where(eq(apiKeys.id, sql.placeholder("id")));
 
-function keyLookup(database: Database) {
-  let query = prepared.get(database.connection);
-  if (!query) prepared.set(database.connection, (query = prepareKeyLookup(database.connection)));
-  return query;
-}
+/** The key lookup runs on every request: built once, so each request only binds the id. */
+const keyLookup = builtOnce<Awaited<ReturnType<typeof selectKey>>[number]>(keySelection, selectKey);
 
 /**
  * The key must hold the endpoint's permission (403 `missing_ability`). Writing also needs a confirmed
