@@ -57,7 +57,8 @@ function rowMapper<Row>(fields: SelectedFieldsOrdered): (rows: unknown[][]) => R
       for (const parent of parents) row[parent] = {};
       places.forEach(({ parent, key, decoder }, index) => {
         const value = values[index];
-        (parent === undefined ? row : (row[parent] as Record<string, unknown>))[key] = value === null ? null : decoder.mapFromDriverValue(value);
+        (parent === undefined ? row : (row[parent] as Record<string, unknown>))[key] =
+          value === null ? null : decoder.mapFromDriverValue(value);
       });
       return row as Row;
     });

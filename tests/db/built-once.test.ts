@@ -69,7 +69,10 @@ describe("statements built once", () => {
       code: sql<string>`lower(${listings.code})`.as("lower_code"),
     };
     const computed = builtOnce<{ doubled: string; missing: string | null; code: string }>(selection, (handle) =>
-      handle.select(selection).from(listings).where(eq(listings.code, sql.placeholder("code"))),
+      handle
+        .select(selection)
+        .from(listings)
+        .where(eq(listings.code, sql.placeholder("code"))),
     );
     const expected = await db.select(selection).from(listings).where(eq(listings.code, code));
     const rows = await computed.run(db, { code });
