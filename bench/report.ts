@@ -34,12 +34,12 @@ export const unexpected = (m: Measurement) => Object.keys(m.figure.statuses).fil
 export const valid = (m: Measurement) => unexpected(m).length === 0 && m.figure.errors === 0;
 export const successes = (f: Figure) => Object.entries(f.statuses).reduce((sum, [code, n]) => sum + (code.startsWith("2") ? n : 0), 0);
 
-/** A figure's two turns (bench/run.ts, `inTurns`) as one measurement, at the mean of their load averages. */
-export const mergeTurns = (a: Measurement, b: Measurement): Measurement => ({
-  name: `${a.name} (2 turns)`,
-  figure: mergeFigures(a.figure, b.figure),
-  expected: a.expected,
-  loadAverage: (a.loadAverage + b.loadAverage) / 2,
+/** A figure's turns (bench/run.ts, `inTurns`) as one measurement, at the mean of their load averages. */
+export const mergeTurns = ([first, ...rest]: Measurement[]): Measurement => ({
+  name: `${first.name} (${rest.length + 1} turns)`,
+  figure: rest.reduce((figure, turn) => mergeFigures(figure, turn.figure), first.figure),
+  expected: first.expected,
+  loadAverage: [first, ...rest].reduce((sum, turn) => sum + turn.loadAverage, 0) / (rest.length + 1),
 });
 
 export function measurementLine(m: Measurement): string {

@@ -28,6 +28,8 @@ import { longPollSettings, runLongPollBench } from "./longpoll";
 const settings = {
   adminUrl: process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
   duration: positiveEnv("BENCH_DURATION", 10),
+  /** Turns per side of a figure with a target (`inTurns`): the measured seconds split between them. */
+  turns: positiveEnv("BENCH_TURNS", 4),
   warmup: positiveEnv("BENCH_WARMUP", 3),
   connections: positiveEnv("BENCH_CONNECTIONS", 10),
   maxRate: positiveEnv("BENCH_MAX_RATE", 4000),
@@ -193,30 +195,36 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     return measurement.figure;
   };
   /**
-   * Figures taken in turns, A B C then C B A, each turn half the measured seconds after its own warm-up,
-   * each side's two turns then merged (mergeTurns). The ratios with targets divide one server's figure
-   * by another's, and this machine's speed moves by up to 2× within minutes: figures taken minutes apart
-   * measured that drift as much as the servers, while turns in mirrored order give a steady drift to every
-   * side alike. `requests` is asked once per turn, so that each PATCH turn writes prices of its own.
-   * A side's first turn warms up three times as long: a server's first thousands of requests run code
-   * V8 has not optimized yet (a fresh ceiling app spent 1 569 µs of CPU per ping in its first turn and
-   * 1 082 µs in its second), and the servers come to a figure with unequal pasts (the product has
-   * served the floor, the tracing-on server nothing).
+   * Figures taken in turns, A B C, C B A, A B C, C B A (`BENCH_TURNS` rounds, the measured seconds split
+   * between them), each turn after its own warm-up, each side's turns then merged (mergeTurns). The
+   * ratios with targets divide one server's figure by another's, and this machine's speed moves by up
+   * to 2× within minutes and sometimes within seconds (the same ceiling read: 1 272 then 568 req/s in
+   * two turns 10 s apart): figures taken minutes apart measured that drift as much as the servers;
+   * turns in mirrored order give a steady drift to every side alike, and more, shorter rounds spread a
+   * sudden swing over every side instead of one. `requests` is asked once per turn, so that each PATCH
+   * turn writes prices of its own. A side's first turn warms up three times as long: a server's first
+   * thousands of requests run code V8 has not optimized yet (a fresh ceiling app spent 1 569 µs of CPU
+   * per ping in its first turn and 1 082 µs in its second), and the servers come to a figure with
+   * unequal pasts (the product has served the floor, the tracing-on server nothing). Later turns warm
+   * up a third as long: the server is warm, the new connections are what the warm-up is for.
    */
   type Side = [name: string, server: RunningServer, pool: KeyPool | undefined, requests: () => LoadPlan["requestAt"], expected: number[]];
   const inTurns = async (...sides: Side[]): Promise<Figure[]> => {
-    const seconds = Math.max(1, Math.round(settings.duration / 2));
-    const turn = async ([name, server, pool, requests, expected]: Side, warmup = settings.warmup) => {
+    const seconds = Math.max(1, Math.round(settings.duration / settings.turns));
+    const turn = async ([name, server, pool, requests, expected]: Side, warmup: number) => {
       const measurement = await load(name, server, pool, requests(), expected, { seconds, warmup });
       log(`  turn: ${measurementLine(measurement)}`);
       return measurement;
     };
-    const first: Measurement[] = [];
-    for (const side of sides) first.push(await turn(side, settings.warmup * 3));
-    const second: Measurement[] = [];
-    for (const side of [...sides].reverse()) second.unshift(await turn(side));
-    return sides.map((_, i) => {
-      const merged = mergeTurns(first[i], second[i]);
+    const turns: Measurement[][] = sides.map(() => []);
+    for (let round = 0; round < settings.turns; round++) {
+      const order = sides.map((_, i) => i);
+      if (round % 2 === 1) order.reverse();
+      const warmup = round === 0 ? settings.warmup * 3 : Math.max(1, Math.round(settings.warmup / 3));
+      for (const i of order) turns[i].push(await turn(sides[i], warmup));
+    }
+    return turns.map((measurements) => {
+      const merged = mergeTurns(measurements);
       record(merged);
       return merged.figure;
     });
