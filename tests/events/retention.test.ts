@@ -164,7 +164,11 @@ describe("event partitions", () => {
     await db.connection
       .insert(webhookDeliveries)
       .values(delivered.map((eventSeq) => ({ id: newId("webhookDelivery"), webhookId: webhook, eventSeq, createdAt: ago(1) })));
-    // Both ranges closed: the sequence has moved past them (its own range made, as the job does).
+    // Both ranges closed: the sequence has moved past them into a range made ahead, as the job makes the
+    // next range before the sequence reaches it. Moved into a range without its partition, the other
+    // files' events would go to DEFAULT meanwhile, and one written while the job attached that range
+    // would fail PostgreSQL's check of DEFAULT's constraint (23514).
+    await ensureRanges(db, range + 2, range + 3);
     await moveSequenceTo(db, range + 2);
     await advanceEventPartitions(db, now);
 
