@@ -57,11 +57,11 @@ export function traceQueries(prepared: { prototype: object }, driver: "pglite" |
     const original = proto[method];
     proto[method] = function (this: PreparedQuery, ...args: unknown[]) {
       if (!trace.getActiveSpan()?.isRecording()) return original.apply(this, args);
-      const statement = this.getQuery().sql;
-      const attributes = { "db.system.name": "postgresql", "db.query.text": statement, "db.client": driver };
+      const { name, text } = describe(this.getQuery().sql);
+      const attributes = { "db.system.name": "postgresql", "db.query.text": text, "db.client": driver };
       // A child of the active span but never active itself: a query starts no span of its own, and
       // entering a context for it would cost an async-context switch per query for nothing.
-      const span = tracer().startSpan(operationOf(statement), { kind: SpanKind.CLIENT, attributes });
+      const span = tracer().startSpan(name, { kind: SpanKind.CLIENT, attributes });
       return (original.apply(this, args) as Promise<unknown>).then(
         (result) => {
           span.end();
@@ -77,15 +77,28 @@ export function traceQueries(prepared: { prototype: object }, driver: "pglite" |
   }
 }
 
-/** The span's name: the statement's first word (`SELECT`, `UPDATE`, `WITH`…), as OpenTelemetry names database spans without a summary. */
-function operationOf(statement: string): string {
-  let name = operations.get(statement);
-  if (name === undefined) {
-    name = /^\s*([A-Za-z]+)/.exec(statement)?.[1]?.toUpperCase() ?? "QUERY";
+/**
+ * The span's name, the statement's first word (`SELECT`, `UPDATE`, `WITH`…, as OpenTelemetry names
+ * database spans without a summary), and the text it carries: the statement with each list of four
+ * or more columns written as `…N columns…`. A listing's statements name its 40 columns two or three
+ * times (2–3 kB each), and a PATCH's spans carried 6 kB of them: their export (serialised, then
+ * written to the collector's socket) was most of tracing's cost per PATCH (docs/benchmarks.md). The
+ * tables, joins, conditions and placeholders stay as sent. Worked out once per statement.
+ */
+function describe(statement: string): { name: string; text: string } {
+  let described = descriptions.get(statement);
+  if (described === undefined) {
+    described = {
+      name: /^\s*([A-Za-z]+)/.exec(statement)?.[1]?.toUpperCase() ?? "QUERY",
+      text: statement.replace(columnList, (list) => `…${list.split(",").length} columns…`),
+    };
     // The statements are the application's own, parameters apart: a few hundred; the bound keeps a stray one from growing it.
-    if (operations.size < 2000) operations.set(statement, name);
+    if (descriptions.size < 2000) descriptions.set(statement, described);
   }
-  return name;
+  return described;
 }
 
-const operations = new Map<string, string>();
+/** Four or more quoted column names in a row, each maybe with its table (`"listings"."id", "code", …`). */
+const columnList = /(?:"[^"]+"\.)?"[^"]+"(?:, (?:"[^"]+"\.)?"[^"]+"){3,}/g;
+
+const descriptions = new Map<string, { name: string; text: string }>();

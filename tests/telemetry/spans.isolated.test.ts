@@ -88,6 +88,10 @@ describe("traces over OTLP", () => {
     expect(queries.some((query) => query.parentSpanId === request.spanId)).toBe(true);
     const update = queries.find((query) => query.name === "UPDATE" && ancestors(query).includes(operation));
     expect(update?.attributes["db.query.text"]).toMatch(/^update "listings" set .*\$1/);
+    // Long column lists are written as their count: a listing's 40 columns are not exported on every span.
+    const lock = queries.find((query) => query.name === "SELECT" && ancestors(query).includes(operation));
+    expect(lock?.attributes["db.query.text"]).toMatch(/^select …\d+ columns… from "listings" .* for update of "listings" nowait$/);
+    expect(update?.attributes["db.query.text"]).toMatch(/ returning …\d+ columns…$/);
   });
 
   it("a refused request's span carries its status; the latency metric has the route, method and status", async () => {
