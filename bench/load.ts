@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
 
 /** One HTTP request of a load run; `requestAt(n)` gives the n-th request sent, across all connections. */
@@ -41,7 +41,15 @@ export interface Figure {
    * costs stays the same when it has to wait for a core. The database's own CPU is not in it.
    */
   serverCpuUs?: number;
+  /**
+   * `serverCpuUs` split by the server's threads, in µs per request: `main` (JavaScript, and the
+   * garbage collector's work on that thread), `V8` (V8's helper threads: concurrent marking and
+   * sweeping, optimizing compilation), `other` (libuv's pool and the rest).
+   */
+  serverThreadsUs?: Record<ThreadGroup, number>;
 }
+
+export type ThreadGroup = "main" | "V8" | "other";
 
 /** Requests a plan sends at most (warm-up included), for sizing rate-limit budgets. */
 export const plannedRequests = (plan: Pick<LoadPlan, "duration" | "amount" | "warmup">, maxRate: number): number =>
@@ -72,8 +80,10 @@ export async function measure(plan: LoadPlan): Promise<Figure> {
     await autocannon(plan.amount !== undefined ? { ...common, amount: plan.warmup } : { ...common, duration: plan.warmup });
   }
   const cpuBefore = plan.serverPid ? processCpuUs(plan.serverPid) : 0;
+  const threadsBefore = plan.serverPid ? threadCpuUs(plan.serverPid) : undefined;
   const result = await autocannon(plan.amount !== undefined ? { ...common, amount: plan.amount } : { ...common, duration: plan.duration });
   const cpu = plan.serverPid ? processCpuUs(plan.serverPid) - cpuBefore : undefined;
+  const threads = plan.serverPid ? threadCpuUs(plan.serverPid) : undefined;
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)]));
   const answered = Object.values(statuses).reduce((sum, n) => sum + n, 0);
   return {
@@ -87,7 +97,37 @@ export async function measure(plan: LoadPlan): Promise<Figure> {
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     ...(cpu !== undefined && answered ? { serverCpuUs: Math.round(cpu / answered) } : {}),
+    ...(threads && threadsBefore && answered
+      ? { serverThreadsUs: mapGroups((group) => Math.round((threads[group] - threadsBefore[group]) / answered)) }
+      : {}),
   };
+}
+
+const mapGroups = (of: (group: ThreadGroup) => number): Record<ThreadGroup, number> => ({
+  main: of("main"),
+  V8: of("V8"),
+  other: of("other"),
+});
+
+/**
+ * CPU time of a process's threads so far by group, in µs, from `/proc/<pid>/task/<tid>/stat`. A
+ * thread that ended since the last reading takes its time with it: the groups are read for their
+ * shares, `processCpuUs` stays the total.
+ */
+export function threadCpuUs(pid: number): Record<ThreadGroup, number> {
+  const sums: Record<ThreadGroup, number> = { main: 0, V8: 0, other: 0 };
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+    } catch {
+      continue; // the thread ended between the listing and the read
+    }
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const group: ThreadGroup = Number(tid) === pid ? "main" : name.startsWith("V8") ? "V8" : "other";
+    sums[group] += cpuOfStat(stat);
+  }
+  return sums;
 }
 
 /** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ): 100 on Linux. */
@@ -95,7 +135,11 @@ const ticksPerSecond = 100;
 
 /** User + system CPU time of a process so far, in µs, from `/proc/<pid>/stat` (Linux). */
 export function processCpuUs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return cpuOfStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
+}
+
+/** User + system CPU time of one `stat` line (a process's or a thread's), in µs. */
+function cpuOfStat(stat: string): number {
   // Fields after the command name, which sits in parentheses and may hold spaces.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   const [utime, stime] = [Number(fields[11]), Number(fields[12])];
@@ -126,5 +170,8 @@ export function mergeFigures(a: Figure, b: Figure): Figure {
     non2xx: a.non2xx + b.non2xx,
     errors: a.errors + b.errors,
     ...(a.serverCpuUs !== undefined && b.serverCpuUs !== undefined ? { serverCpuUs: Math.round(weighted((f) => f.serverCpuUs!)) } : {}),
+    ...(a.serverThreadsUs && b.serverThreadsUs
+      ? { serverThreadsUs: mapGroups((group) => Math.round(weighted((f) => f.serverThreadsUs![group]))) }
+      : {}),
   };
 }

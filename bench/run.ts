@@ -50,6 +50,11 @@ const settings = {
   longpoll: process.env.BENCH_LONGPOLL === "1",
   /** A folder: each Next.js server (the product tracing off and on, the ceiling app; per runtime) writes a V8 CPU profile under it (`--cpu-prof`). */
   cpuProfDir: process.env.BENCH_API_CPU_PROF,
+  /**
+   * A twin of the tracing-off server: it takes every turn the tracing-on server takes, then is PATCHed
+   * side by side with the first as the tracing-on server is: how far two servers of the same build differ.
+   */
+  tracingControl: process.env.BENCH_TRACING_CONTROL === "1",
 };
 const resultsFile = path.resolve(".data/bench/results.json");
 
@@ -135,7 +140,10 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     if ("unavailable" in found) log(`Node 24 skipped: ${found.unavailable}`);
     else if (found.node !== runtimes[0].node) runtimes.push(found);
   } else log("Node 24 skipped: BENCH_NODE24=0");
-  const servers = new Map<Runtime, { next: RunningServer; traced: RunningServer; bare: RunningServer; ceiling: RunningServer }>();
+  const servers = new Map<
+    Runtime,
+    { next: RunningServer; traced: RunningServer; bare: RunningServer; ceiling: RunningServer; control?: RunningServer }
+  >();
   // The "tracing on" PATCH: a second server of the same build exporting its spans and metrics to a sink.
   const sink = await startOtlpSink();
   cleanup(sink.stop);
@@ -152,7 +160,9 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     cleanup(bare.stop);
     const ceiling = await startCeiling(throwaway.url, runtime, cpuProfile(runtime, "ceiling"));
     cleanup(ceiling.stop);
-    servers.set(runtime, { next, traced, bare, ceiling });
+    const control = settings.tracingControl ? await startNext(productEnv, { runtime }) : undefined;
+    if (control) cleanup(control.stop);
+    servers.set(runtime, { next, traced, bare, ceiling, control });
     log(
       `${runtime.name} (${runtime.version}, ${runtime.node}): Next.js on ${next.url} (tracing on: ${traced.url}), bare server on ${bare.url}, ceiling app on ${ceiling.url}`,
     );
@@ -171,6 +181,8 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     requestAt: LoadPlan["requestAt"],
     expected: number[],
     size: { amount?: number; seconds?: number; warmup?: number } = {},
+    /** Awaited once the key pool lets the load start, before it starts (side by side: the other sides' start). */
+    ready: () => Promise<void> = async () => {},
   ): Promise<Measurement> => {
     const plan: LoadPlan = {
       url: server.url,
@@ -184,7 +196,11 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     const fullName = `${server.runtime.name}  ${name}`;
     log(`measuring ${fullName}${size.seconds ? ` (a turn of ${size.seconds} s)` : ""}`);
     const loadAverage = os.loadavg()[0];
-    const figure = pool ? await pool.run(plannedRequests(plan, settings.maxRate), log, () => measure(plan)) : await measure(plan);
+    const start = async () => {
+      await ready();
+      return measure(plan);
+    };
+    const figure = pool ? await pool.run(plannedRequests(plan, settings.maxRate), log, start) : await start();
     // Lets the API log's buffered writes and the last connections settle before the next run.
     await new Promise((resolve) => setTimeout(resolve, 2000));
     return { name: fullName, figure, expected, loadAverage };
@@ -230,6 +246,38 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     });
   };
 
+  /**
+   * Two servers measured at the same time, each under its own load, in `BENCH_TURNS` rounds of the
+   * turns' length (each after a warm-up of a third of `BENCH_WARMUP`), each side's rounds then merged.
+   * For two servers that do the same database work (tracing on and off) this cancels what turns only
+   * spread: every swing of the machine falls on both sides in the same second. They share the cores
+   * fairly, so the ratio of their figures is the ratio of their costs. Not for the product against the
+   * ceiling app: the product's extra database work (the API log's rows) would slow both sides alike.
+   * The sides' `requests` must write to different listings, or they would refuse each other 409.
+   */
+  const sideBySide = async (...sides: Side[]): Promise<Figure[]> => {
+    const seconds = Math.max(1, Math.round(settings.duration / settings.turns));
+    const warmup = Math.max(1, Math.round(settings.warmup / 3));
+    const rounds: Measurement[][] = sides.map(() => []);
+    for (let round = 0; round < settings.turns; round++) {
+      const allReady = barrier(sides.length);
+      const measured = await Promise.all(
+        sides.map(([name, server, pool, requests, expected]) =>
+          load(name, server, pool, requests(), expected, { seconds, warmup }, allReady),
+        ),
+      );
+      measured.forEach((measurement, i) => {
+        log(`  side by side: ${measurementLine(measurement)}`);
+        rounds[i].push(measurement);
+      });
+    }
+    return rounds.map((measurements) => {
+      const merged = mergeTurns(measurements);
+      record(merged);
+      return merged.figure;
+    });
+  };
+
   // Each server limits in its own memory, so each runtime gets pools of its own over the same keys.
   const pools = new Map(
     runtimes.map((r) => [
@@ -241,14 +289,23 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
         tracedPing: new KeyPool(pingAccounts),
         tracedRead: new KeyPool(readAccounts),
         tracedPatch: new KeyPool(patchAccounts),
+        twin: { ping: new KeyPool(pingAccounts), read: new KeyPool(readAccounts), patch: new KeyPool(patchAccounts) },
       },
     ]),
   );
+  /** The twin's side of a figure's turns (BENCH_TRACING_CONTROL=1): the same past as the tracing-on server's. */
+  const twinSide = (r: Runtime, name: string, pool: "ping" | "read" | "patch", requests: Side[3], expected = [200]): Side[] => {
+    const control = servers.get(r)!.control;
+    return control ? [[name, control, pools.get(r)!.twin[pool], requests, expected]] : [];
+  };
   const pingAt = keysInTurn(pools.get(runtimes[0])!.ping.keys, "/api/v1/ping");
   const reads = cycle(readRequests(readAccounts, readListings));
   // Every PATCH run writes prices of its own, so that no request of a later run finds its price already stored.
   let firstPrice = 200_000;
   const patchAt = () => patchRequestAt(patchAccounts, patchListings, (firstPrice += 10_000));
+  // Two servers PATCHing side by side write to halves of the listings, so neither finds a listing the other holds.
+  const halves = [0, 1].map((half) => patchListings.filter((_, i) => i % 2 === half));
+  const patchHalfAt = (half: number) => () => patchRequestAt(patchAccounts, halves[half], (firstPrice += 10_000));
 
   // The runtimes take turns figure by figure, so that a change on the machine skews both alike; within a
   // figure the product and the ceiling app (the bare servers' work in one Next.js route handler,
@@ -256,7 +313,8 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   const firstFloors = new Map<Runtime, Figure>();
   const pings = new Map<Runtime, Figure>();
   const readsNext = new Map<Runtime, Figure>();
-  const patches = new Map<Runtime, { next: Figure; traced: Figure; bare: Figure }>();
+  const patches = new Map<Runtime, { next: Figure; traced: Figure; bare: Figure; beside: Figure; tracedBeside: Figure }>();
+  const twins = new Map<Runtime, { first: Figure; second: Figure }>();
   const ceilings = new Map<Runtime, { ping: Figure; read: Figure; patch: Figure }>();
   // The framework's own cost per request: a route handler with no database and no pipeline.
   const health = () => ({ method: "GET" as const, path: "/api/health", headers: {} });
@@ -268,6 +326,8 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     // in its first turn and 2 190 µs in its second, as much as the first server's), so every server
     // comes to the figures with the same past, and the tracing-on one serves the ping and read too.
     await load("GET /api/health (Next.js, tracing on: warm-up)", traced, undefined, health, [200]);
+    const { control } = servers.get(r)!;
+    if (control) await load("GET /api/health (Next.js twin: warm-up)", control, undefined, health, [200]);
     await load("GET /api/health (ceiling: warm-up, refused 401)", ceiling, undefined, health, [401]);
   }
   const ceilingPings = new Map<Runtime, Figure>();
@@ -280,6 +340,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       ["GET /api/v1/ping (Next.js)", next, pools.get(r)!.ping, () => pingAt, [200]],
       ["GET /api/v1/ping (Next.js, tracing on)", traced, pools.get(r)!.tracedPing, () => pingAt, [200]],
       ["GET /api/v1/ping (ceiling: bare work in Next.js)", ceiling, undefined, () => pingAt, [200]],
+      ...twinSide(r, "GET /api/v1/ping (Next.js twin, tracing off)", "ping", () => pingAt),
     );
     pings.set(r, product);
     tracedPings.set(r, productTraced);
@@ -291,6 +352,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       ["GET /api/v1/account/listings/{code} (Next.js)", next, pools.get(r)!.read, () => reads, [200]],
       ["GET /api/v1/account/listings/{code} (Next.js, tracing on)", traced, pools.get(r)!.tracedRead, () => reads, [200]],
       ["GET /api/v1/account/listings/{code} (ceiling)", ceiling, undefined, () => reads, [200]],
+      ...twinSide(r, "GET /api/v1/account/listings/{code} (Next.js twin, tracing off)", "read", () => reads),
     );
     readsNext.set(r, product);
     tracedReads.set(r, productTraced);
@@ -298,14 +360,27 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   }
   const eventsBefore = await eventCount(pg);
   for (const r of runtimes) {
-    const { next, traced, ceiling, bare } = servers.get(r)!;
+    const { next, traced, ceiling, bare, control } = servers.get(r)!;
     const [product, productTraced, bound] = await inTurns(
       ["PATCH /api/v1/listings/{code} (Next.js)", next, pools.get(r)!.patch, patchAt, [200, 409]],
       ["PATCH /api/v1/listings/{code} (Next.js, tracing on)", traced, pools.get(r)!.tracedPatch, patchAt, [200, 409]],
       ["PATCH /api/v1/listings/{code} (ceiling)", ceiling, undefined, patchAt, [200, 409]],
+      ...twinSide(r, "PATCH /api/v1/listings/{code} (Next.js twin, tracing off)", "patch", patchAt, [200, 409]),
     );
+    // Tracing's cost: both servers of the same build, warm from the turns, measured side by side.
+    const [beside, tracedBeside] = await sideBySide(
+      ["PATCH /api/v1/listings/{code} (Next.js, beside tracing on)", next, pools.get(r)!.patch, patchHalfAt(0), [200]],
+      ["PATCH /api/v1/listings/{code} (Next.js, tracing on, beside off)", traced, pools.get(r)!.tracedPatch, patchHalfAt(1), [200]],
+    );
+    if (control) {
+      const [first, second] = await sideBySide(
+        ["PATCH /api/v1/listings/{code} (Next.js, beside its twin)", next, pools.get(r)!.patch, patchHalfAt(0), [200]],
+        ["PATCH /api/v1/listings/{code} (Next.js twin, tracing off)", control, pools.get(r)!.twin.patch, patchHalfAt(1), [200]],
+      );
+      twins.set(r, { first, second });
+    }
     const barePatch = await run("PATCH /api/v1/listings/{code} (bare node:http)", bare, undefined, patchAt(), [200, 409]);
-    patches.set(r, { next: product, traced: productTraced, bare: barePatch });
+    patches.set(r, { next: product, traced: productTraced, bare: barePatch, beside, tracedBeside });
     ceilings.set(r, { ping: ceilingPings.get(r)!, read: ceilingReads.get(r)!, patch: bound });
   }
   // The spans are sent in batches every 5 s: by now the traced servers have sent some, or they traced nothing.
@@ -315,7 +390,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   const [{ writes }] = await pg<
     { writes: number }[]
   >`select coalesce(sum(version - 1), 0)::int as writes from listings where account_id = any(${patchAccounts.map((a) => a.id)})`;
-  const patchFigures = [...patches.values()].flatMap((p) => [p.next, p.traced, p.bare]);
+  const patchFigures = [...patches.values()].flatMap((p) => [p.next, p.traced, p.bare, p.beside, p.tracedBeside]);
   const busy = patchFigures.reduce((sum, f) => sum + (f.statuses["409"] ?? 0), 0);
   log(
     `PATCH runs: ${patchFigures.reduce((sum, f) => sum + successes(f), 0)} × 200, ${busy} × 409 listing_busy; ${writes} versions written (warm-ups included); ${(await eventCount(pg)) - eventsBefore} events written`,
@@ -367,15 +442,33 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       how: "req/s of the ping and the listing read summed, on the tracing-on server ÷ on the tracing-off one, same runtime",
     },
     {
-      name: `${r.name} PATCH tracing on ÷ off`,
+      name: `${r.name} PATCH tracing on ÷ off, in turns`,
       value: ratio(perSecond(patches.get(r)!.traced), perSecond(patches.get(r)!.next)),
+      unit: "",
+      kind: "info" as const,
+      how: "2xx/s of PATCH on the tracing-on server ÷ on the tracing-off one, each in its turns with the ceiling app",
+    },
+    {
+      name: `${r.name} PATCH tracing on ÷ off`,
+      value: ratio(perSecond(patches.get(r)!.tracedBeside), perSecond(patches.get(r)!.beside)),
       unit: "",
       kind: "min" as const,
       target: 0.9,
       how:
         "2xx/s of PATCH on a second server of the same build with OTEL_EXPORTER_OTLP_ENDPOINT set (a span per request, operation and query, " +
-        "exported over OTLP/HTTP to a local sink that discards them) ÷ 2xx/s of the PATCH figure (tracing off), same runtime",
+        "exported over OTLP/HTTP to a local sink that discards them) ÷ 2xx/s of the tracing-off server, the two measured side by side after their turns, same runtime",
     },
+    ...(twins.has(r)
+      ? [
+          {
+            name: `${r.name} PATCH twin ÷ first, tracing off both`,
+            value: ratio(perSecond(twins.get(r)!.second), perSecond(twins.get(r)!.first)),
+            unit: "",
+            kind: "info" as const,
+            how: "the same measure as tracing on ÷ off, between two tracing-off servers of the same build (BENCH_TRACING_CONTROL=1): what it resolves",
+          },
+        ]
+      : []),
   ]);
   // The figures with targets: the product against the ceiling app, the same database work in one bare
   // Next.js route handler on the same runtime. Targets on Node 24, the production runtime; Node 20's are
@@ -455,7 +548,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       cpu("ping ÷ floor", byCpu(pings.get(r)!, floor)),
       cpu("read ÷ floor", byCpu(readsNext.get(r)!, floor)),
       cpu("PATCH ÷ bare PATCH", byCpu(patches.get(r)!.next, bare)),
-      cpu("PATCH tracing on ÷ off", byCpu(patches.get(r)!.traced, patches.get(r)!.next)),
+      cpu("PATCH tracing on ÷ off", byCpu(patches.get(r)!.tracedBeside, patches.get(r)!.beside)),
       cpu("ceiling ping ÷ floor", byCpu(c.ping, floor)),
       cpu("ceiling read ÷ floor", byCpu(c.read, floor)),
       cpu("ceiling PATCH ÷ bare PATCH", byCpu(c.patch, bare)),
@@ -695,6 +788,16 @@ async function expectFullPages(url: string, key: string, paths: string[]): Promi
 const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : 0);
 /** 2xx answers per second: a 409 listing_busy is an answer but not a write. */
 const perSecond = (f: Figure) => (f.seconds > 0 ? successes(f) / f.seconds : 0);
+/** A promise for each of `count` parties that settles once all of them have asked for theirs. */
+function barrier(count: number): () => Promise<void> {
+  let arrived = 0;
+  let release!: () => void;
+  const all = new Promise<void>((resolve) => (release = resolve));
+  return () => {
+    if (++arrived === count) release();
+    return all;
+  };
+}
 const eventCount = async (pg: postgres.Sql) => (await pg<{ n: number }[]>`select count(*)::int as n from events`)[0].n;
 
 await runScript("bench", log, main);
