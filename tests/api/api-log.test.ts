@@ -40,6 +40,33 @@ describe("API log", () => {
     });
   });
 
+  it("writes each entry of a batch with its own bodies, whichever bodies it has", async () => {
+    const { key } = await accountWithKey();
+    const empty = keyedEndpoint(null, async ({ body }) => {
+      await body();
+      return new Response(null, { status: 204 });
+    });
+    // Written together: nothing is flushed until every request has been answered.
+    const both = await call(echo, { path: "/echo", method: "POST", key, body: { n: 1, text: "ș\u001ed" } });
+    const requestOnly = await call(empty, { path: "/empty", method: "POST", key, body: { n: 2 } });
+    const responseOnly = await call(ping, { path: "/ping", key });
+    const neither = await call(
+      keyedEndpoint(null, async () => new Response(null, { status: 204 })),
+      { path: "/nothing", key },
+    );
+    const bodiesOf = async (answer: Awaited<ReturnType<typeof call>>) => {
+      const { requestBody, responseBody } = await loggedRow(answer.headers.get("x-request-id")!);
+      return { requestBody, responseBody };
+    };
+    expect(await bodiesOf(both)).toEqual({
+      requestBody: { n: 1, text: "ș\u001ed" },
+      responseBody: { received: { n: 1, text: "ș\u001ed" } },
+    });
+    expect(await bodiesOf(requestOnly)).toEqual({ requestBody: { n: 2 }, responseBody: null });
+    expect(await bodiesOf(responseOnly)).toEqual({ requestBody: null, responseBody: responseOnly.json });
+    expect(await bodiesOf(neither)).toEqual({ requestBody: null, responseBody: null });
+  });
+
   it("never stores secrets from bodies", async () => {
     const { key } = await accountWithKey();
     const res = await call(echo, {
