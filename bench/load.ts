@@ -21,6 +21,11 @@ export interface LoadPlan {
   warmup: number;
   /** The server's process, whose CPU time per answered request the figure reports. */
   serverPid?: number;
+  /**
+   * Also report this machine's PostgreSQL CPU per answered request (`databaseCpuUs`): only when this
+   * load is the only one on the database, since every session's time is counted.
+   */
+  databaseCpu?: boolean;
 }
 
 export interface Figure {
@@ -47,6 +52,13 @@ export interface Figure {
    * sweeping, optimizing compilation), `other` (libuv's pool and the rest).
    */
   serverThreadsUs?: Record<ThreadGroup, number>;
+  /**
+   * CPU time (user + system) of this machine's PostgreSQL processes per answered request during the
+   * measured run, in µs: the database's side of the request's cost, which `serverCpuUs` leaves out
+   * (the API log's rows, for instance). Every session's and background process's time counts, so it
+   * is only taken when one load runs at a time, and only when PostgreSQL runs on this machine.
+   */
+  databaseCpuUs?: number;
 }
 
 export type ThreadGroup = "main" | "V8" | "other";
@@ -79,11 +91,13 @@ export async function measure(plan: LoadPlan): Promise<Figure> {
   if (plan.warmup > 0) {
     await autocannon(plan.amount !== undefined ? { ...common, amount: plan.warmup } : { ...common, duration: plan.warmup });
   }
+  const databaseBefore = plan.databaseCpu ? databaseCpuUs() : undefined;
   const cpuBefore = plan.serverPid ? processCpuUs(plan.serverPid) : 0;
   const threadsBefore = plan.serverPid ? threadCpuUs(plan.serverPid) : undefined;
   const result = await autocannon(plan.amount !== undefined ? { ...common, amount: plan.amount } : { ...common, duration: plan.duration });
   const cpu = plan.serverPid ? processCpuUs(plan.serverPid) - cpuBefore : undefined;
   const threads = plan.serverPid ? threadCpuUs(plan.serverPid) : undefined;
+  const database = databaseBefore === undefined ? undefined : databaseCpuUs()! - databaseBefore;
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)]));
   const answered = Object.values(statuses).reduce((sum, n) => sum + n, 0);
   return {
@@ -100,6 +114,7 @@ export async function measure(plan: LoadPlan): Promise<Figure> {
     ...(threads && threadsBefore && answered
       ? { serverThreadsUs: mapGroups((group) => Math.round((threads[group] - threadsBefore[group]) / answered)) }
       : {}),
+    ...(database !== undefined && answered ? { databaseCpuUs: Math.round(database / answered) } : {}),
   };
 }
 
@@ -128,6 +143,22 @@ export function threadCpuUs(pid: number): Record<ThreadGroup, number> {
     sums[group] += cpuOfStat(stat);
   }
   return sums;
+}
+
+/** CPU time so far of every process of this machine named `postgres` (the server and its sessions), in µs; undefined when there is none. */
+export function databaseCpuUs(): number | undefined {
+  let total: number | undefined;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // the process ended between the listing and the read
+    }
+    if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === "postgres") total = (total ?? 0) + cpuOfStat(stat);
+  }
+  return total;
 }
 
 /** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ): 100 on Linux. */
@@ -172,6 +203,9 @@ export function mergeFigures(a: Figure, b: Figure): Figure {
     ...(a.serverCpuUs !== undefined && b.serverCpuUs !== undefined ? { serverCpuUs: Math.round(weighted((f) => f.serverCpuUs!)) } : {}),
     ...(a.serverThreadsUs && b.serverThreadsUs
       ? { serverThreadsUs: mapGroups((group) => Math.round(weighted((f) => f.serverThreadsUs![group]))) }
+      : {}),
+    ...(a.databaseCpuUs !== undefined && b.databaseCpuUs !== undefined
+      ? { databaseCpuUs: Math.round(weighted((f) => f.databaseCpuUs!)) }
       : {}),
   };
 }
