@@ -220,3 +220,14 @@ export async function checkPage(page: Page, testInfo: TestInfo, name: string): P
   await screenshot(page, testInfo, `${name}-360px`);
   if (viewport) await page.setViewportSize(viewport);
 }
+
+/**
+ * Goes to an operation of the API reference from its sidebar entry, as a reader would, and waits for
+ * its section. Scalar draws the sections below the first screen when the browser is idle, which two
+ * workers and the server on two cores can put off for longer than an expectation waits (the section
+ * was still missing after 15 s in one CI run); a click on the entry draws it at once.
+ */
+export async function openReferenceOperation(page: Page, summary: string): Promise<void> {
+  await page.locator("aside").getByRole("button", { name: summary }).first().click();
+  await expect(page.getByRole("heading", { name: summary, exact: true })).toBeVisible();
+}
