@@ -55,7 +55,7 @@ for (const { locale, browserLocale } of [
     await page.goto("/docs/api");
     expect(new URL((await documentRequest).url()).search).toBe(locale === "en" ? "" : "?locale=ro");
     const texts = catalogueTexts(locale);
-    await openReferenceOperation(page, texts.operations.ping.summary);
+    await openReferenceOperation(page, "Keys", texts.operations.ping.summary);
     await screenshot(page, testInfo, `reference-${locale}-desktop`);
 
     // The webhooks, one per event type, from the document's `webhooks`.
@@ -80,7 +80,7 @@ test("try it sends a real request to this server with the pasted key, which no b
   const key = await ownKey("listings:read");
   const outside = requestsOutside(page);
   await page.goto("/docs/api");
-  await openReferenceOperation(page, "Check a key");
+  await openReferenceOperation(page, "Keys", "Check a key");
   await page.getByPlaceholder("Token").filter({ visible: true }).first().fill(key);
 
   await page.getByRole("button", { name: /Test Request.*\/ping/ }).click();
@@ -100,7 +100,7 @@ test("try it sends a real request to this server with the pasted key, which no b
   const secret = key.split("|")[1];
   expect(await storedTexts(page)).not.toContain(secret);
   await page.reload();
-  await openReferenceOperation(page, "Check a key");
+  await openReferenceOperation(page, "Keys", "Check a key");
   await expect(page.getByPlaceholder("Token").filter({ visible: true }).first()).toHaveValue("");
   expect(outside).toEqual([]);
 });

@@ -139,7 +139,7 @@ const pages: PageCase[] = [
     ready: async (page, locale) => {
       // Scalar's reference, drawn from the document in the page's language: the operations and the webhooks.
       const texts = catalogueTexts(locale);
-      await openReferenceOperation(page, texts.operations.ping.summary);
+      await openReferenceOperation(page, "Keys", texts.operations.ping.summary);
       await expect(page.getByText(texts.operations.listingPublishedWebhook.summary, { exact: true }).first()).toBeVisible();
     },
   },

@@ -225,9 +225,15 @@ export async function checkPage(page: Page, testInfo: TestInfo, name: string): P
  * Goes to an operation of the API reference from its sidebar entry, as a reader would, and waits for
  * its section. Scalar draws the sections below the first screen when the browser is idle, which two
  * workers and the server on two cores can put off for longer than an expectation waits (the section
- * was still missing after 15 s in one CI run); a click on the entry draws it at once.
+ * was still missing after 15 s in one CI run); a click on the entry draws it at once. The entry's tag
+ * group is opened first when Scalar shows it closed (it does, at times, for the first group too).
  */
-export async function openReferenceOperation(page: Page, summary: string): Promise<void> {
-  await page.locator("aside").getByRole("button", { name: summary }).first().click();
+export async function openReferenceOperation(page: Page, tag: string, summary: string): Promise<void> {
+  const sidebar = page.locator("aside");
+  const entry = sidebar.getByRole("button", { name: summary }).first();
+  const closedGroup = sidebar.getByRole("button", { name: `${tag} Open Group` });
+  await expect(entry.or(closedGroup).first()).toBeVisible();
+  if (await closedGroup.isVisible()) await closedGroup.click();
+  await entry.click();
   await expect(page.getByRole("heading", { name: summary, exact: true })).toBeVisible();
 }
