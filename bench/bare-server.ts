@@ -1,6 +1,6 @@
 /**
  * The baseline server of the benchmark: `node:http` around `bench/bare-work.ts` (the product's
- * database work with plain postgres.js and nothing else). Started by `bench/run.ts` as a child
+ * database work, its API log included, with plain postgres.js and nothing else). Started by `bench/run.ts` as a child
  * process with `DATABASE_URL`; it prints `{"port":N}` once listening.
  */
 import { createServer, type IncomingMessage } from "node:http";
@@ -13,14 +13,13 @@ async function readText(req: IncomingMessage): Promise<string> {
 }
 
 const server = createServer(async (req, res) => {
-  const { status, body, headers } = await handleBare({
+  const { status, text, headers } = await handleBare({
     method: req.method ?? "GET",
     url: req.url ?? "/",
     authorization: req.headers.authorization,
     ifMatch: req.headers["if-match"],
     text: () => readText(req),
   });
-  const text = JSON.stringify(body);
   res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
 });

@@ -1,7 +1,7 @@
 /**
  * The database work of the benchmark's baselines, without any server around it: the product's key
- * lookup, listing read and PATCH transaction done with plain postgres.js, and nothing else (no rate
- * limit, API log or validator). Two front-ends serve it: `bench/bare-server.ts` (`node:http`, the
+ * lookup, listing read and PATCH transaction, and its API log rows, done with plain postgres.js, and
+ * nothing else (no rate limit, redaction or validator). Two front-ends serve it: `bench/bare-server.ts` (`node:http`, the
  * baseline) and `bench/ceiling-app` (one Next.js route handler, the ceiling: what any Next.js
  * handler doing this work can reach).
  *
@@ -16,8 +16,12 @@
  *   lock, keyed-account check, `INSERT INTO events`) wherever the product records an event, i.e.
  *   when an unconfirmed listing is confirmed by an API edit. The product also runs its whole
  *   validator on the patched document; the baseline does not.
+ * - Every request: its row in the API log, with the request's and the response's bodies, queued and
+ *   written 200 at a time (or after a second) by the product's own statement
+ *   (lib/adapters/http/api-log.ts). The spec makes the log part of every request (`X-Request-Id`,
+ *   bodies kept 30 days), so it is work any handler must do, not the product's extra.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { apply } from "json-merge-patch";
 import postgres from "postgres";
@@ -26,8 +30,8 @@ import postgres from "postgres";
 const sql = postgres(process.env.DATABASE_URL!, { max: 10, prepare: true, onnotice: () => {} });
 const appUrl = process.env.APP_URL ?? "http://127.0.0.1";
 
-/** Closes the pool (the servers call it when stopped). */
-export const closeBare = () => sql.end({ timeout: 2 });
+/** Writes the queued log rows and closes the pool (the servers call it when stopped). */
+export const closeBare = () => flushLog().then(() => sql.end({ timeout: 2 }));
 
 interface KeyRow {
   key_id: string;
@@ -172,33 +176,145 @@ export interface BareRequest {
 
 export interface BareAnswer {
   status: number;
-  body: unknown;
+  /** The body as JSON text. */
+  text: string;
   headers: Record<string, string>;
+}
+
+interface LogRow {
+  requestId: string;
+  keyId: string | null;
+  accountId: string | null;
+  method: string;
+  path: string;
+  query: string | null;
+  status: number;
+  durationMs: number;
+  requestText: string | null;
+  responseText: string;
+  createdAt: Date;
+}
+
+const logBatch = 200;
+let logRows: LogRow[] = [];
+let logTimer: NodeJS.Timeout | undefined;
+let logWrites: Promise<unknown> = Promise.resolve();
+
+function logRequest(row: LogRow): void {
+  logRows.push(row);
+  if (logRows.length >= logBatch) void flushLog();
+  else logTimer ??= setTimeout(() => void flushLog(), 1_000);
+}
+
+function flushLog(): Promise<unknown> {
+  clearTimeout(logTimer);
+  logTimer = undefined;
+  const batch = logRows;
+  logRows = [];
+  if (batch.length) logWrites = logWrites.then(() => writeLog(batch)).catch((error: unknown) => console.error(error));
+  return logWrites;
+}
+
+/** The statement of `insert` in lib/adapters/http/api-log.ts, with the same parameters. */
+function writeLog(batch: LogRow[]) {
+  const rows = JSON.stringify(
+    batch.map((e, index) => ({
+      n: index + 1,
+      request_id: e.requestId,
+      key_id: e.keyId,
+      account_id: e.accountId,
+      method: e.method,
+      path: e.path,
+      query: e.query,
+      status: e.status,
+      duration_ms: e.durationMs,
+      ip: null,
+      created_at: e.createdAt.toISOString(),
+    })),
+  );
+  const requests = batch.map((e) => e.requestText ?? "").join("\u001e");
+  const responses = batch.map((e) => e.responseText).join("\u001e");
+  return sql`
+    with entry as materialized (
+      select nextval('api_log_id_seq') as id, r.*
+      from jsonb_to_recordset(${rows}::text::jsonb) as r(
+        n integer, request_id text, key_id text, account_id text, method text, path text, query text, status integer,
+        duration_ms integer, ip text, created_at timestamptz)
+    ), body as (
+      select entry.id, entry.created_at, nullif(request.text, '')::jsonb as request_body, nullif(response.text, '')::jsonb as response_body
+      from entry
+      left join string_to_table(${requests}::text, ${"\u001e"}) with ordinality as request(text, n) on request.n = entry.n
+      left join string_to_table(${responses}::text, ${"\u001e"}) with ordinality as response(text, n) on response.n = entry.n
+    ), bodies as (
+      insert into api_log_bodies (id, created_at, request_body, response_body)
+      select id, created_at, request_body, response_body from body where request_body is not null or response_body is not null
+    )
+    insert into api_log (id, request_id, key_id, account_id, method, path, query, status, duration_ms, ip, created_at)
+    select id, request_id, key_id, account_id, method, path, query, status, duration_ms, ip, created_at from entry`;
 }
 
 const listingPath = /^\/api\/v1\/account\/listings\/([A-Z0-9]{8})$/;
 const editPath = /^\/api\/v1\/listings\/([A-Z0-9]{8})$/;
-const answer = (status: number, body: unknown, headers: Record<string, string> = {}): BareAnswer => ({ status, body, headers });
+interface Answer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
 
-/** One request of the baselines, whichever server received it. */
-export async function handleBare(req: BareRequest): Promise<BareAnswer> {
+/** What one request gets, and what its log row needs to know of it. */
+interface Exchange {
+  key?: KeyRow;
+  requestText?: string;
+}
+
+async function answerBare(req: BareRequest, exchange: Exchange): Promise<Answer> {
   try {
-    const key = await authenticate(req.authorization);
-    if (!key) return answer(401, { code: "unauthenticated" });
+    const key = (exchange.key = await authenticate(req.authorization));
+    if (!key) return { status: 401, body: { code: "unauthenticated" } };
     if (req.url === "/api/v1/ping")
-      return answer(200, { data: { pong: true, key: { id: key.key_id, permissions: key.permissions }, account: { id: key.account_id } } });
+      return {
+        status: 200,
+        body: { data: { pong: true, key: { id: key.key_id, permissions: key.permissions }, account: { id: key.account_id } } },
+      };
     const editCode = req.method === "PATCH" ? req.url.match(editPath)?.[1] : undefined;
     if (editCode) {
-      const patch = JSON.parse(await req.text());
+      const patch = JSON.parse((exchange.requestText = await req.text()));
       const { status, row } = await editListing(key, editCode, patch, req.ifMatch);
-      return answer(status, { data: row, warnings: [] }, { etag: etagOf(row as never) });
+      return { status, body: { data: row, warnings: [] }, headers: { etag: etagOf(row as never) } };
     }
     const code = req.url.match(listingPath)?.[1];
     const listing = code ? await readListing(key, code) : undefined;
-    return listing ? answer(200, { data: listing, warnings: [] }, { etag: etagOf(listing as never) }) : answer(404, { code: "not_found" });
+    return listing
+      ? { status: 200, body: { data: listing, warnings: [] }, headers: { etag: etagOf(listing as never) } }
+      : { status: 404, body: { code: "not_found" } };
   } catch (error) {
-    if (error instanceof Refusal) return answer(error.status, { code: error.code });
+    if (error instanceof Refusal) return { status: error.status, body: { code: error.code } };
     console.error(error);
-    return answer(500, { code: "internal_error" });
+    return { status: 500, body: { code: "internal_error" } };
   }
+}
+
+/** One request of the baselines, whichever server received it, logged as the product logs it. */
+export async function handleBare(req: BareRequest): Promise<BareAnswer> {
+  const createdAt = new Date();
+  const started = performance.now();
+  const exchange: Exchange = {};
+  const { status, body, headers = {} } = await answerBare(req, exchange);
+  const requestId = randomUUID();
+  const text = JSON.stringify(body);
+  const query = req.url.indexOf("?");
+  logRequest({
+    requestId,
+    keyId: exchange.key?.key_id ?? null,
+    accountId: exchange.key?.account_id ?? null,
+    method: req.method,
+    path: query < 0 ? req.url : req.url.slice(0, query),
+    query: query < 0 ? null : req.url.slice(query + 1),
+    status,
+    durationMs: Math.round(performance.now() - started),
+    requestText: exchange.requestText ?? null,
+    responseText: text,
+    createdAt,
+  });
+  return { status, text, headers: { ...headers, "x-request-id": requestId } };
 }

@@ -4,14 +4,14 @@ import { handleBare } from "../../../bare-work";
 
 async function handle(request: Request): Promise<Response> {
   const url = new URL(request.url);
-  const { status, body, headers } = await handleBare({
+  const { status, text, headers } = await handleBare({
     method: request.method,
     url: url.pathname + url.search,
     authorization: request.headers.get("authorization") ?? undefined,
     ifMatch: request.headers.get("if-match") ?? undefined,
     text: () => request.text(),
   });
-  return Response.json(body, { status, headers });
+  return new Response(text, { status, headers: { ...headers, "content-type": "application/json" } });
 }
 
 export const GET = handle;
