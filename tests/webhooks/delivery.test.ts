@@ -373,28 +373,30 @@ describe("the embedded runner's delivery lane", () => {
       try {
         // One claim took them all (its requests start after its commit).
         await vi.waitFor(() => expect(server.received).toHaveLength(maxInFlightPerWebhook), { timeout: 10_000 });
-        // Claimed ahead: twice the requests; the receiver still has only as many as the cap.
+        // Claimed ahead beyond the requests; the receiver still has only as many as the cap.
         expect(await statuses()).toEqual([...Array(maxClaimedPerWebhook).fill("delivering"), "pending", "pending"]);
         expect(server.received).toHaveLength(maxInFlightPerWebhook);
 
-        // The answers free the slots: the deliveries claimed ahead go at once, the last two are claimed after.
+        // The answers free the slots: the deliveries claimed ahead go at once (as many as the cap), the
+        // last two are claimed in the place of the ended ones.
         releaseHeld();
         await vi.waitFor(() => expect(server.received).toHaveLength(2 * maxInFlightPerWebhook), { timeout: 10_000 });
         await vi.waitFor(async () =>
           expect(await statuses()).toEqual([
-            ...Array(maxInFlightPerWebhook + 2).fill("delivering"),
+            ...Array(total - maxInFlightPerWebhook).fill("delivering"),
             ...Array(maxInFlightPerWebhook).fill("succeeded"),
           ]),
         );
         expect(server.received).toHaveLength(2 * maxInFlightPerWebhook);
       } finally {
-        // Stopped with requests held: it waits for them, then gives back the two claimed ahead.
+        // Stopped with requests held: it waits for them, then gives back those still claimed ahead.
         const stopped = lane.stop();
         releaseHeld();
         await stopped;
       }
-      expect(await statuses()).toEqual(["pending", "pending", ...Array(2 * maxInFlightPerWebhook).fill("succeeded")]);
-      expect(await counted()).toEqual([0, 0, ...Array(2 * maxInFlightPerWebhook).fill(1)]);
+      const givenBack = total - 2 * maxInFlightPerWebhook;
+      expect(await statuses()).toEqual([...Array(givenBack).fill("pending"), ...Array(2 * maxInFlightPerWebhook).fill("succeeded")]);
+      expect(await counted()).toEqual([...Array(givenBack).fill(0), ...Array(2 * maxInFlightPerWebhook).fill(1)]);
       expect(new Set(server.received.map((request) => request.headers["webhook-id"])).size).toBe(2 * maxInFlightPerWebhook);
     },
   );
@@ -418,12 +420,14 @@ describe("the embedded runner's delivery lane", () => {
         const later = claimedAt + (deliveryLeaseSeconds / 2) * 1000 + 1000;
         vi.setSystemTime(later);
         releaseHeld();
-        await vi.waitFor(() => expect(server.received).toHaveLength(maxClaimedPerWebhook), { timeout: 10_000 });
-        // The four sent now were given back and claimed again: a lease from now, the attempt counted once.
-        await vi.waitFor(async () => expect(await rows()).toHaveLength(maxInFlightPerWebhook));
-        const sentLate = await rows();
-        for (const row of sentLate) expect(row.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(later + deliveryLeaseSeconds * 1000);
-        expect(sentLate.map((row) => row.attempts)).toEqual(Array(maxInFlightPerWebhook).fill(1));
+        await vi.waitFor(() => expect(server.received).toHaveLength(2 * maxInFlightPerWebhook), { timeout: 10_000 });
+        // Those claimed ahead were given back and claimed again (as many as the cap sent now): a lease
+        // from now, the attempt counted once.
+        const ahead = maxClaimedPerWebhook - maxInFlightPerWebhook;
+        await vi.waitFor(async () => expect(await rows()).toHaveLength(ahead));
+        const claimedAgain = await rows();
+        for (const row of claimedAgain) expect(row.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(later + deliveryLeaseSeconds * 1000);
+        expect(claimedAgain.map((row) => row.attempts)).toEqual(Array(ahead).fill(1));
       } finally {
         const stopped = lane.stop();
         releaseHeld();

@@ -19,7 +19,7 @@ import { OutcomeWriter } from "./delivery-outcomes";
  * attempts without waiting for one another, up to `maxInFlight` requests at once in this process
  * and `maxInFlightPerWebhook` per webhook, so one slow receiver never holds up the others.
  *
- * It claims ahead: up to `maxClaimedPerWebhook` deliveries per webhook (twice the requests), those
+ * It claims ahead: up to `maxClaimedPerWebhook` deliveries per webhook (four times the requests), those
  * beyond the free slots waiting in the lane. When a receiver answers, its slot goes on at once to
  * its webhook's next claimed delivery while the answer's outcome is written; the write hands a
  * newly claimed delivery on to the lane in the ended one's place (`delivery-outcomes.ts`). A slot
@@ -185,9 +185,9 @@ export class DeliveryLane {
     }
   }
 
-  /** Claims held at once: one ahead for each request the process may have in flight. */
+  /** Claims held at once: three ahead for each request the process may have in flight (`maxClaimedPerWebhook`). */
   private claimLimit(): number {
-    return 2 * this.options.maxInFlight;
+    return 4 * this.options.maxInFlight;
   }
 
   private waitingCount(): number {

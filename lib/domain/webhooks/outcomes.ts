@@ -1,8 +1,9 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, sql } from "drizzle-orm";
 import type { Handle } from "@/db";
 import { webhookDeliveries, webhooks } from "@/db/schema";
 import type { DeliveryAttemptResult } from "./attempt";
 import { stopBySystem, systemStopReason, tellOwnerWebhookStopped } from "./health";
+import { stillClaimedAs } from "./internal/delivery-queue";
 import { maxDeliveryAttempts, retryDelaysSeconds } from "./internal/schedule";
 
 export interface ClaimedDelivery {
@@ -88,14 +89,6 @@ export function outcomesWritten(db: Handle, ended: AttemptEnded[], outcomes: Del
       .returning({ id: d.id }),
   );
 }
-
-/**
- * The deliveries of the recordset `v` (`id`, `attempt`) whose claim is still that attempt's: a run
- * whose lease ended, and whose delivery was claimed again since, must not touch the newer attempt.
- * Read by primary key (see claimChosen): the in-flight index would read every delivery in flight.
- */
-export const stillClaimedAs = (ids: string[]) =>
-  and(inArray(d.id, ids), sql`${d.id} = v.id`, eq(d.status, "delivering"), sql`${d.attempts} = v.attempt`);
 
 /**
  * Writes the outcomes of ended attempts, many in one statement (the embedded runner groups those

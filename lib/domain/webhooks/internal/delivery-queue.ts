@@ -1,9 +1,9 @@
-import { and, asc, eq, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import type { WithSubqueryWithSelection } from "drizzle-orm/pg-core";
 import type { Handle } from "@/db";
 import { events, webhookDeliveries, webhooks } from "@/db/schema";
 import { eventBody } from "@/lib/domain/events/types";
-import { stillClaimedAs, type ClaimedDelivery } from "../outcomes";
+import type { ClaimedDelivery } from "../outcomes";
 import { signingSecretOf } from "../webhook-signing-secret";
 import { deliveryLeaseSeconds, maxDeliveryAttempts } from "./schedule";
 
@@ -27,6 +27,26 @@ export const inFlightNow = sql`${d.status} = 'delivering'`;
 
 /** Due: pending and its time has come, or delivering with an ended lease (`next_attempt_at` holds the lease's end). */
 export const dueAt = (now: Date) => and(unfinished, lte(d.nextAttemptAt, now));
+
+/**
+ * The status of a row already found by primary key, checked again, written so that PostgreSQL cannot
+ * match it to the partial indexes' predicates. Those indexes keep an entry for every row that was ever
+ * due or in flight until vacuum removes it, and a bitmap scan reads them all: in a drain of 3 000
+ * deliveries the planner ANDed the in-flight index (8 484 entries) with the primary key to find the 13
+ * rows an outcome wrote, 4.4 ms of a 6.2 ms statement.
+ */
+const statusOfFound = sql`(${d.status} || '')`;
+
+/** `dueAt` for a row found by primary key. */
+const stillDueAt = (now: Date) => and(sql`${statusOfFound} in ('pending', 'delivering')`, lte(d.nextAttemptAt, now));
+
+/**
+ * The deliveries of the recordset `v` (`id`, `attempt`) whose claim is still that attempt's: a run
+ * whose lease ended, and whose delivery was claimed again since, must not touch the newer attempt.
+ * Read by primary key (`statusOfFound`).
+ */
+export const stillClaimedAs = (ids: string[]) =>
+  and(inArray(d.id, ids), sql`${d.id} = v.id`, sql`${statusOfFound} = 'delivering'`, sql`${d.attempts} = v.attempt`);
 
 /** The body sent: the event as `GET /events` shows it, with `connection` on an integrator app's webhook. */
 export function deliveryBody(eventRow: typeof events.$inferSelect, connectionId: number | null): string {
@@ -52,7 +72,9 @@ export function claimChosen(withChosen: ReturnType<Handle["with"]>, chosen: Chos
       .innerJoin(events, eq(events.seq, chosen.eventSeq))
       // `id = any(array(…))` reads the chosen rows by primary key. Without it, in a table whose
       // statistics lag a burst of new deliveries, the planner reads every due row to join a few.
-      .where(and(eq(d.id, chosen.id), sql`${d.id} = any(array(select id from ${chosen}))`, dueAt(now), lt(d.attempts, maxDeliveryAttempts)))
+      .where(
+        and(eq(d.id, chosen.id), sql`${d.id} = any(array(select id from ${chosen}))`, stillDueAt(now), lt(d.attempts, maxDeliveryAttempts)),
+      )
       .returning({
         id: d.id,
         webhookId: d.webhookId,
