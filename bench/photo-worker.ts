@@ -21,7 +21,7 @@
  * photo renderer's added. `{ type: "reset" }`
  * resets the peak to the current RSS (`clear_refs` 5), so that a warm-up does not count.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import http from "node:http";
 import os from "node:os";
@@ -105,9 +105,11 @@ if (mode === "product") {
   send({ type: "ready", rssKiB: status("VmRSS") });
 } else if (mode === "bare") {
   // The product's sharp work runs in its renderer, 10 nice steps below the process that started it
-  // (render-process.mjs): the baseline's at the same priority, so that other work on the machine
-  // slows both sides alike.
-  os.setPriority(Math.min(19, os.getPriority() + 10));
+  // (render-process.mjs): the baseline's at the same priority, every thread of it (libvips's workers
+  // inherit theirs from libuv's pool, which exists already), so that other work on the machine slows
+  // both sides alike.
+  const lower = Math.min(19, os.getPriority() + 10);
+  for (const thread of readdirSync("/proc/self/task")) os.setPriority(Number(thread), lower);
   process.on("message", (message: PhotoWorkerCommand) => {
     if (message.type === "reset") send({ type: "reset", peakKiB: resetPeak() });
     if (message.type === "run" && "urls" in message)

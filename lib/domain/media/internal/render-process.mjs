@@ -4,20 +4,32 @@
  * under `next start`, the release bundle, tsx and the tests, and needs only sharp, which every one of
  * them has in node_modules.
  *
- * It lowers its own priority first (10 steps below its parent), before any thread of libvips or of libuv's pool exists: on Linux
- * the nice value belongs to a thread and the threads made later inherit it, so every core the web
- * process asks for is given to it first. Then one libvips thread per operation (`sharp.concurrency`),
+ * It lowers its priority first (10 steps below its parent), before libvips exists. On Linux the
+ * nice value belongs to each thread, and a thread made later inherits its maker's: lowering the
+ * main thread alone left libvips's workers at the server's priority (they are made by libuv's
+ * pool, which Node started earlier), so every thread the process has is lowered, and every core the
+ * web process asks for is given to it first. Then one libvips thread per operation (`sharp.concurrency`),
  * the parallelism being the photos the parent sends at once. Each request `{ id, bytes }` is
  * answered `{ id, result }`: the photo's size as it stands upright and its three renditions, or the
  * reason it cannot be one; the ThumbHash is computed by the parent from the 100 px pixels.
  */
+import { readdirSync } from "node:fs";
 import os from "node:os";
 
+// 10 steps below the web process (19 is the lowest there is).
+const lower = Math.min(19, os.getPriority() + 10);
+let threads = [0];
 try {
-  // 10 steps below the web process (19 is the lowest there is).
-  os.setPriority(Math.min(19, os.getPriority() + 10));
+  threads = readdirSync("/proc/self/task").map(Number);
 } catch {
-  // Not allowed here (some sandboxes): the renderer still runs, at the parent's priority.
+  // No /proc (macOS): there the priority is the whole process's.
+}
+for (const thread of threads) {
+  try {
+    os.setPriority(thread, lower);
+  } catch {
+    // Not allowed here (some sandboxes): the renderer still runs, at the parent's priority.
+  }
 }
 const { default: sharp } = await import("sharp");
 sharp.concurrency(1);
