@@ -685,6 +685,11 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     });
   }
 
+  // The parts below start servers of their own. The main part's are done with: stopped now, for their
+  // pools (about 10 connections each, 4 or 5 servers per runtime) would leave the next servers too few
+  // of PostgreSQL's 100 ("too many clients already").
+  await Promise.all([...servers.values()].flatMap((s) => [s.next, s.traced, s.bare, s.ceiling, s.control]).map((server) => server?.stop()));
+
   let photoDetails: Record<string, unknown> | undefined;
   if (settings.photos) {
     const photos = await runPhotoBench({ ctx, pg, databaseUrl: throwaway.url, log, cleanup, loadAverage: () => os.loadavg()[0] });
