@@ -44,6 +44,9 @@ describe("the photo renderer", () => {
     expect(threads.some((thread) => thread.name === "libvips worker")).toBe(true);
     const lower = Math.min(19, os.getPriority() + 10);
     expect(threads.filter((thread) => thread.nice !== lower)).toEqual([]);
+    // Two allocator arenas (the peak's third off), unless the operator set their own.
+    const environment = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    expect(environment).toContain(`MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? "2"}`);
   });
 
   it("keeps this process serving while a render is held, and the held render then completes", async () => {

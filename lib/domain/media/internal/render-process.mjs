@@ -9,7 +9,7 @@
  * main thread alone left libvips's workers at the server's priority (they are made by libuv's
  * pool, which Node started earlier), so every thread the process has is lowered, and every core the
  * web process asks for is given to it first. Then one libvips thread per operation (`sharp.concurrency`),
- * the parallelism being the photos the parent sends at once. Each request `{ id, bytes }` is
+ * the parallelism being the photos the parent sends at once, and no cache of operations. Each request `{ id, bytes }` is
  * answered `{ id, result }`: the photo's size as it stands upright and its three renditions, or the
  * reason it cannot be one; the ThumbHash is computed by the parent from the 100 px pixels.
  */
@@ -33,6 +33,8 @@ for (const thread of threads) {
 }
 const { default: sharp } = await import("sharp");
 sharp.concurrency(1);
+// Every photo is new bytes: libvips's cache of operations could only keep memory, never a result.
+sharp.cache(false);
 
 const maxPixels = Number(process.env.PHOTO_MAX_PIXELS);
 /**
