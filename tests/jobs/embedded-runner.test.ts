@@ -9,6 +9,7 @@ import { enqueue } from "@/lib/infra/jobs/enqueue";
 import { retentionJob } from "@/lib/adapters/worker/retention-job";
 import { startJobRunner, stopJobRunner } from "@/lib/adapters/worker/runner";
 import { processPhotosJob } from "@/lib/adapters/worker/photo-jobs";
+import { ownDatabaseOnPostgres } from "../support/child-database";
 import { accountWithKey, call } from "../support/fixtures";
 import { createListing } from "../support/listings";
 import { startHttpServer } from "../support/local-http-server";
@@ -19,6 +20,9 @@ function withEnv(env: Record<string, string | undefined>) {
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   resetConfig();
 }
+
+// The runner claims every due job and delivery of its database: on PostgreSQL, not the run's shared one.
+ownDatabaseOnPostgres("test_embedded_runner");
 
 afterEach(async () => {
   await stopJobRunner();

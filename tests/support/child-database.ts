@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { closeDatabase, configureDatabase, database } from "@/db";
 import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
 import { flushApiLog } from "@/lib/adapters/http/api-log";
@@ -44,6 +45,23 @@ export function postgresChildDatabase(prefix: string): ChildDatabase {
       await throwaway?.drop();
     },
   };
+}
+
+/**
+ * Under `npm run test:pg`, the calling file (or describe block) runs on a database of its own: for
+ * tests that run the embedded job runner or a delivery lane in this process, which claim every due
+ * row of their database. On the run's shared one they would take other files' deliveries and photo
+ * jobs while those files' tests look at them. Embedded, each file has a database of its own already.
+ */
+export function ownDatabaseOnPostgres(prefix: string): void {
+  if (!process.env.DATABASE_URL) return;
+  const own = postgresChildDatabase(prefix);
+  beforeAll(() => own.prepare());
+  afterAll(async () => {
+    // Requests made by the tests left API log entries: written to this database, before it goes.
+    await flushApiLog();
+    await own.dispose();
+  });
 }
 
 /** A PGlite folder, starting as the migrated template every test file loads; afterwards it is just opened. */

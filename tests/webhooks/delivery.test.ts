@@ -19,6 +19,7 @@ import { startWebhook } from "@/lib/domain/webhooks/start-webhook";
 import { stopWebhook } from "@/lib/domain/webhooks/stop-webhook";
 import { DeliveryLane } from "@/lib/adapters/worker/delivery-lane";
 import { consentCode, exchange, redirectUri } from "../oauth/support";
+import { ownDatabaseOnPostgres } from "../support/child-database";
 import {
   deliver,
   hookedAccount,
@@ -33,8 +34,6 @@ import {
 import { actionsOf, deliveriesOf, freshAccount, keyedAccount, receiver, record, webhookOf } from "./support";
 
 withLocalReceivers();
-
-const onPostgresRun = Boolean(process.env.DATABASE_URL);
 
 /** A lane of its own for the test, on the file's database; its sweep far off, so only wake-ups start its passes. */
 async function startedLane(): Promise<DeliveryLane> {
@@ -309,6 +308,9 @@ describe("handing an ended attempt's slot on (the lane's outcome write)", () => 
 });
 
 describe("the embedded runner's delivery lane", () => {
+  // A lane claims every due delivery of its database: on PostgreSQL, not the run's shared one.
+  ownDatabaseOnPostgres("test_delivery_lane");
+
   it("is woken by the commit of the event (NOTIFY), with no pass started by the test", async () => {
     const server = await localReceiver(() => ({ status: 204 }));
     const { account, webhook } = await hookedAccount(server);
@@ -359,81 +361,74 @@ describe("the embedded runner's delivery lane", () => {
     }
   });
 
-  // Every test file shares the PostgreSQL test database: a lane running this long would claim other files' due deliveries.
-  it.skipIf(onPostgresRun)(
-    `drains a backlog with at most ${maxInFlightPerWebhook} requests in flight and ${maxClaimedPerWebhook} claimed per webhook, each delivery sent once, and gives back what it claimed ahead when stopped${onPostgresRun ? " (skipped: npm test runs it on PGlite; the PostgreSQL run shares its database with every file)" : ""}`,
-    async () => {
-      const server = await localReceiver(() => "hold");
-      const { account, webhook } = await hookedAccount(server);
-      const total = maxClaimedPerWebhook + 2;
-      for (let i = 0; i < total; i++) await record(account.id);
-      const statuses = async () => (await deliveriesOf([webhook.id])).map((row) => row.status).sort();
-      const counted = async () => (await deliveriesOf([webhook.id])).map((row) => row.attempts).sort();
-      const lane = await startedLane();
-      try {
-        // One claim took them all (its requests start after its commit).
-        await vi.waitFor(() => expect(server.received).toHaveLength(maxInFlightPerWebhook), { timeout: 10_000 });
-        // Claimed ahead beyond the requests; the receiver still has only as many as the cap.
-        expect(await statuses()).toEqual([...Array(maxClaimedPerWebhook).fill("delivering"), "pending", "pending"]);
-        expect(server.received).toHaveLength(maxInFlightPerWebhook);
+  it(`drains a backlog with at most ${maxInFlightPerWebhook} requests in flight and ${maxClaimedPerWebhook} claimed per webhook, each delivery sent once, and gives back what it claimed ahead when stopped`, async () => {
+    const server = await localReceiver(() => "hold");
+    const { account, webhook } = await hookedAccount(server);
+    const total = maxClaimedPerWebhook + 2;
+    for (let i = 0; i < total; i++) await record(account.id);
+    const statuses = async () => (await deliveriesOf([webhook.id])).map((row) => row.status).sort();
+    const counted = async () => (await deliveriesOf([webhook.id])).map((row) => row.attempts).sort();
+    const lane = await startedLane();
+    try {
+      // One claim took them all (its requests start after its commit).
+      await vi.waitFor(() => expect(server.received).toHaveLength(maxInFlightPerWebhook), { timeout: 10_000 });
+      // Claimed ahead beyond the requests; the receiver still has only as many as the cap.
+      expect(await statuses()).toEqual([...Array(maxClaimedPerWebhook).fill("delivering"), "pending", "pending"]);
+      expect(server.received).toHaveLength(maxInFlightPerWebhook);
 
-        // The answers free the slots: the deliveries claimed ahead go at once (as many as the cap), the
-        // last two are claimed in the place of the ended ones.
-        releaseHeld();
-        await vi.waitFor(() => expect(server.received).toHaveLength(2 * maxInFlightPerWebhook), { timeout: 10_000 });
-        await vi.waitFor(async () =>
-          expect(await statuses()).toEqual([
-            ...Array(total - maxInFlightPerWebhook).fill("delivering"),
-            ...Array(maxInFlightPerWebhook).fill("succeeded"),
-          ]),
-        );
-        expect(server.received).toHaveLength(2 * maxInFlightPerWebhook);
-      } finally {
-        // Stopped with requests held: it waits for them, then gives back those still claimed ahead.
-        const stopped = lane.stop();
-        releaseHeld();
-        await stopped;
-      }
-      const givenBack = total - 2 * maxInFlightPerWebhook;
-      expect(await statuses()).toEqual([...Array(givenBack).fill("pending"), ...Array(2 * maxInFlightPerWebhook).fill("succeeded")]);
-      expect(await counted()).toEqual([...Array(givenBack).fill(0), ...Array(2 * maxInFlightPerWebhook).fill(1)]);
-      expect(new Set(server.received.map((request) => request.headers["webhook-id"])).size).toBe(2 * maxInFlightPerWebhook);
-    },
-  );
+      // The answers free the slots: the deliveries claimed ahead go at once (as many as the cap), the
+      // last two are claimed in the place of the ended ones.
+      releaseHeld();
+      await vi.waitFor(() => expect(server.received).toHaveLength(2 * maxInFlightPerWebhook), { timeout: 10_000 });
+      await vi.waitFor(async () =>
+        expect(await statuses()).toEqual([
+          ...Array(total - maxInFlightPerWebhook).fill("delivering"),
+          ...Array(maxInFlightPerWebhook).fill("succeeded"),
+        ]),
+      );
+      expect(server.received).toHaveLength(2 * maxInFlightPerWebhook);
+    } finally {
+      // Stopped with requests held: it waits for them, then gives back those still claimed ahead.
+      const stopped = lane.stop();
+      releaseHeld();
+      await stopped;
+    }
+    const givenBack = total - 2 * maxInFlightPerWebhook;
+    expect(await statuses()).toEqual([...Array(givenBack).fill("pending"), ...Array(2 * maxInFlightPerWebhook).fill("succeeded")]);
+    expect(await counted()).toEqual([...Array(givenBack).fill(0), ...Array(2 * maxInFlightPerWebhook).fill(1)]);
+    expect(new Set(server.received.map((request) => request.headers["webhook-id"])).size).toBe(2 * maxInFlightPerWebhook);
+  });
 
-  it.skipIf(onPostgresRun)(
-    `does not start a delivery claimed ahead once half its lease has gone: gives it back and claims it again${onPostgresRun ? " (skipped: npm test runs it on PGlite; the PostgreSQL run shares its database with every file)" : ""}`,
-    async () => {
-      const server = await localReceiver(() => "hold");
-      const { account, webhook } = await hookedAccount(server);
-      for (let i = 0; i < maxClaimedPerWebhook; i++) await record(account.id);
-      const rows = async () => (await deliveriesOf([webhook.id])).filter((row) => row.status === "delivering");
-      const claimedAt = Date.now();
-      // Only Date is faked, standing still where the test puts it; timers and I/O run as ever.
-      vi.useFakeTimers({ toFake: ["Date"], now: claimedAt });
-      const lane = await startedLane();
-      try {
-        await vi.waitFor(() => expect(server.received).toHaveLength(maxInFlightPerWebhook), { timeout: 10_000 });
-        const firstLease = new Date(claimedAt + deliveryLeaseSeconds * 1000);
-        expect((await rows()).map((row) => row.nextAttemptAt)).toEqual(Array(maxClaimedPerWebhook).fill(firstLease));
+  it(`does not start a delivery claimed ahead once half its lease has gone: gives it back and claims it again`, async () => {
+    const server = await localReceiver(() => "hold");
+    const { account, webhook } = await hookedAccount(server);
+    for (let i = 0; i < maxClaimedPerWebhook; i++) await record(account.id);
+    const rows = async () => (await deliveriesOf([webhook.id])).filter((row) => row.status === "delivering");
+    const claimedAt = Date.now();
+    // Only Date is faked, standing still where the test puts it; timers and I/O run as ever.
+    vi.useFakeTimers({ toFake: ["Date"], now: claimedAt });
+    const lane = await startedLane();
+    try {
+      await vi.waitFor(() => expect(server.received).toHaveLength(maxInFlightPerWebhook), { timeout: 10_000 });
+      const firstLease = new Date(claimedAt + deliveryLeaseSeconds * 1000);
+      expect((await rows()).map((row) => row.nextAttemptAt)).toEqual(Array(maxClaimedPerWebhook).fill(firstLease));
 
-        const later = claimedAt + (deliveryLeaseSeconds / 2) * 1000 + 1000;
-        vi.setSystemTime(later);
-        releaseHeld();
-        await vi.waitFor(() => expect(server.received).toHaveLength(2 * maxInFlightPerWebhook), { timeout: 10_000 });
-        // Those claimed ahead were given back and claimed again (as many as the cap sent now): a lease
-        // from now, the attempt counted once.
-        const ahead = maxClaimedPerWebhook - maxInFlightPerWebhook;
-        await vi.waitFor(async () => expect(await rows()).toHaveLength(ahead));
-        const claimedAgain = await rows();
-        for (const row of claimedAgain) expect(row.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(later + deliveryLeaseSeconds * 1000);
-        expect(claimedAgain.map((row) => row.attempts)).toEqual(Array(ahead).fill(1));
-      } finally {
-        const stopped = lane.stop();
-        releaseHeld();
-        await stopped;
-        vi.useRealTimers();
-      }
-    },
-  );
+      const later = claimedAt + (deliveryLeaseSeconds / 2) * 1000 + 1000;
+      vi.setSystemTime(later);
+      releaseHeld();
+      await vi.waitFor(() => expect(server.received).toHaveLength(2 * maxInFlightPerWebhook), { timeout: 10_000 });
+      // Those claimed ahead were given back and claimed again (as many as the cap sent now): a lease
+      // from now, the attempt counted once.
+      const ahead = maxClaimedPerWebhook - maxInFlightPerWebhook;
+      await vi.waitFor(async () => expect(await rows()).toHaveLength(ahead));
+      const claimedAgain = await rows();
+      for (const row of claimedAgain) expect(row.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(later + deliveryLeaseSeconds * 1000);
+      expect(claimedAgain.map((row) => row.attempts)).toEqual(Array(ahead).fill(1));
+    } finally {
+      const stopped = lane.stop();
+      releaseHeld();
+      await stopped;
+      vi.useRealTimers();
+    }
+  });
 });
