@@ -19,9 +19,19 @@ export interface BuiltOnce<Row> {
  * (docs/benchmarks.md). `answers` is the statement's selection (a `returning` without arguments
  * answers its table's columns), in the statement's own order; rows map as drizzle maps them, by a
  * mapper made once (`rowMapper`). On PostgreSQL the statement is prepared once per connection
- * (postgres.js keeps it by its text).
+ * (postgres.js keeps it by its text), and PostgreSQL may then plan it once for every run.
+ *
+ * `planEachRun` leaves it unnamed (drizzle names a prepared statement only when given a name):
+ * PostgreSQL plans it at every run, for its parameters and the tables as they are then. For a
+ * statement whose best plan moves with a table's size: a plan made once, while the table was young,
+ * is kept until the table is next analyzed. The webhook lane's hand-off read every delivery row
+ * that way, doubling PostgreSQL's CPU a delivery in a new database (docs/benchmarks.md).
  */
-export function builtOnce<Row>(answers: Selection, build: (db: Handle) => { toSQL(): Query }): BuiltOnce<Row> {
+export function builtOnce<Row>(
+  answers: Selection,
+  build: (db: Handle) => { toSQL(): Query },
+  options: { planEachRun?: boolean } = {},
+): BuiltOnce<Row> {
   let built: { query: Query; fields: SelectedFieldsOrdered; toRows: (rows: unknown[][]) => Row[] } | undefined;
   return {
     async run(db, values) {
@@ -29,7 +39,8 @@ export function builtOnce<Row>(answers: Selection, build: (db: Handle) => { toSQ
         const fields = ordered(answers);
         built = { query: build(db).toSQL(), fields, toRows: rowMapper<Row>(fields) };
       }
-      const statement = db._.session.prepareQuery(built.query, built.fields, "built-once", true, built.toRows);
+      const name = options.planEachRun ? undefined : "built-once";
+      const statement = db._.session.prepareQuery(built.query, built.fields, name, true, built.toRows);
       return (await statement.execute(values)) as Row[];
     },
   };

@@ -1,9 +1,9 @@
-import { and, sql } from "drizzle-orm";
+import { and, sql, type SQL } from "drizzle-orm";
 import type { Handle } from "@/db";
 import { webhookDeliveries, webhooks } from "@/db/schema";
 import type { DeliveryAttemptResult } from "./attempt";
 import { stopBySystem, systemStopReason, tellOwnerWebhookStopped } from "./health";
-import { stillClaimedAs } from "./internal/delivery-queue";
+import { jsonbOf, stillClaimedAs } from "./internal/delivery-queue";
 import { maxDeliveryAttempts, retryDelaysSeconds } from "./internal/schedule";
 
 export interface ClaimedDelivery {
@@ -44,12 +44,8 @@ function outcomeOf({ claimed, result, now }: AttemptEnded): DeliveryOutcome {
   return { ...base, status: "retrying", nextAttemptAt: nextAttemptAt.toISOString(), error };
 }
 
-/**
- * The data-modifying CTE writing each ended attempt's outcome, only while the claim is still that
- * attempt's (a run whose lease ended and whose delivery was claimed again must not overwrite the
- * newer attempt).
- */
-export function outcomesWritten(db: Handle, ended: AttemptEnded[], outcomes: DeliveryOutcome[] = ended.map(outcomeOf)) {
+/** The ended attempts' outcomes, as the JSON array `outcomesWritten` reads. */
+export function outcomeRows(ended: AttemptEnded[], outcomes: DeliveryOutcome[] = ended.map(outcomeOf)): string {
   const rows = ended.map(({ claimed, result, now }, i) => {
     const outcome = outcomes[i];
     return {
@@ -67,6 +63,15 @@ export function outcomesWritten(db: Handle, ended: AttemptEnded[], outcomes: Del
       updated_at: new Date(now.getTime() + result.durationMs).toISOString(),
     };
   });
+  return JSON.stringify(rows);
+}
+
+/**
+ * The data-modifying CTE writing each ended attempt's outcome (`rows`: `outcomeRows` as `jsonb`),
+ * only while the claim is still that attempt's (a run whose lease ended and whose delivery was
+ * claimed again must not overwrite the newer attempt).
+ */
+export function outcomesWritten(db: Handle, rows: SQL) {
   return db.$with("written").as(
     db
       .update(d)
@@ -81,11 +86,11 @@ export function outcomesWritten(db: Handle, ended: AttemptEnded[], outcomes: Del
         updatedAt: sql`v.updated_at`,
       })
       .from(
-        sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, attempt int, status text, next_attempt_at timestamptz,
+        sql`jsonb_to_recordset(${rows}) as v(id text, attempt int, status text, next_attempt_at timestamptz,
           last_status_code int, last_error text, last_duration_ms int, last_response_excerpt text, last_request_headers jsonb,
           updated_at timestamptz)`,
       )
-      .where(stillClaimedAs(rows.map((row) => row.id)))
+      .where(stillClaimedAs(rows))
       .returning({ id: d.id }),
   );
 }
@@ -102,7 +107,7 @@ export function outcomesWritten(db: Handle, ended: AttemptEnded[], outcomes: Del
 export async function recordDeliveryOutcomes(db: Handle, ended: AttemptEnded[]): Promise<DeliveryOutcome[]> {
   if (ended.length === 0) return [];
   const outcomes = ended.map(outcomeOf);
-  const written = outcomesWritten(db, ended, outcomes);
+  const written = outcomesWritten(db, jsonbOf(outcomeRows(ended, outcomes)));
   const health = new Map<string, { ok: boolean; failedAt: string }>();
   for (const { claimed, result, now } of ended) {
     const seen = health.get(claimed.webhookId);

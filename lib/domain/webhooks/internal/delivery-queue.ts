@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, lt, lte, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { WithSubqueryWithSelection } from "drizzle-orm/pg-core";
 import type { Handle } from "@/db";
 import { events, webhookDeliveries, webhooks } from "@/db/schema";
@@ -16,7 +16,13 @@ import { deliveryLeaseSeconds, maxDeliveryAttempts } from "./schedule";
 const d = webhookDeliveries;
 const w = webhooks;
 
-const leaseEnd = (now: Date) => new Date(now.getTime() + deliveryLeaseSeconds * 1000);
+/** A moment in a statement: a value, or the placeholder of a statement built once (the lane's hand-off, `claims.ts`). */
+export const momentOf = (at: Date | Placeholder): SQL => sql`${at instanceof Date ? at.toISOString() : at}::timestamptz`;
+
+/** A JSON array in a statement, as `jsonb`: a value, or a placeholder. */
+export const jsonbOf = (json: string | Placeholder): SQL => sql`${json}::jsonb`;
+
+const leaseEnd = (now: SQL) => sql`${now} + ${sql.raw(`interval '${deliveryLeaseSeconds} seconds'`)}`;
 
 /**
  * Not finished, written as the due index's predicate (literals, not parameters): PostgreSQL uses a
@@ -26,7 +32,7 @@ const unfinished = sql`${d.status} in ('pending', 'delivering')`;
 export const inFlightNow = sql`${d.status} = 'delivering'`;
 
 /** Due: pending and its time has come, or delivering with an ended lease (`next_attempt_at` holds the lease's end). */
-export const dueAt = (now: Date) => and(unfinished, lte(d.nextAttemptAt, now));
+export const dueAt = (now: Date | SQL) => and(unfinished, lte(d.nextAttemptAt, now));
 
 /**
  * The status of a row already found by primary key, checked again, written so that PostgreSQL cannot
@@ -38,21 +44,38 @@ export const dueAt = (now: Date) => and(unfinished, lte(d.nextAttemptAt, now));
 const statusOfFound = sql`(${d.status} || '')`;
 
 /** `dueAt` for a row found by primary key. */
-const stillDueAt = (now: Date) => and(sql`${statusOfFound} in ('pending', 'delivering')`, lte(d.nextAttemptAt, now));
+const stillDueAt = (now: SQL) => and(sql`${statusOfFound} in ('pending', 'delivering')`, lte(d.nextAttemptAt, now));
 
 /**
- * The deliveries of the recordset `v` (`id`, `attempt`) whose claim is still that attempt's: a run
- * whose lease ended, and whose delivery was claimed again since, must not touch the newer attempt.
- * Read by primary key (`statusOfFound`).
+ * The deliveries of the recordset `v` (`id`, `attempt`: the JSON array `rows`) whose claim is still
+ * that attempt's: a run whose lease ended, and whose delivery was claimed again since, must not
+ * touch the newer attempt. Read by primary key (`id = any(array(…))`, `statusOfFound`); the ids are
+ * read from `rows` itself, so that the statement's text is the same however many rows it writes.
  */
-export const stillClaimedAs = (ids: string[]) =>
-  and(inArray(d.id, ids), sql`${d.id} = v.id`, sql`${statusOfFound} = 'delivering'`, sql`${d.attempts} = v.attempt`);
+export const stillClaimedAs = (rows: SQL) =>
+  and(
+    sql`${d.id} = any(array(select r.id from jsonb_to_recordset(${rows}) as r(id text)))`,
+    sql`${d.id} = v.id`,
+    sql`${statusOfFound} = 'delivering'`,
+    sql`${d.attempts} = v.attempt`,
+  );
 
 /** The body sent: the event as `GET /events` shows it, with `connection` on an integrator app's webhook. */
 export function deliveryBody(eventRow: typeof events.$inferSelect, connectionId: number | null): string {
   const body = eventBody(eventRow);
   return JSON.stringify(connectionId === null ? body : { ...body, connection: connectionId });
 }
+
+/** What a claim answers of each delivery it claimed. */
+export const claimedSelection = {
+  id: d.id,
+  webhookId: d.webhookId,
+  attempts: d.attempts,
+  connectionId: d.connectionId,
+  url: w.url,
+  secretSealed: w.secretSealed,
+  event: events,
+};
 
 type Chosen = WithSubqueryWithSelection<{ id: typeof d.id; webhookId: typeof d.webhookId; eventSeq: typeof d.eventSeq }, string>;
 
@@ -61,7 +84,7 @@ type Chosen = WithSubqueryWithSelection<{ id: typeof d.id; webhookId: typeof d.w
  * set, each checked again on the row as it is now (a row another session changed meanwhile, an
  * outcome or a resend, is claimed only if it is still due); returned with webhook and event.
  */
-export function claimChosen(withChosen: ReturnType<Handle["with"]>, chosen: Chosen, now: Date) {
+export function claimChosen(withChosen: ReturnType<Handle["with"]>, chosen: Chosen, now: SQL) {
   return (
     withChosen
       .update(d)
@@ -75,19 +98,13 @@ export function claimChosen(withChosen: ReturnType<Handle["with"]>, chosen: Chos
       .where(
         and(eq(d.id, chosen.id), sql`${d.id} = any(array(select id from ${chosen}))`, stillDueAt(now), lt(d.attempts, maxDeliveryAttempts)),
       )
-      .returning({
-        id: d.id,
-        webhookId: d.webhookId,
-        attempts: d.attempts,
-        connectionId: d.connectionId,
-        url: w.url,
-        secretSealed: w.secretSealed,
-        event: events,
-      })
+      .returning(claimedSelection)
   );
 }
 
-export function claimedDelivery(row: Awaited<ReturnType<typeof claimChosen>>[number]): ClaimedDelivery {
+export type ClaimedRow = Awaited<ReturnType<typeof claimChosen>>[number];
+
+export function claimedDelivery(row: ClaimedRow): ClaimedDelivery {
   return {
     id: row.id,
     webhookId: row.webhookId,
@@ -106,12 +123,12 @@ export function claimedDelivery(row: Awaited<ReturnType<typeof claimChosen>>[num
 export async function releaseClaims(db: Handle, input: { claimed: ClaimedDelivery[]; now: Date }): Promise<void> {
   const { claimed, now } = input;
   if (claimed.length === 0) return;
-  const rows = claimed.map((one) => ({ id: one.id, attempt: one.attempt }));
+  const rows = jsonbOf(JSON.stringify(claimed.map((one) => ({ id: one.id, attempt: one.attempt }))));
   await db
     .update(d)
     .set({ status: "pending", attempts: sql`${d.attempts} - 1`, nextAttemptAt: now, updatedAt: now })
-    .from(sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, attempt int)`)
-    .where(stillClaimedAs(rows.map((row) => row.id)));
+    .from(sql`jsonb_to_recordset(${rows}) as v(id text, attempt int)`)
+    .where(stillClaimedAs(rows));
 }
 
 /** One delivery's place in the queue (the Inngest path, when its claim got nothing): undefined when there is no such delivery. */
