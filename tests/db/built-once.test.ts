@@ -79,4 +79,35 @@ describe("statements built once", () => {
     expect(rows).toEqual(expected);
     expect(rows).toEqual([{ doubled: "decoded 2", missing: null, code: code.toLowerCase() }]);
   });
+
+  const onPostgres = Boolean(process.env.DATABASE_URL);
+  it.skipIf(!onPostgres)(
+    `are prepared by name on PostgreSQL, so planned once for every run, unless planEachRun leaves them unnamed${onPostgres ? "" : " (skipped: PGlite names no statement; npm run test:pg runs it)"}`,
+    async () => {
+      const { key } = await accountWithKey();
+      const { code } = await createListing(key);
+      const db = await database();
+      const marked = (marker: string, planEachRun: boolean) =>
+        builtOnce<{ marker: string }>(
+          { marker: sql<string>`${sql.raw(`'${marker}'`)}` },
+          (handle) =>
+            handle
+              .select({ marker: sql<string>`${sql.raw(`'${marker}'`)}` })
+              .from(listings)
+              .where(eq(listings.code, sql.placeholder("code"))),
+          { planEachRun },
+        );
+      const named = `built-once-named-${Date.now()}`;
+      const unnamed = `built-once-unnamed-${Date.now()}`;
+      // One transaction: one connection, whose prepared statements pg_prepared_statements lists.
+      const prepared = await db.connection.transaction(async (tx) => {
+        expect(await marked(named, false).run(tx, { code })).toEqual([{ marker: named }]);
+        expect(await marked(unnamed, true).run(tx, { code })).toEqual([{ marker: unnamed }]);
+        const rows = await db.rows<{ statement: string }>(sql`select statement from pg_prepared_statements`, tx);
+        return rows.map((row) => row.statement);
+      });
+      expect(prepared.filter((statement) => statement.includes(named))).toHaveLength(1);
+      expect(prepared.filter((statement) => statement.includes(unnamed))).toEqual([]);
+    },
+  );
 });
