@@ -7,6 +7,9 @@
  *   embedded runner's delivery lane (a `DeliveryLane` with its defaults) on `{ type: "start" }`: it
  *   LISTENs, claims, attempts through `safePost` and records outcomes. `{ type: "stop" }` stops it
  *   (the process stays, warm, for the next start).
+ * - `ceiling`: the ceiling lane (`bench/webhook-ceiling.ts`): the least database work that makes each
+ *   delivery as durable as the product's (claimed and committed before its request, its outcome
+ *   committed after), in plain postgres.js, with the bare sender's POST. Started and stopped as the lane.
  * - `bare`: the baseline. Given the requests (`{ type: "send", … }`), it signs each with the product's
  *   `signWebhook` and POSTs it with plain `node:http`, the same headers and at most as many in flight
  *   as the lane (its `defaultMaxInFlight` in all, `maxInFlightPerWebhook` per receiver), webhooks
@@ -17,16 +20,11 @@ import http from "node:http";
 import { performance } from "node:perf_hooks";
 import { openDatabase } from "@/db/client";
 import { maxInFlightPerWebhook } from "@/lib/domain/webhooks/deliver";
-import { signWebhook } from "@/lib/domain/webhooks/signature";
 import { DeliveryLane, defaultMaxInFlight } from "@/lib/adapters/worker/delivery-lane";
+import { CeilingLane } from "./webhook-ceiling";
+import { signedPost, type BareRequest } from "./webhook-post";
 
-export interface BareRequest {
-  receiver: number;
-  url: string;
-  secret: string;
-  id: string;
-  body: string;
-}
+export type { BareRequest } from "./webhook-post";
 
 export type SenderCommand = { type: "start" } | { type: "stop" } | { type: "send"; requests: BareRequest[]; keepAlive: boolean };
 export type SenderMessage =
@@ -45,10 +43,19 @@ const now = () => performance.timeOrigin + performance.now();
 const send = (message: SenderMessage) => process.send!(message);
 const mode = process.argv[2];
 
-if (mode === "lane") {
-  const database = await openDatabase({ url: process.env.DATABASE_URL! });
+/** What the bench starts and stops: the product's lane, or the ceiling lane. */
+interface Lane {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+if (mode === "lane" || mode === "ceiling") {
+  const url = process.env.DATABASE_URL!;
+  const database = mode === "lane" ? await openDatabase({ url }) : undefined;
+  const ceilingClient = mode === "ceiling" ? CeilingLane.client(url) : undefined;
+  const newLane = (): Lane => (database ? new DeliveryLane({ database }) : new CeilingLane(ceilingClient!));
   // A lane per start (a stopped lane stays stopped); a start while one runs changes nothing, as the runner's.
-  let lane: DeliveryLane | undefined;
+  let lane: Lane | undefined;
   const stopLane = async () => {
     const stopping = lane;
     lane = undefined;
@@ -57,7 +64,7 @@ if (mode === "lane") {
   process.on("message", (message: SenderCommand) => {
     if (message.type === "start") {
       const at = now();
-      lane ??= new DeliveryLane({ database });
+      lane ??= newLane();
       void lane.start().then(() => send({ type: "started", at }));
     }
     if (message.type === "stop") void stopLane().then(() => send({ type: "stopped" }));
@@ -66,7 +73,7 @@ if (mode === "lane") {
     "disconnect",
     () =>
       void stopLane()
-        .then(() => database.close())
+        .then(() => (database ? database.close() : ceilingClient!.end({ timeout: 5 })))
         .finally(() => process.exit(0)),
   );
   send({ type: "ready" });
@@ -76,29 +83,7 @@ if (mode === "lane") {
   });
   process.on("disconnect", () => process.exit(0));
   send({ type: "ready" });
-} else throw new Error(`webhook-sender: mode lane or bare, not ${mode}`);
-
-function post(request: BareRequest, agent: http.Agent | false): Promise<number | null> {
-  const timestamp = Math.floor(Date.now() / 1000);
-  const body = Buffer.from(request.body, "utf8");
-  const headers = {
-    "content-type": "application/json",
-    "user-agent": "Service-Webhooks/1",
-    "webhook-id": request.id,
-    "webhook-timestamp": String(timestamp),
-    "webhook-signature": signWebhook({ secret: request.secret, id: request.id, timestamp, body: request.body }),
-    "content-length": String(body.length),
-  };
-  return new Promise((resolve) => {
-    const req = http.request(request.url, { method: "POST", headers, agent, signal: AbortSignal.timeout(10_000) }, (res) => {
-      res.on("data", () => undefined);
-      res.on("end", () => resolve(res.statusCode ?? 0));
-      res.on("error", () => resolve(null));
-    });
-    req.on("error", () => resolve(null));
-    req.end(body);
-  });
-}
+} else throw new Error(`webhook-sender: mode lane, ceiling or bare, not ${mode}`);
 
 async function sendAll(requests: BareRequest[], keepAlive: boolean): Promise<SenderMessage> {
   const agent = keepAlive ? new http.Agent({ keepAlive: true, maxSockets: maxInFlightPerWebhook }) : false;
@@ -125,7 +110,7 @@ async function sendAll(requests: BareRequest[], keepAlive: boolean): Promise<Sen
           inFlight++;
           progressed = true;
           starts.push([receiver, request.id, now()]);
-          void post(request, agent).then((status) => {
+          void signedPost(request, agent).then(({ status }) => {
             if (status === null) errors++;
             else statuses[status] = (statuses[status] ?? 0) + 1;
             busy.set(receiver, busy.get(receiver)! - 1);

@@ -5,8 +5,9 @@
  * transaction as `moderation:approve` does, so `recordEvent` and `fanOutEvent` write the event, its 3
  * deliveries and the NOTIFY. The embedded runner's delivery lane delivers them from a process of its
  * own (`bench/webhook-sender.ts lane`). Then a bare sender in the same kind of process signs and
- * POSTs the same 3 000 bodies to the same receivers with the same concurrency. docs/benchmarks.md
- * ("Webhook delivery") explains the runs and the figures.
+ * POSTs the same 3 000 bodies to the same receivers with the same concurrency, and the ceiling lane
+ * (`bench/webhook-ceiling.ts`) delivers another backlog as durably with the least database work.
+ * docs/benchmarks.md ("Webhook delivery") explains the runs and the figures.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -98,6 +99,20 @@ function startChild(script: string, args: string[], env: NodeJS.ProcessEnv, exec
   };
 }
 
+/** Starts and stops a lane's process (`webhook-sender.ts lane` or `ceiling`); `start` answers when it started. */
+function controls(child: Child) {
+  return {
+    start: async () => {
+      child.send({ type: "start" } satisfies SenderCommand);
+      return (await child.next<Extract<SenderMessage, { type: "started" }>>("started")).at;
+    },
+    stop: async () => {
+      child.send({ type: "stop" } satisfies SenderCommand);
+      await child.next("stopped");
+    },
+  };
+}
+
 /** CPU time so far of each PostgreSQL session on the bench's database (other databases' sessions left out), in µs by pid. */
 async function sessionsCpuUs(pg: Sql): Promise<Map<number, number>> {
   const sessions = await pg<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database()`;
@@ -112,18 +127,27 @@ async function sessionsCpuUs(pg: Sql): Promise<Map<number, number>> {
   return cpu;
 }
 
-/** CPU of the sender's process and of PostgreSQL's sessions on the bench's database while `work` runs, in µs per delivery. */
+/**
+ * CPU of the sender's process, of the receivers' and of PostgreSQL's sessions on the bench's database
+ * while `work` runs, in µs per delivery.
+ */
 async function cpuPer<T>(
   pg: Sql,
-  pid: number,
+  pids: { sender: number; receivers: number },
   deliveries: number,
   work: () => Promise<T>,
-): Promise<{ result: T; senderUs: number; postgresUs: number }> {
-  const [sender, before] = [processCpuUs(pid), await sessionsCpuUs(pg)];
+): Promise<{ result: T; senderUs: number; receiversUs: number; postgresUs: number }> {
+  const [sender, receivers, before] = [processCpuUs(pids.sender), processCpuUs(pids.receivers), await sessionsCpuUs(pg)];
   const result = await work();
   const after = await sessionsCpuUs(pg);
   const database = [...after].reduce((sum, [session, us]) => sum + us - (before.get(session) ?? 0), 0);
-  return { result, senderUs: Math.round((processCpuUs(pid) - sender) / deliveries), postgresUs: Math.round(database / deliveries) };
+  const per = (us: number) => Math.round(us / deliveries);
+  return {
+    result,
+    senderUs: per(processCpuUs(pids.sender) - sender),
+    receiversUs: per(processCpuUs(pids.receivers) - receivers),
+    postgresUs: per(database),
+  };
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -222,7 +246,8 @@ export async function runWebhookBench(input: {
     hooks.push(await createWebhookFor({ ctx, input: { account_id: account.id, url, events: [eventTypes.published] } }));
   const receiverOf = new Map(hooks.map((hook, i) => [hook.id, i]));
 
-  const total = settings.warmupEvents + (2 + settings.rounds) * settings.events;
+  // Warm-ups of the lane and of the ceiling lane; the throughput and latency runs; each round's lane and ceiling backlogs.
+  const total = 2 * settings.warmupEvents + (2 + 2 * settings.rounds) * settings.events;
   log(`webhooks: seeding ${total} pending listings of one account; receivers on ${urls.join(", ")}`);
   await seedListings(pg, { template: await listingTemplate(ctx), owners: [account.id], first: firstListing, count: total });
   const codes = (
@@ -231,9 +256,13 @@ export async function runWebhookBench(input: {
   const warmupCodes = codes.slice(0, settings.warmupEvents);
   const burstCodes = codes.slice(settings.warmupEvents, settings.warmupEvents + settings.events);
   const pacedCodes = codes.slice(settings.warmupEvents + settings.events, settings.warmupEvents + 2 * settings.events);
-  const drainCodes = Array.from({ length: settings.rounds }, (_, r) =>
-    codes.slice(settings.warmupEvents + (2 + r) * settings.events, settings.warmupEvents + (3 + r) * settings.events),
-  );
+  const backlogs = (first: number) =>
+    Array.from({ length: settings.rounds }, (_, r) =>
+      codes.slice(settings.warmupEvents + (first + r) * settings.events, settings.warmupEvents + (first + 1 + r) * settings.events),
+    );
+  const drainCodes = backlogs(2);
+  const ceilingCodes = backlogs(2 + settings.rounds);
+  const ceilingWarmupCodes = codes.slice(-settings.warmupEvents);
 
   // Each approval is its own request: a fresh context (its own `now`) and transaction, as the CLI's is.
   const approve = async (code: string, commits: Map<string, number>) => {
@@ -293,14 +322,8 @@ export async function runWebhookBench(input: {
   );
   cleanup(lane.stop);
   await lane.next("ready");
-  const startLane = async () => {
-    lane.send({ type: "start" } satisfies SenderCommand);
-    return (await lane.next<Extract<SenderMessage, { type: "started" }>>("started")).at;
-  };
-  const stopLane = async () => {
-    lane.send({ type: "stop" } satisfies SenderCommand);
-    await lane.next("stopped");
-  };
+  const laneControl = controls(lane);
+  const { start: startLane, stop: stopLane } = laneControl;
   await startLane();
   log(
     `webhooks: lane started (${defaultMaxInFlight} in flight per process, ${maxInFlightPerWebhook} per webhook); warm-up of ${settings.warmupEvents} events`,
@@ -314,11 +337,16 @@ export async function runWebhookBench(input: {
   const burstCommits = new Map<string, number>();
   const burstStart = now();
   let committedIn = 0;
-  const burstCpu = await cpuPer(pg, lane.process.pid!, settings.events * hooks.length, async () => {
-    await asFastAsPossible(burstCodes, burstCommits);
-    committedIn = (now() - burstStart) / 1000;
-    await waitForReceipts(settings.events * hooks.length, "throughput run");
-  });
+  const burstCpu = await cpuPer(
+    pg,
+    { sender: lane.process.pid!, receivers: receivers.process.pid! },
+    settings.events * hooks.length,
+    async () => {
+      await asFastAsPossible(burstCodes, burstCommits);
+      committedIn = (now() - burstStart) / 1000;
+      await waitForReceipts(settings.events * hooks.length, "throughput run");
+    },
+  );
   const burstExpected = await deliveriesOf(burstCommits);
   const firstCommit = Math.min(...burstCommits.values());
   const burst = summarise(burstExpected, await takeReceipts(), firstCommit);
@@ -375,50 +403,82 @@ export async function runWebhookBench(input: {
       const {
         result: sent,
         senderUs,
+        receiversUs,
         postgresUs,
-      } = await cpuPer(pg, sender.process.pid!, burstCodes.length * hooks.length, async () => {
-        const answer = await sendAll(requestsFor(burstCodes, burstCommits));
-        await waitForReceipts(burstCodes.length * hooks.length, "bare run");
-        return answer;
-      });
+      } = await cpuPer(
+        pg,
+        { sender: sender.process.pid!, receivers: receivers.process.pid! },
+        burstCodes.length * hooks.length,
+        async () => {
+          const answer = await sendAll(requestsFor(burstCodes, burstCommits));
+          await waitForReceipts(burstCodes.length * hooks.length, "bare run");
+          return answer;
+        },
+      );
       const expected = new Map(sent.starts.map(([receiver, id, at]) => [`${receiver} ${id}`, at]));
       const run = summarise(expected, await takeReceipts(), sent.startedAt);
-      return { run, loadAverage, statuses: sent.statuses, errors: sent.errors, senderUs, postgresUs };
+      return { run, loadAverage, statuses: sent.statuses, errors: sent.errors, senderUs, receiversUs, postgresUs };
     };
     return { round, stop: sender.stop };
   };
   const fastest = <T extends { run: Run }>(rounds: T[]) => rounds.reduce((best, r) => (r.run.perSecond > best.run.perSecond ? r : best));
 
-  // The lane alone against the bare sender, in turns: each round's events committed while the lane
-  // is stopped, then the backlog drained by the warm process (from the lane's start to the last
-  // receipt), as the bare sender starts with every body; then the bare sender's round.
+  // The ceiling lane in a process of its own, warmed up on events of its own as the lane was.
   await stopLane();
+  const ceilingLane = startChild("webhook-sender.ts", ["ceiling"], childEnv);
+  cleanup(ceilingLane.stop);
+  await ceilingLane.next("ready");
+  const ceiling = controls(ceilingLane);
+  await asFastAsPossible(ceilingWarmupCodes, new Map());
+  await ceiling.start();
+  await waitForReceipts(settings.warmupEvents * hooks.length, "ceiling lane's warm-up");
+  await ceiling.stop();
+  await takeReceipts();
+
+  /** One backlog: its events committed while `sender` is stopped, then drained by the warm process (from its start to the last receipt). */
+  const backlogRound = async (sender: Child, control: ReturnType<typeof controls>, roundCodes: string[], what: string) => {
+    const commits = new Map<string, number>();
+    await asFastAsPossible(roundCodes, commits);
+    const loadAverage = input.loadAverage();
+    let start = 0;
+    const cpu = await cpuPer(
+      pg,
+      { sender: sender.process.pid!, receivers: receivers.process.pid! },
+      settings.events * hooks.length,
+      async () => {
+        start = await control.start();
+        await waitForReceipts(settings.events * hooks.length, what);
+      },
+    );
+    const expected = new Map([...(await deliveriesOf(commits)).keys()].map((key) => [key, start]));
+    const run = summarise(expected, await takeReceipts(), start);
+    await control.stop();
+    return { run, loadAverage, cpu };
+  };
+
+  // The lane, the ceiling lane and the bare sender in turns: each lane drains a backlog committed
+  // while it is stopped, as the bare sender starts with every body.
   const bareSender = await startBare(false);
-  const drainRounds: { run: Run; loadAverage: number; cpu: { senderUs: number; postgresUs: number } }[] = [];
+  const drainRounds: Awaited<ReturnType<typeof backlogRound>>[] = [];
+  const ceilingRounds: Awaited<ReturnType<typeof backlogRound>>[] = [];
   const bareRounds: Awaited<ReturnType<typeof bareSender.round>>[] = [];
   for (const [r, roundCodes] of drainCodes.entries()) {
     log(
-      `webhooks: backlog run ${r + 1} of ${settings.rounds}, ${settings.events} events committed with the lane stopped, then drained; then the bare sender's`,
+      `webhooks: backlog run ${r + 1} of ${settings.rounds}, ${settings.events} events committed with the lane stopped, then drained; the same for the ceiling lane; then the bare sender's`,
     );
-    const drainCommits = new Map<string, number>();
-    await asFastAsPossible(roundCodes, drainCommits);
-    const loadAverage = input.loadAverage();
-    let drainStart = 0;
-    const cpu = await cpuPer(pg, lane.process.pid!, settings.events * hooks.length, async () => {
-      drainStart = await startLane();
-      await waitForReceipts(settings.events * hooks.length, "backlog run");
-    });
-    const drainExpected = new Map([...(await deliveriesOf(drainCommits)).keys()].map((key) => [key, drainStart]));
-    drainRounds.push({ run: summarise(drainExpected, await takeReceipts(), drainStart), loadAverage, cpu });
-    await stopLane();
+    drainRounds.push(await backlogRound(lane, laneControl, roundCodes, "backlog run"));
+    ceilingRounds.push(await backlogRound(ceilingLane, ceiling, ceilingCodes[r], "ceiling lane's backlog run"));
     bareRounds.push(await bareSender.round());
+    const perSecond = (rounds: { run: Run }[]) => Math.round(rounds.at(-1)!.run.perSecond);
     log(
-      `webhooks: round ${r + 1}: lane ${Math.round(drainRounds.at(-1)!.run.perSecond)} deliveries/s, bare sender ${Math.round(bareRounds.at(-1)!.run.perSecond)}`,
+      `webhooks: round ${r + 1}: lane ${perSecond(drainRounds)} deliveries/s, ceiling lane ${perSecond(ceilingRounds)}, bare sender ${perSecond(bareRounds)}`,
     );
   }
   await bareSender.stop();
+  await ceilingLane.stop();
   await lane.stop();
   const { run: drain, loadAverage: drainLoad, cpu: drainCpu } = fastest(drainRounds);
+  const { run: ceilingDrain, loadAverage: ceilingLoad, cpu: ceilingCpu } = fastest(ceilingRounds);
   // The fastest round's figure, with every round's failures: a failed delivery in a slower round still makes the run invalid.
   const bare = {
     ...fastest(bareRounds),
@@ -455,10 +515,14 @@ export async function runWebhookBench(input: {
     measurement(`lane draining ${settings.events} committed events (lane start → receipt)`, drain, drainLoad, {
       serverCpuUs: drainCpu.senderUs,
     }),
+    measurement(`ceiling lane draining ${settings.events} committed events (start → receipt)`, ceilingDrain, ceilingLoad, {
+      serverCpuUs: ceilingCpu.senderUs,
+    }),
     measurement("bare sender, new connection each (start → receipt)", bare.run, bare.loadAverage, bareFigure(bare)),
     measurement("bare sender, keep-alive (start → receipt)", bareKeepAlive.run, bareKeepAlive.loadAverage, bareFigure(bareKeepAlive)),
   ];
   const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : 0);
+  const cpuOf = (cpu: { senderUs: number; receiversUs: number; postgresUs: number }) => cpu.senderUs + cpu.receiversUs + cpu.postgresUs;
   const deliveries = `${settings.events} listing.published events × ${hooks.length} receivers`;
   const checks: Check[] = [
     {
@@ -513,14 +577,42 @@ export async function runWebhookBench(input: {
     },
     {
       name: "webhooks: by CPU, lane draining ÷ bare sender",
-      value: ratio(bare.senderUs + bare.postgresUs, drainCpu.senderUs + drainCpu.postgresUs),
+      value: ratio(cpuOf(bare), cpuOf(drainCpu)),
       unit: "",
       kind: "info",
-      how: "CPU per delivery of the bare sender and PostgreSQL ÷ that of the lane's process and PostgreSQL in the backlog run: the ratio when the machine's cores are the limit (the receivers' CPU, the same on both sides, left out)",
+      how: "CPU per delivery of the bare sender, the receivers and PostgreSQL ÷ that of the lane's process, the receivers and PostgreSQL in the backlog run: the ratio when the machine's cores are the limit",
+    },
+    {
+      name: "webhooks: by CPU, ceiling lane ÷ bare sender",
+      value: ratio(cpuOf(bare), cpuOf(ceilingCpu)),
+      unit: "",
+      kind: "info",
+      how: "as above for the ceiling lane: the most a sender doing this durable work can reach of the bare sender when the cores are the limit",
+    },
+    {
+      name: "webhooks: ceiling lane ÷ bare sender (deliveries/s)",
+      value: ratio(ceilingDrain.perSecond, bare.run.perSecond),
+      unit: "",
+      kind: "info",
+      how: `deliveries/s of the ceiling lane (bench/webhook-ceiling.ts: each delivery claimed and committed before its request and its outcome committed after, in plain postgres.js, with the bare sender's POST; its own backlog of ${deliveries}) ÷ the bare sender's: what making each delivery durable costs on this machine, whatever the code; the fastest of ${settings.rounds} rounds`,
+    },
+    {
+      name: "webhooks: lane ÷ ceiling lane (deliveries/s)",
+      value: ratio(drain.perSecond, ceilingDrain.perSecond),
+      unit: "",
+      kind: "info",
+      how: "the lane's backlog run ÷ the ceiling lane's: what the product adds to the least durable work (the per-webhook cap across instances, the hand-off, the retry schedule, the webhooks' health, LISTEN, spans, the address check)",
+    },
+    {
+      name: "webhooks: PostgreSQL CPU per delivery, ceiling lane",
+      value: ceilingCpu.postgresUs,
+      unit: " µs",
+      kind: "info",
+      how: "as for the lane; the ceiling lane's own CPU per delivery is the CPU column of its line",
     },
     {
       name: "webhooks: lane ÷ bare sender with keep-alive",
-      value: ratio(burst.perSecond, bareKeepAlive.run.perSecond),
+      value: ratio(drain.perSecond, bareKeepAlive.run.perSecond),
       unit: "",
       kind: "info",
       how: "as the ratio above, the bare sender reusing connections (a keep-alive agent, as many sockets per receiver as requests in flight): not what safePost may do",
@@ -531,13 +623,15 @@ export async function runWebhookBench(input: {
     committedPerSecond: Math.round(settings.events / committedIn),
     cpuPerDeliveryUs: {
       throughputRun: { lane: burstCpu.senderUs, postgres: burstCpu.postgresUs },
-      backlogRun: { lane: drainCpu.senderUs, postgres: drainCpu.postgresUs },
-      bare: { sender: bare.senderUs, postgres: bare.postgresUs },
+      backlogRun: { lane: drainCpu.senderUs, receivers: drainCpu.receiversUs, postgres: drainCpu.postgresUs },
+      ceilingLane: { lane: ceilingCpu.senderUs, receivers: ceilingCpu.receiversUs, postgres: ceilingCpu.postgresUs },
+      bare: { sender: bare.senderUs, receivers: bare.receiversUs, postgres: bare.postgresUs },
       bareKeepAlive: { sender: bareKeepAlive.senderUs, postgres: bareKeepAlive.postgresUs },
     },
     outcomes,
     rounds: {
       lane: drainRounds.map((r) => Math.round(r.run.perSecond)),
+      ceiling: ceilingRounds.map((r) => Math.round(r.run.perSecond)),
       bare: bareRounds.map((r) => Math.round(r.run.perSecond)),
     },
     bare: { statuses: bare.statuses, errors: bare.errors },
