@@ -32,11 +32,23 @@ export interface Database {
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /** The PGlite instance when embedded (the operator channel and tests need it). */
   pglite?: import("@electric-sql/pglite").PGlite;
+  /**
+   * On PostgreSQL behind a transaction-mode pooler: the direct address, for what needs a session of
+   * its own (migrations hold a session lock; `listen` uses it already).
+   */
+  directUrl?: string;
 }
 
 export interface OpenOptions {
   /** postgres.js connection string; when absent the embedded PGlite is used. */
   url?: string;
+  /**
+   * What `url` is: `transaction` for a transaction-mode pooler, whose statements of one session may run
+   * on different server connections, `session` (the default) for PostgreSQL itself or a session pooler.
+   */
+  pooling?: Pooling;
+  /** With `pooling: "transaction"`: the direct address, where `listen` and migrations go. */
+  directUrl?: string;
   /** PGlite data directory, or `memory://` for an in-memory database. */
   dataDir?: string;
   /** A dumped PGlite data directory to start from (tests use a migrated template). */
@@ -44,8 +56,23 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
+export type Pooling = "session" | "transaction";
+
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options);
+  if (!options.url) return openPglite(options);
+  const pooling = options.pooling ?? "session";
+  if (pooling === "transaction" && !options.directUrl) throw new PoolingSettingsError();
+  return openPostgres(options.url, options.poolSize ?? 10, pooling === "transaction" ? options.directUrl : undefined);
+}
+
+/** A transaction-mode pooler without a direct address: migrations and `LISTEN` would have no session to run in. */
+export class PoolingSettingsError extends Error {
+  constructor() {
+    super(
+      "DATABASE_URL is a transaction-mode pooler (DATABASE_POOLING=transaction) but DATABASE_URL_UNPOOLED is not set: " +
+        "set it to the database's direct address, which migrations and LISTEN need (docs/operations.md, Poolers)",
+    );
+  }
 }
 
 /**
@@ -63,25 +90,32 @@ const connectTimeoutSeconds = 5;
  */
 const reconnectBackoff = (failures: number): number => Math.min(0.05 * 2 ** failures, 1);
 
-async function openPostgres(url: string, max: number): Promise<Database> {
+/**
+ * The pool on `url`; behind a transaction-mode pooler (`directUrl` given) without named prepared
+ * statements, since a statement prepared on one server connection would be run by name on another
+ * (SQLSTATE 26000, or another statement of that name): every statement then goes unnamed, parsed,
+ * bound and run in one round trip (patches/postgres+3.4.9.patch). `LISTEN` holds a session, so it
+ * goes to the direct address there.
+ */
+async function openPostgres(url: string, max: number, directUrl: string | undefined): Promise<Database> {
   const { default: postgres } = await import("postgres");
   const { drizzle, PostgresJsPreparedQuery } = await import("drizzle-orm/postgres-js");
   traceQueries(PostgresJsPreparedQuery, "postgres");
-  const client = postgres(url, {
-    max,
-    onnotice: () => {},
-    prepare: true,
-    connect_timeout: connectTimeoutSeconds,
-    backoff: reconnectBackoff,
-  });
+  const options = { onnotice: () => {}, connect_timeout: connectTimeoutSeconds, backoff: reconnectBackoff };
+  const client = postgres(url, { ...options, max, prepare: !directUrl });
+  // postgres.js opens a connection of its own for LISTEN, from this client's settings, on first use.
+  const listener = directUrl ? postgres(directUrl, { ...options, max: 1 }) : client;
   const connection = drizzle({ client }) as unknown as Connection;
   return {
     connection,
     driver: "postgres",
+    directUrl,
     rows: async <T>(query: Parameters<Connection["execute"]>[0], on: Handle = connection) => resultRows<T>(await on.execute(query)),
-    close: () => client.end({ timeout: 5 }),
+    close: async () => {
+      await Promise.all([client.end({ timeout: 5 }), listener !== client && listener.end({ timeout: 5 })]);
+    },
     listen: async (channel, onNotify) => {
-      const { unlisten } = await client.listen(channel, (payload) => onNotify(payload));
+      const { unlisten } = await listener.listen(channel, (payload) => onNotify(payload));
       return unlisten;
     },
   };

@@ -15,8 +15,11 @@ export const sqlState = { uniqueViolation: "23505", lockNotAvailable: "55P03", d
  * socket failed (Node's codes), postgres.js gave up on the connection (its own codes), or the
  * server closed the session (SQLSTATE class 08 connection exception; 57P01 admin_shutdown, also
  * what `pg_terminate_backend` sends; 57P02 crash_shutdown; 57P03 cannot_connect_now while starting
- * or stopping; 53300 too_many_connections). The transaction in flight on such a connection is
- * rolled back by the server, so the caller may retry.
+ * or stopping; 53300 too_many_connections), or refused a new session: the database or role named
+ * does not exist or may not connect (3D000, 28000, 28P01), or the database does not accept
+ * connections now (55000, `ALTER DATABASE … ALLOW_CONNECTIONS false`, also while it is being
+ * dropped or renamed). The transaction in flight on such a connection is rolled back by the server,
+ * so the caller may retry.
  */
 const socketCodes = new Set([
   "ECONNREFUSED",
@@ -36,7 +39,14 @@ const socketCodes = new Set([
   "ERR_SOCKET_CLOSED",
 ]);
 const driverCodes = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT"]);
-const sessionStates = new Set(["57P01", "57P02", "57P03", "53300"]);
+/** Why a session was refused, as the operator reads it at start (`unreachableMessage`). */
+const refusals: Record<string, string> = {
+  "3D000": "the database does not exist",
+  "28000": "the role does not exist or may not connect",
+  "28P01": "the password was refused",
+  "55000": "the database does not accept connections",
+};
+const sessionStates = new Set(["57P01", "57P02", "57P03", "53300", ...Object.keys(refusals)]);
 
 const unavailableCode = (code: string): boolean =>
   socketCodes.has(code) || driverCodes.has(code) || sessionStates.has(code) || /^08[0-9A-Z]{3}$/.test(code);
@@ -71,5 +81,6 @@ export function unreachableMessage(url: string, code: string): string {
   } catch {
     // The message must not repeat a malformed value: it may hold the password.
   }
-  return `Cannot reach the database: DATABASE_URL points to ${where}, which fails with ${code}. Check that PostgreSQL is running there and that DATABASE_URL is right.`;
+  const reason = refusals[code] ? ` (${refusals[code]})` : "";
+  return `Cannot reach the database: DATABASE_URL points to ${where}, which fails with ${code}${reason}. Check that PostgreSQL is running there and that DATABASE_URL is right.`;
 }

@@ -1,10 +1,12 @@
 import { readFile } from "node:fs/promises";
-import { openDatabase, type Database } from "./client";
+import { openDatabase, type Database, type Pooling } from "./client";
 import { acquireLock } from "./lock";
 import { migrateDatabase, verifySchema } from "./migrate";
+import { PoolerModeError, statementsCrossSessions } from "./pooling";
 
-export type { Database, Connection, Transaction, Handle } from "./client";
-export { resultRows } from "./client";
+export type { Database, Connection, Transaction, Handle, Pooling } from "./client";
+export { resultRows, PoolingSettingsError } from "./client";
+export { PoolerModeError } from "./pooling";
 
 // Route handlers and instrumentation are separate bundles in one process: the handle lives on
 // globalThis so that they all share one database (one PGlite instance per folder).
@@ -14,6 +16,10 @@ const holder = globalThis as typeof globalThis & { __listingsDb?: Promise<Databa
 export interface DatabaseSettings {
   /** PostgreSQL connection string; the embedded PGlite when absent. */
   url?: string;
+  /** With `url`: what it is, PostgreSQL or a session pooler (`session`, the default) or a transaction pooler. */
+  pooling?: Pooling;
+  /** With `pooling: "transaction"`: the direct address, for migrations and `LISTEN`. */
+  directUrl?: string;
   /** With `url`: the pool's connections (10 when absent). */
   poolSize?: number;
   /** Without `url`: the PGlite folder (locked while open), or a `memory://` name. */
@@ -50,8 +56,10 @@ async function open(): Promise<Database> {
   const settings = holder.__listingsDbSettings?.();
   if (!settings) throw new Error("database() before configureDatabase(): the process's entry point says where the database is");
   if (!settings.url && !settings.dataDir.startsWith("memory://")) acquireLock(settings.dataDir);
+  // A transaction pooler taken for a session would fail named statements (or run another of the same name): refuse to start.
+  if (settings.url && settings.pooling !== "transaction" && (await statementsCrossSessions(settings.url))) throw new PoolerModeError();
   const db = settings.url
-    ? await openDatabase({ url: settings.url, poolSize: settings.poolSize })
+    ? await openDatabase({ url: settings.url, poolSize: settings.poolSize, pooling: settings.pooling, directUrl: settings.directUrl })
     : await openDatabase({
         dataDir: settings.dataDir,
         loadFrom: settings.template ? new Blob([await readFile(settings.template)]) : undefined,

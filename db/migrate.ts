@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { Sql } from "postgres";
-import type { Database } from "./client";
+import { openDatabase, type Database } from "./client";
 
 const migrationsFolder = path.resolve(process.cwd(), "db/migrations");
 
@@ -66,7 +66,9 @@ export async function verifySchema(database: Database): Promise<void> {
  * transaction, so two runs on a fresh database both create the same tables and one fails (even its
  * `create schema if not exists` can). On PostgreSQL every run therefore holds an advisory lock
  * around it: a second migrator waits, then finds nothing pending. An embedded PGlite folder is
- * opened by one process only (db/lock.ts), so there is nothing to race.
+ * opened by one process only (db/lock.ts), so there is nothing to race. Behind a transaction-mode
+ * pooler the lock and the migrator's statements could each run in another session, so it migrates
+ * on the direct address.
  */
 export async function migrateDatabase(database: Database): Promise<Migration[]> {
   if (database.driver === "pglite") {
@@ -74,6 +76,14 @@ export async function migrateDatabase(database: Database): Promise<Migration[]> 
     const { migrate } = await import("drizzle-orm/pglite/migrator");
     await migrate(database.connection as never, { migrationsFolder });
     return pending;
+  }
+  if (database.directUrl) {
+    const direct = await openDatabase({ url: database.directUrl, poolSize: 2 });
+    try {
+      return await migrateDatabase(direct);
+    } finally {
+      await direct.close();
+    }
   }
   return holdingMigrationLock(database, async () => {
     // Read under the lock: what an earlier holder applied is committed by now.

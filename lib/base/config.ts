@@ -12,6 +12,12 @@ const envSchema = z.object({
   APP_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
   APP_URL: z.string().url().default("http://localhost:3000"),
   DATABASE_URL: z.string().min(1).optional(),
+  // The direct (session) address when DATABASE_URL is a pooler: migrations and LISTEN go there (Neon's and Vercel's name).
+  DATABASE_URL_UNPOOLED: z.string().min(1).optional(),
+  // What DATABASE_URL is: `transaction` for a transaction-mode pooler (no named prepared statements on it),
+  // `session` for PostgreSQL itself or a session-mode pooler. Default: `transaction` when DATABASE_URL_UNPOOLED
+  // names another address, `session` otherwise (docs/operations.md, Poolers).
+  DATABASE_POOLING: z.enum(["session", "transaction"]).optional(),
   /** Connections of this process's PostgreSQL pool (the delivery lane's LISTEN takes one more). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   PGLITE_DIR: z.string().min(1).default(".data/pglite"),
@@ -96,11 +102,17 @@ export function databaseSettings(): DatabaseSettings {
   const c = config();
   return {
     url: c.DATABASE_URL,
+    directUrl: c.DATABASE_URL_UNPOOLED,
+    pooling: databasePooling(c),
     poolSize: c.DATABASE_POOL_SIZE,
     dataDir: c.PGLITE_DIR.startsWith("memory://") ? c.PGLITE_DIR : c.dataDir,
     migrations: migrationsOnOpen(c),
   };
 }
+
+/** What `DATABASE_URL` is, as set, or as `DATABASE_URL_UNPOOLED` implies: a second, direct address means the first is a pooler. */
+export const databasePooling = (c: AppConfig): "session" | "transaction" =>
+  c.DATABASE_POOLING ?? (c.DATABASE_URL_UNPOOLED && c.DATABASE_URL_UNPOOLED !== c.DATABASE_URL ? "transaction" : "session");
 
 /**
  * Production on PostgreSQL migrates as a release step, `npm run db:migrate` run once before the new

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { database } from "@/db";
+import { database, type Database } from "@/db";
+import { openDatabase } from "@/db/client";
 import { allColumns, builtOnce } from "@/db/built-once";
 import { accounts, agencies, listings } from "@/db/schema";
 import { accountWithKey } from "../support/fixtures";
@@ -81,33 +82,55 @@ describe("statements built once", () => {
   });
 
   const onPostgres = Boolean(process.env.DATABASE_URL);
+  const pooled = Boolean(process.env.DATABASE_URL_UNPOOLED);
+  const marked = (marker: string, planEachRun: boolean) =>
+    builtOnce<{ marker: string }>(
+      { marker: sql<string>`${sql.raw(`'${marker}'`)}` },
+      (handle) =>
+        handle
+          .select({ marker: sql<string>`${sql.raw(`'${marker}'`)}` })
+          .from(listings)
+          .where(eq(listings.code, sql.placeholder("code"))),
+      { planEachRun },
+    );
+  /** Runs a statement built once and one left unnamed in one transaction, and answers the session's prepared statements of each. */
+  async function preparedOf(db: Database, code: string) {
+    const named = `built-once-named-${Date.now()}`;
+    const unnamed = `built-once-unnamed-${Date.now()}`;
+    // One transaction: one server session, whose prepared statements pg_prepared_statements lists.
+    const prepared = await db.connection.transaction(async (tx) => {
+      expect(await marked(named, false).run(tx, { code })).toEqual([{ marker: named }]);
+      expect(await marked(unnamed, true).run(tx, { code })).toEqual([{ marker: unnamed }]);
+      const rows = await db.rows<{ statement: string }>(sql`select statement from pg_prepared_statements`, tx);
+      return rows.map((row) => row.statement);
+    });
+    return { named: prepared.filter((statement) => statement.includes(named)), unnamed: prepared.filter((statement) => statement.includes(unnamed)) };
+  }
+
   it.skipIf(!onPostgres)(
-    `are prepared by name on PostgreSQL, so planned once for every run, unless planEachRun leaves them unnamed${onPostgres ? "" : " (skipped: PGlite names no statement; npm run test:pg runs it)"}`,
+    `are prepared by name on a session of PostgreSQL, so planned once for every run, unless planEachRun leaves them unnamed${onPostgres ? "" : " (skipped: PGlite names no statement; npm run test:pg runs it)"}`,
     async () => {
       const { key } = await accountWithKey();
       const { code } = await createListing(key);
-      const db = await database();
-      const marked = (marker: string, planEachRun: boolean) =>
-        builtOnce<{ marker: string }>(
-          { marker: sql<string>`${sql.raw(`'${marker}'`)}` },
-          (handle) =>
-            handle
-              .select({ marker: sql<string>`${sql.raw(`'${marker}'`)}` })
-              .from(listings)
-              .where(eq(listings.code, sql.placeholder("code"))),
-          { planEachRun },
-        );
-      const named = `built-once-named-${Date.now()}`;
-      const unnamed = `built-once-unnamed-${Date.now()}`;
-      // One transaction: one connection, whose prepared statements pg_prepared_statements lists.
-      const prepared = await db.connection.transaction(async (tx) => {
-        expect(await marked(named, false).run(tx, { code })).toEqual([{ marker: named }]);
-        expect(await marked(unnamed, true).run(tx, { code })).toEqual([{ marker: unnamed }]);
-        const rows = await db.rows<{ statement: string }>(sql`select statement from pg_prepared_statements`, tx);
-        return rows.map((row) => row.statement);
-      });
-      expect(prepared.filter((statement) => statement.includes(named))).toHaveLength(1);
-      expect(prepared.filter((statement) => statement.includes(unnamed))).toEqual([]);
+      // Behind the pooler (npm run test:pg), the direct address is the session connection.
+      const direct = await openDatabase({ url: process.env.DATABASE_URL_UNPOOLED ?? process.env.DATABASE_URL, poolSize: 1 });
+      try {
+        const prepared = await preparedOf(direct, code);
+        expect(prepared.named).toHaveLength(1);
+        expect(prepared.unnamed).toEqual([]);
+      } finally {
+        await direct.close();
+      }
+    },
+  );
+
+  it.skipIf(!pooled)(
+    `are never prepared by name behind a transaction-mode pooler, where the next run may reach another server session${pooled ? "" : " (skipped: DATABASE_URL_UNPOOLED is not set; npm run test:pg runs it through PgBouncer)"}`,
+    async () => {
+      const { key } = await accountWithKey();
+      const { code } = await createListing(key);
+      const prepared = await preparedOf(await database(), code);
+      expect(prepared).toEqual({ named: [], unnamed: [] });
     },
   );
 });

@@ -24,8 +24,9 @@ export default async function setup(): Promise<(() => Promise<void>) | void> {
 
   const removeTemplate = () => rmSync(template, { force: true });
   if (!process.env.DATABASE_URL) return () => Promise.resolve(removeTemplate());
-  // Two connections: the migrator holds its lock on one (db/migrate.ts).
-  const shared = await openDatabase({ url: process.env.DATABASE_URL, poolSize: 2 });
+  // Two connections: the migrator holds its lock on one (db/migrate.ts), on the direct address when
+  // DATABASE_URL is the pooler's (scripts/with-postgres.ts).
+  const shared = await openDatabase({ url: process.env.DATABASE_URL_UNPOOLED ?? process.env.DATABASE_URL, poolSize: 2 });
   await migrateDatabase(shared);
   await shared.close();
   // Each test file writes the keys it made here (tests/setup/each-file.ts).

@@ -1,3 +1,4 @@
+import { PoolerModeError, PoolingSettingsError } from "@/db";
 import { databaseUnavailable, unreachableMessage } from "@/db/errors";
 import { DatabaseInUseError } from "@/db/lock";
 import { SchemaBehindError } from "@/db/migrate";
@@ -53,6 +54,8 @@ export function failureReply(error: unknown): Reply {
       error: { code: "schema_behind", detail: error.message, pending: error.pending.map((migration) => migration.tag) },
     };
   }
+  if (error instanceof PoolerModeError || error instanceof PoolingSettingsError)
+    return { exit_code: 1, error: { code: "database_pooling", detail: error.message } };
   const unreachable = databaseUnavailable(error);
   const url = config().DATABASE_URL;
   if (unreachable && url) return { exit_code: 1, error: { code: "database_unreachable", detail: unreachableMessage(url, unreachable) } };
