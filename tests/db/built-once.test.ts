@@ -104,7 +104,10 @@ describe("statements built once", () => {
       const rows = await db.rows<{ statement: string }>(sql`select statement from pg_prepared_statements`, tx);
       return rows.map((row) => row.statement);
     });
-    return { named: prepared.filter((statement) => statement.includes(named)), unnamed: prepared.filter((statement) => statement.includes(unnamed)) };
+    return {
+      named: prepared.filter((statement) => statement.includes(named)),
+      unnamed: prepared.filter((statement) => statement.includes(unnamed)),
+    };
   }
 
   it.skipIf(!onPostgres)(

@@ -63,7 +63,10 @@ class Worker {
   static async start(target: ChildDatabase, now: number): Promise<Worker> {
     await target.letGo();
     const env: NodeJS.ProcessEnv = { ...process.env, ...target.childEnv(), UNSAFE_ALLOW_LOCAL_URLS: "1", WORKER_NOW: String(now) };
-    if (!target.childEnv().DATABASE_URL) delete env.DATABASE_URL;
+    if (!target.childEnv().DATABASE_URL) {
+      delete env.DATABASE_URL;
+      delete env.DATABASE_URL_UNPOOLED;
+    }
     delete env.PGLITE_TEMPLATE;
     const child = spawn(process.execPath, ["--import", "tsx", workerScript], {
       env,

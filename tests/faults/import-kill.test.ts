@@ -9,6 +9,7 @@ import { databaseSettings } from "@/lib/base/config";
 import { accountWithKey } from "../support/fixtures";
 import { activeListing, validApartment } from "../support/listings";
 import { ndjson, postImport } from "../imports/support";
+import { reachEnv, reachSettings } from "../support/run-database";
 
 /**
  * The server killed (SIGKILL) in the middle of a bulk import, then restarted: the import completes
@@ -36,7 +37,7 @@ beforeAll(async () => {
   if (!onPostgresRun) return;
   throwaway = await createThrowawayDatabase(adminUrl, "test_import_kill");
   await closeDatabase();
-  configureDatabase(() => ({ url: throwaway!.url, dataDir: "memory://" }));
+  configureDatabase(() => ({ ...reachSettings(throwaway!.url), dataDir: "memory://" }));
 });
 
 afterAll(async () => {
@@ -48,7 +49,7 @@ afterAll(async () => {
 });
 
 async function startWorker(offsetMs: number): Promise<ChildProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: throwaway!.url, WORKER_OFFSET_MS: String(offsetMs) };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...reachEnv(throwaway!.url), WORKER_OFFSET_MS: String(offsetMs) };
   delete env.PGLITE_TEMPLATE;
   const child = spawn(process.execPath, ["--import", "tsx", workerScript], { env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
   children.add(child);

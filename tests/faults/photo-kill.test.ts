@@ -13,6 +13,7 @@ import { accountWithKey, call } from "../support/fixtures";
 import { createListing } from "../support/listings";
 import { startHttpServer, type LocalServer } from "../support/local-http-server";
 import { pngPhoto, webpPhoto } from "@/tests/media/images";
+import { reachEnv, reachSettings } from "../support/run-database";
 
 /**
  * The server killed (SIGKILL) while it processes a photo list, then restarted: the list completes.
@@ -45,7 +46,7 @@ beforeAll(async () => {
   resetConfig();
   throwaway = await createThrowawayDatabase(adminUrl, "test_photo_kill");
   await closeDatabase();
-  configureDatabase(() => ({ url: throwaway!.url, dataDir: "memory://" }));
+  configureDatabase(() => ({ ...reachSettings(throwaway!.url), dataDir: "memory://" }));
   blobDir = mkdtempSync(path.join(os.tmpdir(), "photo-kill-blobs-"));
   const files = new Map([
     ["/first.png", await pngPhoto(300, 200)],
@@ -77,7 +78,7 @@ afterAll(async () => {
 async function startWorker(offsetMs: number): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    DATABASE_URL: throwaway!.url,
+    ...reachEnv(throwaway!.url),
     BLOB_DIR: blobDir,
     UNSAFE_ALLOW_LOCAL_URLS: "1",
     WORKER_OFFSET_MS: String(offsetMs),

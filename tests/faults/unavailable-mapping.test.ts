@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import postgres from "postgres";
 import { openDatabase } from "@/db/client";
+import { createThrowawayDatabase } from "@/db/throwaway";
 import { databaseUnavailable, unreachableMessage } from "@/db/errors";
 import { keyedEndpoint } from "@/lib/adapters/http/endpoint";
 import { databaseRetryAfterSeconds, renderProblem } from "@/lib/base/problem";
@@ -27,7 +29,7 @@ describe("database unavailable: classification", () => {
     ]) {
       expect(databaseUnavailable(wrapped(driverError(code)))).toBe(code);
     }
-    for (const code of ["57P01", "57P02", "57P03", "53300", "08006", "08001"]) {
+    for (const code of ["57P01", "57P02", "57P03", "53300", "08006", "08001", "3D000", "28000", "28P01", "55000"]) {
       expect(databaseUnavailable(wrapped(serverError(code)))).toBe(code);
     }
     const multiAddress = Object.assign(new AggregateError([driverError("ECONNREFUSED"), driverError("ECONNREFUSED")]), { code: undefined });
@@ -51,7 +53,36 @@ describe("database unavailable: classification", () => {
     }
   });
 
+  const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  it.skipIf(!process.env.DATABASE_URL)(
+    `classifies a database that stops accepting connections (55000) or is dropped (3D000) while serving${process.env.DATABASE_URL ? "" : " (skipped: needs a PostgreSQL server; npm run test:pg runs it)"}`,
+    async () => {
+      const target = await createThrowawayDatabase(adminUrl, "test_refusing");
+      const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      const serving = await openDatabase({ url: target.url, poolSize: 1 });
+      try {
+        expect(await serving.rows(sql`select 1 as one`)).toEqual([{ one: 1 }]);
+        await admin.unsafe(`alter database "${target.name}" allow_connections false`);
+        await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${target.name}`;
+        // The terminated session's own answer (57P01) may come first; the reconnection is then refused.
+        let failure: unknown;
+        for (let attempt = 0; attempt < 3 && databaseUnavailable(failure) !== "55000"; attempt++)
+          failure = await serving.rows(sql`select 1`).catch((error: unknown) => error);
+        expect(databaseUnavailable(failure)).toBe("55000");
+        await target.drop();
+        failure = await serving.rows(sql`select 1`).catch((error: unknown) => error);
+        expect(databaseUnavailable(failure)).toBe("3D000");
+        expect(renderProblem(failure, "en", "req_1")).toMatchObject({ status: 503, code: "service_unavailable" });
+      } finally {
+        await serving.close();
+        await admin.end();
+        await target.drop();
+      }
+    },
+  );
+
   it("names DATABASE_URL without its password or query string", () => {
+    expect(unreachableMessage("postgres://u@h/gone", "3D000")).toContain("fails with 3D000 (the database does not exist)");
     const message = unreachableMessage("postgres://tester:s3cret@db.internal:5433/listings?password=s3cret", "ECONNREFUSED");
     expect(message).toContain("DATABASE_URL points to postgres://tester@db.internal:5433/listings");
     expect(message).toContain("ECONNREFUSED");

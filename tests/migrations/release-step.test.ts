@@ -7,6 +7,7 @@ import { openDatabase } from "@/db/client";
 import { committedMigrations, migrateDatabase, migrationLockKey, pendingMigrations } from "@/db/migrate";
 import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
 import { loggedLines, migrateFirst, root, runScript } from "./support";
+import { reachEnv } from "../support/run-database";
 
 /**
  * Migrations as a release step, on PostgreSQL with real processes: `npm run db:migrate` (the CLI's
@@ -87,7 +88,7 @@ describe.skipIf(!onPostgresRun)("two migrators at once on one fresh PostgreSQL d
       cleanups.push(() => holder.end());
       await holder`select pg_advisory_lock(${migrationLockKey}::bigint)`;
 
-      const env = { ...production, DATABASE_URL: target.url };
+      const env = { ...production, ...reachEnv(target.url) };
       const migrators = [runScript("scripts/cli.ts", ["db:migrate"], env), runScript("scripts/cli.ts", ["db:migrate"], env)];
       const waiting = async () => {
         const [{ count }] = await holder<{ count: number }[]>`select count(*)::int as count from pg_locks
@@ -126,7 +127,7 @@ describe.skipIf(!onPostgresRun)("the production server's start-up on PostgreSQL"
       ...production,
       LOG_LEVEL: "info",
       MIGRATE_ON_START: undefined,
-      DATABASE_URL: url,
+      ...reachEnv(url),
       ...env,
     });
 
@@ -153,7 +154,7 @@ describe.skipIf(!onPostgresRun)("the production server's start-up on PostgreSQL"
       expect(tags(await pendingMigrations(db))).toEqual(tags(behind));
 
       // The CLI, in production too, refuses any other command on it, and names what is missing.
-      const command = await runScript("scripts/cli.ts", ["rates:list"], { ...production, DATABASE_URL: target.url });
+      const command = await runScript("scripts/cli.ts", ["rates:list"], { ...production, ...reachEnv(target.url) });
       expect(command.code).toBe(1);
       expect(JSON.parse(command.stderr)).toEqual({ error: { code: "schema_behind", detail: expect.any(String), pending: tags(behind) } });
 

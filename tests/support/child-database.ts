@@ -6,6 +6,7 @@ import { closeDatabase, configureDatabase, database } from "@/db";
 import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
 import { flushApiLog } from "@/lib/adapters/http/api-log";
 import { databaseSettings } from "@/lib/base/config";
+import { reachEnv, reachSettings } from "./run-database";
 
 const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -35,10 +36,10 @@ export function postgresChildDatabase(prefix: string): ChildDatabase {
     prepare: async () => {
       throwaway = await createThrowawayDatabase(adminUrl, prefix);
       await closeDatabase();
-      configureDatabase(() => ({ url: throwaway!.url, dataDir: "memory://" }));
+      configureDatabase(() => ({ ...reachSettings(throwaway!.url), dataDir: "memory://" }));
     },
     letGo: async () => undefined,
-    childEnv: () => ({ DATABASE_URL: throwaway!.url }),
+    childEnv: () => reachEnv(throwaway!.url),
     dispose: async () => {
       await closeDatabase();
       configureDatabase(fileSettings);

@@ -23,7 +23,10 @@ export interface ApiServerProcess {
 export async function startApiServer(target: ChildDatabase, env: Record<string, string> = {}): Promise<ApiServerProcess> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...target.childEnv(), NEXT_RUNTIME: "nodejs", ...env };
   delete childEnv.PGLITE_TEMPLATE;
-  if (!target.childEnv().DATABASE_URL) delete childEnv.DATABASE_URL;
+  if (!target.childEnv().DATABASE_URL) {
+    delete childEnv.DATABASE_URL;
+    delete childEnv.DATABASE_URL_UNPOOLED;
+  }
   const child = spawn(process.execPath, ["--import", "tsx", serverScript], { env: childEnv, stdio: ["ignore", "ignore", "pipe", "ipc"] });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
