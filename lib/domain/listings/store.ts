@@ -1,7 +1,8 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { allColumns, builtOnce, type BuiltOnce } from "@/db/built-once";
 import { listings, type ListingStatus } from "@/db/schema";
+import { AppError } from "@/lib/base/errors";
 import { baseCurrency, toEur, type CurrencyRates } from "@/lib/domain/currency/currencies";
 import type { TransactionContext } from "@/lib/base/context";
 import type { ListedRow, ListingRow } from "./read-shape";
@@ -38,7 +39,10 @@ export const rewritten = (listed: ListedRow, row: ListingRow): ListedRow => ({ .
 
 /**
  * Writes a change to a listing locked in `ctx`'s transaction: a new version (its ETag changes) and
- * a new place in the "last modified" order.
+ * a new place in the "last modified" order. The write applies only to the version `row` holds, the
+ * one the caller checked (`If-Match`, the state): were the lock's read not the row's latest version
+ * (a pooler running the read and the write in different sessions), it writes nothing and answers
+ * 409 `listing_busy`, which the client retries and then gets the answer the latest version deserves.
  */
 export async function updateListing(
   ctx: TransactionContext,
@@ -50,7 +54,8 @@ export async function updateListing(
   const given = Object.entries({ ...changes, ...derived, version: row.version + 1, updatedAt: ctx.now }).filter(
     ([, value]) => value !== undefined,
   );
-  const [updated] = await updateStatement(given).run(ctx.db, { ...Object.fromEntries(given), id: row.id });
+  const [updated] = await updateStatement(given).run(ctx.db, { ...Object.fromEntries(given), id: row.id, read: row.version });
+  if (!updated) throw new AppError("listing_busy");
   return updated;
 }
 
@@ -68,7 +73,7 @@ function updateStatement(given: [string, unknown][]): BuiltOnce<ListingRow> {
       db
         .update(listings)
         .set({ ...set, modSeq: sql`nextval(pg_get_serial_sequence('listings', 'mod_seq'))` } as PgUpdateSetSource<typeof listings>)
-        .where(eq(listings.id, sql.placeholder("id")))
+        .where(and(eq(listings.id, sql.placeholder("id")), eq(listings.version, sql.placeholder("read"))))
         .returning(),
     );
     updates.set(shape, statement);
