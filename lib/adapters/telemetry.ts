@@ -63,6 +63,28 @@ export async function flushTelemetry(): Promise<void> {
 }
 
 /**
+ * At shutdown: sends the spans and metrics still held and shuts the SDK down, giving up after
+ * `withinMs`. The exporters' own bounds are no help here: each request may take
+ * `OTEL_EXPORTER_OTLP_TIMEOUT` (10 s by default, settable higher) and the span processor and the
+ * metric reader each allow an export 30 s, so a collector that accepts connections and never
+ * answers would hold the exit that long. What is not sent in time is dropped; the caller exits.
+ */
+export async function stopTelemetry(withinMs: number): Promise<"sent" | "dropped"> {
+  const telemetry = holder.__listingsTelemetry;
+  if (!telemetry) return "sent";
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"dropped">((resolve) => {
+    timer = setTimeout(() => resolve("dropped"), withinMs);
+  });
+  const sent = Promise.all([telemetry.tracerProvider.shutdown(), telemetry.meterProvider.shutdown()]).then(() => "sent" as const);
+  try {
+    return await Promise.race([sent, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * The work waiting, read only when the metrics are collected: due jobs and due webhook deliveries.
  * Nothing is observed before the server has opened its database.
  */

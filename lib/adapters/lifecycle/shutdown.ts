@@ -16,7 +16,8 @@ import { beginShutdown } from "./shutdown-state";
  *    list) finishes, and the delivery lane gives back the deliveries it claimed ahead and waits for
  *    the attempts in flight, all within `SHUTDOWN_GRACE_MS` from the signal;
  * 4. the API log's buffered entries are written, the database is closed, traces and metrics are
- *    sent when tracing is on; exit 0.
+ *    sent when tracing is on, within what is left of the grace (at least `telemetryLeastMs`;
+ *    what is not sent by then is dropped); exit 0.
  * Past the grace the jobs still running are given back (their rows due again at once, a photo
  * list's lease released) and the rest is logged and left: a request is cut off, a delivery's claim
  * ends on its own and another instance takes it up (docs/operations.md, Health and shutdown).
@@ -34,6 +35,12 @@ export function installShutdown(): void {
   }
 }
 
+/**
+ * What sending the last traces and metrics gets when the drain has used the whole grace: enough
+ * for a collector that answers, so a drain that ran long still sends them.
+ */
+const telemetryLeastMs = 1000;
+
 async function shutDown(signal: NodeJS.Signals): Promise<void> {
   if (!beginShutdown()) return;
   const graceMs = config().SHUTDOWN_GRACE_MS;
@@ -48,8 +55,13 @@ async function shutDown(signal: NodeJS.Signals): Promise<void> {
   try {
     await flushApiLog();
     await closeDatabase();
-    // The last requests' spans and metrics; the SDK is loaded only when tracing is on (instrumentation.ts).
-    if (config().OTEL_EXPORTER_OTLP_ENDPOINT) await (await import("@/lib/adapters/telemetry")).flushTelemetry();
+    // The last requests' spans and metrics, within what is left of the grace; the SDK is loaded
+    // only when tracing is on (instrumentation.ts).
+    if (config().OTEL_EXPORTER_OTLP_ENDPOINT) {
+      const { stopTelemetry } = await import("@/lib/adapters/telemetry");
+      if ((await stopTelemetry(Math.max(deadline - Date.now(), telemetryLeastMs))) === "dropped")
+        logger.warn("shutdown: traces and metrics not sent within the grace; they are dropped");
+    }
   } catch (error) {
     logger.error("shutdown: API log, database or telemetry not closed cleanly", { error });
   }

@@ -1,6 +1,7 @@
-import { Redis } from "@upstash/redis";
 import { config } from "@/lib/base/config";
 import { logger } from "@/lib/base/logger";
+import { createCircuit } from "./circuit";
+import { createUpstashRedis, defaultProbeIntervalMs, pingThrough } from "./upstash";
 
 /**
  * Places of requests that wait (long polls of `GET /events`), counted across every instance: a
@@ -32,40 +33,50 @@ if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[5]) then redis.call('PEXPIRE', KE
 return false`;
 
 /** How long a Redis step may take before the request goes on with its instance's own count. */
-const timeoutMs = 1000;
+const defaultTimeoutMs = 1000;
 
-export function createUpstashWaitingPlaces(options: { url: string; token: string; keyPrefix: string }): WaitingPlaces {
-  const redis = new Redis({ url: options.url, token: options.token, retry: { retries: 1, backoff: () => 50 }, enableTelemetry: false });
+/**
+ * Redis unreachable or slow: the instance's own count (already taken) is the limit, as the rate
+ * limits fall back to their per-process count, said once per outage. The first failure opens a
+ * circuit, as the rate limiter's does: no step goes to Redis until a background PING (one at a time,
+ * every `probeIntervalMs`) has answered, so a hung endpoint holds no long poll for its timeout. A
+ * place not given back meanwhile ends at its deadline.
+ */
+export function createUpstashWaitingPlaces(options: {
+  url: string;
+  token: string;
+  keyPrefix: string;
+  timeoutMs?: number;
+  probeIntervalMs?: number;
+}): WaitingPlaces {
+  const redis = createUpstashRedis({ url: options.url, token: options.token, timeoutMs: options.timeoutMs ?? defaultTimeoutMs });
   const key = (caller: string) => `${options.keyPrefix}:${caller}`;
-  let degraded = false;
-  // Redis unreachable or slow: the instance's own count (already taken) is the limit, as the rate
-  // limits fall back to their per-process count; said once per outage.
-  const degrade = (error: unknown) => {
-    if (!degraded)
-      logger.warn("long polling: Upstash Redis unavailable; waiting requests counted per instance until it answers", { error });
-    degraded = true;
-    return null;
-  };
+  const circuit = createCircuit({
+    probe: () => pingThrough(redis),
+    probeIntervalMs: options.probeIntervalMs ?? defaultProbeIntervalMs,
+    onOpen: (reason) =>
+      logger.warn("long polling: Upstash Redis unavailable; waiting requests counted per instance until it answers", { reason }),
+    onClose: () => logger.warn("long polling: Upstash Redis answers again"),
+  });
+  const failed = (error: unknown) => circuit.failed(error instanceof Error ? error.message : String(error));
   return {
     async take({ caller, holder, limit, deadline, now }) {
+      if (!circuit.allows()) return null;
       try {
-        const answer = await Promise.race([
-          redis.eval<string[], string | null>(
-            takeScript,
-            [key(caller)],
-            [String(now), String(limit), String(deadline), holder, String(deadline - now + 1000)],
-          ),
-          new Promise<never>((_, reject) => setTimeout(() => reject(new Error("timeout")), timeoutMs).unref()),
-        ]);
-        if (degraded) logger.warn("long polling: Upstash Redis answers again");
-        degraded = false;
+        const answer = await redis.eval<string[], string | null>(
+          takeScript,
+          [key(caller)],
+          [String(now), String(limit), String(deadline), holder, String(deadline - now + 1000)],
+        );
         return answer === null ? null : Number(answer);
       } catch (error) {
-        return degrade(error);
+        failed(error);
+        return null;
       }
     },
     async give({ caller, holder }) {
-      await redis.zrem(key(caller), holder).catch(() => undefined);
+      if (!circuit.allows()) return;
+      await redis.zrem(key(caller), holder).catch(failed);
     },
   };
 }
