@@ -182,6 +182,8 @@ describe("the sandbox's webhook receiver", () => {
       account.id, // the address before tokens: the bare account id
       `${account.id}.${otherSignature}`,
       `${account.id}.${signature}.x`,
+      `${token}=`, // the same signature's bytes to a lenient base64 decoder
+      `${token}!`,
       `${account.id}.`,
       sandboxReceiverToken(stranger), // signed by this server, for an account that does not exist
       `${stranger}.${signature}`,

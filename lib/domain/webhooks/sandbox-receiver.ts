@@ -54,13 +54,17 @@ const signatureOf = (key: Buffer, accountId: string): Buffer => createHmac("sha2
 export const sandboxReceiverToken = (accountId: string): string =>
   `${accountId}.${signatureOf(receiverKeys()[0], accountId).toString("base64url")}`;
 
-/** The account a receiver token was made for, under the current key or one it replaced; null for any other text. */
+/**
+ * The account a receiver token was made for, under the current key or one it replaced; null for any
+ * other text. The signature's text is compared, not its decoded bytes: a lenient base64 decoder would
+ * take variants of one token (padding, stray characters), each with a rate-limit count of its own.
+ */
 function accountOfToken(token: string): string | null {
   const [accountId, signature, ...rest] = token.split(".");
   if (rest.length > 0 || signature === undefined || !accountIdPattern.test(accountId)) return null;
-  const given = Buffer.from(signature, "base64url");
+  const given = Buffer.from(signature);
   const valid = receiverKeys().some((key) => {
-    const expected = signatureOf(key, accountId);
+    const expected = Buffer.from(signatureOf(key, accountId).toString("base64url"));
     return given.length === expected.length && timingSafeEqual(given, expected);
   });
   return valid ? accountId : null;
