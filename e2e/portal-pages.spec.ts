@@ -12,6 +12,7 @@ import {
   screenshot,
   seriousAxeViolations,
   signInContext,
+  signInWithoutBrowser,
   type Holder,
 } from "./support";
 
@@ -197,10 +198,16 @@ const pages: PageCase[] = [
     path: () => "/sandbox/webhooks",
     status: 200,
     signedIn: true,
-    prepare: async (holder) => {
-      // The server's APP_URL (playwright.config.ts): its own origin, a loopback one it may deliver to there.
-      const url = `http://127.0.0.1:${process.env.E2E_PORT}/sandbox/webhooks/receive/${holder.id}`;
-      const webhook = await cli<{ id: string }>("webhook:create", "--email", holder.email, "--url", url, "--events", "listing.published");
+    prepare: async (holder, request) => {
+      // The address the page shows to copy (signed for the holder); under the server's APP_URL
+      // (playwright.config.ts), its own loopback origin, which it may deliver to there.
+      const address = await signInWithoutBrowser(request, holder);
+      const shown = await (await request.get("/sandbox/webhooks", { headers: address })).text();
+      const url = /<code class="receiver-url">([^<]+)<\/code>/.exec(shown)?.[1];
+      expect(url).toMatch(
+        new RegExp(`^http://127\\.0\\.0\\.1:${process.env.E2E_PORT}/sandbox/webhooks/receive/${holder.id}\\.[\\w-]{43}$`),
+      );
+      const webhook = await cli<{ id: string }>("webhook:create", "--email", holder.email, "--url", url!, "--events", "listing.published");
       expect(await cli("webhook:test", "--id", webhook.id)).toMatchObject({ ok: true, status: 204 });
     },
     ready: async (page, locale) => {

@@ -10,13 +10,14 @@ import { logger } from "@/lib/base/logger";
 import { unsupportedNodeMessage } from "@/lib/base/node-version";
 import { demoEmail, sandboxPassword, seedSandbox } from "@/lib/domain/seed";
 import { issueDevConsoleKey } from "@/lib/domain/seed/dev-console-key";
+import { upgradeSandboxReceiverUrls } from "@/lib/domain/webhooks/sandbox-receiver";
 
 /**
  * The server's start-up (instrumentation `register()`): says where the database is and opens it,
  * which creates and migrates it (in production on PostgreSQL, unless `MIGRATE_ON_START=1`, only
  * checks that its schema is not behind: config.ts `databaseSettings`); when it is the embedded one,
- * serves operator commands for the CLI; seeds an empty sandbox; and under `next dev` prints the demo
- * account with a fresh key.
+ * serves operator commands for the CLI; seeds an empty sandbox and moves webhooks off the sandbox
+ * receiver's addresses of before its tokens; and under `next dev` prints the demo account with a fresh key.
  */
 export async function prepareServer(): Promise<void> {
   exitOnUnsupportedNode();
@@ -52,6 +53,9 @@ export async function prepareServer(): Promise<void> {
     const seeded = await seedSandbox({ ctx, photoProcessing: "by the job" });
     logger.info("sandbox seeded", { seeded: seeded.seeded });
   }
+  const upgraded = await upgradeSandboxReceiverUrls({ ctx });
+  if (upgraded > 0)
+    logger.info("sandbox receiver: webhooks moved from the account-id addresses to the signed ones", { webhooks: upgraded });
   if (c.NODE_ENV === "development") printDevConsole(c.APP_URL, await issueDevConsoleKey({ ctx }));
 }
 

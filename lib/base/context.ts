@@ -47,6 +47,8 @@ export interface ServiceContext<A extends Actor = Actor> {
    */
   clock: Clock;
   locale?: Locale;
+  /** A request's: aborted when its client has gone away, so work that only waits for it (a long poll) stops. */
+  signal?: AbortSignal;
 }
 
 export type Clock = () => Date;
@@ -101,6 +103,7 @@ interface ContextOptions {
   /** One clock for many contexts (a job pass's); otherwise the context's own, from `now`. */
   clock?: Clock;
   locale?: Locale;
+  signal?: AbortSignal;
 }
 
 const contextOf = <A extends Actor>(database: Database, actor: A, options: ContextOptions): ServiceContext<A> => {
@@ -112,6 +115,7 @@ const contextOf = <A extends Actor>(database: Database, actor: A, options: Conte
     now,
     clock: options.clock ?? clockFrom(now),
     ...(options.locale ? { locale: options.locale } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
   };
 };
 

@@ -10,7 +10,8 @@ import { createListing, validApartment } from "../support/listings";
 /**
  * The tests every keyed route gets by being declared (app/api/v1/routes.ts): the refusals of the
  * pipeline, the 404 that does not tell another account's resource from a missing one, the 405 of a
- * method the path does not have, and the request id and rate-limit headers on each answer.
+ * method the path does not have, and the request id and rate-limit headers on each answer; and every
+ * declared path, keyed or public, its `OPTIONS` answer.
  */
 
 const keyed = routes.filter((route) => route.permission !== "public");
@@ -113,6 +114,17 @@ describe.each(keyed.map((route) => [`${route.method} ${route.path}`, route] as c
     const { caller, params } = await callerWithParams();
     const res = await send(route, caller.key, params);
     expect(res.status, res.text.slice(0, 300)).toBeLessThan(500);
+    expectPipelineHeaders(res);
+  });
+});
+
+describe.each([...new Set(routes.map((route) => route.path))])("OPTIONS %s – common route tests", (declaredPath) => {
+  it("answers 204 with the path's Allow, a request id and the rate-limit headers", async () => {
+    const handlers = await routeModuleOf(declaredPath);
+    const res = await call(handlers.OPTIONS, { path: declaredPath.replace(/\{\w+\}/g, "x"), method: "OPTIONS" });
+    expect(res.status).toBe(204);
+    expect(res.text).toBe("");
+    expect(res.headers.get("allow")).toBe(declaredMethods(declaredPath).join(", "));
     expectPipelineHeaders(res);
   });
 });

@@ -3,12 +3,12 @@ import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET } from "@/app/api/v1/events/route";
 import { resetConfig } from "@/lib/base/config";
-import { maxWaitingPerKey } from "@/lib/domain/events";
+import { eventWaiters, maxWaitingPerKey } from "@/lib/domain/events";
 import { resetRateLimiter, sharedWaitingPlaces } from "@/lib/infra/rate-limit";
 import { createUpstashWaitingPlaces } from "@/lib/infra/rate-limit/waiting-places";
 import { accountWithKey, call } from "../support/fixtures";
 import { defaultRedisUrl, redisReachable, startUpstashBridge, type UpstashBridge } from "../support/upstash-bridge";
-import { recordEvents } from "./support";
+import { openEventsRequest, recordEvents, startApiHttpServer } from "./support";
 
 /**
  * The long polls' waiting places across instances: with Upstash Redis configured, a key's requests
@@ -90,5 +90,32 @@ describe.skipIf(!redisUp)(`long polling's waiting places in Upstash Redis (skipp
     expect(waited.json).toEqual({ data: [], meta: { next: null } });
     // The request gave its place back: two can be taken again besides the one still held elsewhere.
     await expect.poll(async () => redis.zcard(`waiting:${caller}`), { timeout: 5_000, interval: 20 }).toBe(1);
+  });
+
+  it("give a request's place back in Redis at once when its client goes away mid-wait, so the key can wait again right away", async () => {
+    vi.stubEnv("UPSTASH_REDIS_REST_URL", bridge.url);
+    vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", bridge.token);
+    resetConfig();
+    resetRateLimiter();
+    const server = await startApiHttpServer();
+    try {
+      const { account, key, keyId } = await accountWithKey();
+      const [seen] = await recordEvents(account.id, 1);
+      const caller = `api:${keyId}`;
+      const query = `?after=${seen.id}&wait=30`;
+      const gone = [openEventsRequest(server.origin, key, query), openEventsRequest(server.origin, key, query)];
+      await expect.poll(async () => redis.zcard(`waiting:${caller}`), { timeout: 10_000, interval: 20 }).toBe(maxWaitingPerKey);
+
+      for (const request of gone) request.hangUp();
+      // Held to their deadline, the places would refuse the key's next waits on every instance with 429 for 30 s.
+      await expect.poll(async () => redis.zcard(`waiting:${caller}`), { timeout: 5_000, interval: 20 }).toBe(0);
+      const waiting = [call(GET, { path: `/events${query}`, key }), call(GET, { path: `/events${query}`, key })];
+      await expect.poll(() => eventWaiters().waiting(caller), { timeout: 10_000, interval: 10 }).toBe(maxWaitingPerKey);
+      await expect.poll(async () => redis.zcard(`waiting:${caller}`), { timeout: 10_000, interval: 20 }).toBe(maxWaitingPerKey);
+      const [committed] = await recordEvents(account.id, 1);
+      for (const res of await Promise.all(waiting)) expect(res.json).toEqual({ data: [committed], meta: { next: null } });
+    } finally {
+      await server.close();
+    }
   });
 });

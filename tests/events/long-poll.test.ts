@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/v1/events/route";
 import { database } from "@/db";
 import { config } from "@/lib/base/config";
@@ -7,7 +7,7 @@ import { createKey } from "@/lib/domain/keys/create-key";
 import { rateRules } from "@/lib/infra/rate-limit";
 import { withFrozenClock } from "../support/clock";
 import { accountWithKey, call, createdKeys, operatorCtx } from "../support/fixtures";
-import { recordEvents } from "./support";
+import { openEventsRequest, recordEvents, startApiHttpServer } from "./support";
 
 /**
  * `GET /events?wait=` (long polling) through the route handler, on the run's database: PGlite under
@@ -25,6 +25,29 @@ const untilWaiting = (keyId: string, count: number) => expect.poll(() => waiting
 const emptyPage = { data: [], meta: { next: null } };
 
 describe("GET /events?wait= (long polling)", () => {
+  let server: Awaited<ReturnType<typeof startApiHttpServer>>;
+  beforeAll(async () => (server = await startApiHttpServer()));
+  afterAll(() => server?.close());
+
+  it("gives the waiting place back at once when the client goes away mid-wait, so the key can wait again right away", async () => {
+    const { account, key, keyId } = await accountWithKey();
+    const [seen] = await recordEvents(account.id, 1);
+    const query = `?after=${seen.id}&wait=30`;
+    const gone = [openEventsRequest(server.origin, key, query), openEventsRequest(server.origin, key, query)];
+    await untilWaiting(keyId, maxWaitingPerKey);
+
+    for (const request of gone) request.hangUp();
+    // Held to their deadline, the places would refuse the key's next waits with 429 for 30 s.
+    await expect.poll(() => waitingOf(keyId), { timeout: 5_000, interval: 10 }).toBe(0);
+    const waiting = [getEvents(key, query), getEvents(key, query)];
+    await untilWaiting(keyId, maxWaitingPerKey);
+    const [committed] = await recordEvents(account.id, 1);
+    for (const res of await Promise.all(waiting)) {
+      expect(res.status).toBe(200);
+      expect(res.json).toEqual({ data: [committed], meta: { next: null } });
+    }
+  });
+
   it("answers a waiting request with the event committed while it waits", async () => {
     const { account, key, keyId } = await accountWithKey();
     const [seen] = await recordEvents(account.id, 1);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { POST as unknownPath } from "@/app/api/v1/[...path]/route";
 import { GET as accountListing } from "@/app/api/v1/account/listings/[code]/route";
 import { GET as eventsRoute } from "@/app/api/v1/events/route";
-import { GET as triggerGet, POST as trigger } from "@/app/api/v1/sandbox/events/route";
+import { GET as triggerGet, OPTIONS as triggerOptions, POST as trigger } from "@/app/api/v1/sandbox/events/route";
 import { database } from "@/db";
 import { listings, photos } from "@/db/schema";
 import { eventDataSchemas, parseEventId, type EventBody } from "@/lib/domain/events";
@@ -227,6 +227,9 @@ describe("POST /sandbox/events", () => {
       const get = await call(triggerGet, { path: "/sandbox/events", key });
       expect(get.status).toBe(404);
       expect(get.json).toEqual(unknown.json);
+      const options = await call(triggerOptions, { path: "/sandbox/events", method: "OPTIONS" });
+      expect(options.status).toBe(404);
+      expect(options.json).toEqual(unknown.json);
     });
     expect(await events(key)).toEqual([]);
   });

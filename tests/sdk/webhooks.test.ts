@@ -73,4 +73,27 @@ describe("verifyWebhook", () => {
     const recent = delivery(secret, { timestamp: Math.floor(Date.now() / 1000) - 4 * 60 });
     expect(verifyWebhook({ payload: recent.body, headers: recent.headers, secret })).toEqual(event);
   });
+
+  it("verifies the exact bytes: a byte order mark or a re-encoding the sender did not sign fails, one it signed passes", () => {
+    const secret = newWebhookSecret();
+    const { body, headers } = delivery(secret);
+    const encoded = new TextEncoder().encode(body);
+    const withMark = new Uint8Array([0xef, 0xbb, 0xbf, ...encoded]);
+    expect(refusal(() => verifyWebhook({ payload: withMark, headers, secret }))).toBeInstanceOf(WebhookVerificationError);
+    expect(refusal(() => verifyWebhook({ payload: `\uFEFF${body}`, headers, secret }))).toBeInstanceOf(WebhookVerificationError);
+    // Signed with U+FFFD (EF BF BD), received with a lone 0xFF there: a lenient decoder reads the same text.
+    const replaced = delivery(secret, { body: JSON.stringify({ ...event, data: { ...event.data, external_ref: "crm-\uFFFD" } }) });
+    const [before, after] = replaced.body.split("\uFFFD").map((part) => new TextEncoder().encode(part));
+    const otherBytes = new Uint8Array([...before, 0xff, ...after]);
+    expect(refusal(() => verifyWebhook({ payload: otherBytes, headers: replaced.headers, secret }))).toBeInstanceOf(
+      WebhookVerificationError,
+    );
+
+    const signedWithMark = delivery(secret, { body: `\uFEFF${body}` });
+    expect(verifyWebhook({ payload: withMark, headers: signedWithMark.headers, secret })).toEqual(event);
+    expect(verifyWebhook({ payload: signedWithMark.body, headers: signedWithMark.headers, secret })).toEqual(event);
+    expect(refusal(() => verifyWebhook({ payload: encoded, headers: signedWithMark.headers, secret }))).toBeInstanceOf(
+      WebhookVerificationError,
+    );
+  });
 });

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { routes } from "@/app/api/v1/routes";
-import type { RouteHandler } from "@/lib/adapters/http/endpoint";
+import type { RouteMethods } from "@/lib/adapters/http/methods";
 import { declarationOf, httpMethods, type HttpMethod, type RouteDeclaration } from "@/lib/adapters/http/route";
 import { problemSchema } from "@/lib/adapters/openapi/components";
 import { documentedRefusals } from "@/lib/adapters/openapi/operations";
@@ -38,8 +38,8 @@ export function routeFileOf(declaredPath: string): string {
 }
 
 /** The handlers a route file exports, one per method, as Next.js calls them. */
-export async function routeModuleOf(declaredPath: string): Promise<Record<HttpMethod, RouteHandler<Record<string, string>>>> {
-  return (await import(routeFileOf(declaredPath))) as Record<HttpMethod, RouteHandler<Record<string, string>>>;
+export async function routeModuleOf(declaredPath: string): Promise<RouteMethods<Record<string, string>>> {
+  return (await import(routeFileOf(declaredPath))) as RouteMethods<Record<string, string>>;
 }
 
 /** The methods declared on a path, in `Allow` order. */

@@ -99,6 +99,18 @@ describe("EventWaiters", () => {
     expect(await later.next()).toBe("shutdown");
   });
 
+  it("ends a pending wait with left when its waiter leaves (its client went away), and any later wait of it at once", async () => {
+    const waiters = new EventWaiters(2);
+    const waiter = waiters.watch("acc_1");
+    waiter.hold("api:key_1", Date.now() + 30_000);
+    const end = waiter.next();
+    expect(await settled(end)).toBe("pending");
+    waiter.leave();
+    expect(await settled(end)).toBe("left");
+    expect(waiters.waiting("api:key_1")).toBe(0);
+    expect(await settled(waiter.next())).toBe("left");
+  });
+
   it("refuses to wait without a place, and to hold two", () => {
     const waiters = new EventWaiters(2);
     const waiter = waiters.watch("acc_1");

@@ -1,13 +1,21 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { POST } from "@/app/sandbox/webhooks/receive/[account]/route";
+import { POST } from "@/app/sandbox/webhooks/receive/[token]/route";
 import { database } from "@/db";
-import { sandboxWebhookReceipts } from "@/db/schema";
+import { sandboxWebhookReceipts, webhooks } from "@/db/schema";
 import { resetConfig } from "@/lib/base/config";
+import { systemContext } from "@/lib/base/context";
 import { AppError } from "@/lib/base/errors";
 import { newId } from "@/lib/base/ids";
 import { createWebhookFor } from "@/lib/domain/webhooks/create-webhook";
-import { listSandboxReceipts, receiptsKept, sandboxReceiverPath, sandboxReceiverUrl } from "@/lib/domain/webhooks/sandbox-receiver";
+import {
+  listSandboxReceipts,
+  receiptsKept,
+  sandboxReceiverToken,
+  sandboxReceiverUrl,
+  upgradeSandboxReceiverUrls,
+} from "@/lib/domain/webhooks/sandbox-receiver";
+import { rateRules, resetRateLimiter } from "@/lib/infra/rate-limit";
 import { sendTestDelivery } from "@/lib/domain/webhooks/send-test-delivery";
 import { newWebhookSecret, signWebhook } from "@/lib/domain/webhooks/signature";
 import { operatorCtx } from "../support/fixtures";
@@ -38,8 +46,8 @@ async function accountWithReceiverWebhook() {
   return { account, webhook };
 }
 
-/** Posts to the receiver route as a sender would, signed with `secret` at `timestamp` unless headers are given. */
-async function post(accountId: string, options: { body: string; secret?: string; timestamp?: number; headers?: Record<string, string> }) {
+/** Posts to the receiver address of `token` (an account's: `sandboxReceiverToken`) as a sender would, signed with `secret` at `timestamp` unless headers are given. */
+async function post(token: string, options: { body: string; secret?: string; timestamp?: number; headers?: Record<string, string> }) {
   const id = `evt_${newId("request").slice(4)}`;
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
   const headers =
@@ -51,12 +59,12 @@ async function post(accountId: string, options: { body: string; secret?: string;
           "webhook-signature": signWebhook({ secret: options.secret, id, timestamp, body: options.body }),
         }
       : {});
-  const request = new Request(`http://localhost:3000${sandboxReceiverPath(accountId)}`, {
+  const request = new Request(`http://localhost:3000/sandbox/webhooks/receive/${encodeURIComponent(token)}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body: options.body,
   });
-  return POST(request, { params: Promise.resolve({ account: accountId }) });
+  return POST(request, { params: Promise.resolve({ token }) });
 }
 
 const receiptsOf = async (accountId: string) =>
@@ -76,7 +84,7 @@ describe("the sandbox's webhook receiver", () => {
     accounts.set(account.id, account);
     const body = event();
 
-    const response = await post(account.id, { body, secret: webhook.secret });
+    const response = await post(sandboxReceiverToken(account.id), { body, secret: webhook.secret });
 
     expect(response.status).toBe(204);
     const [receipt] = await receiptsOf(account.id);
@@ -88,12 +96,17 @@ describe("the sandbox's webhook receiver", () => {
     const { account, webhook } = await accountWithReceiverWebhook();
     accounts.set(account.id, account);
 
-    expect((await post(account.id, { body: event("listing.sold"), secret: newWebhookSecret() })).status).toBe(401);
+    expect((await post(sandboxReceiverToken(account.id), { body: event("listing.sold"), secret: newWebhookSecret() })).status).toBe(401);
     expect(
-      (await post(account.id, { body: event("listing.paused"), secret: webhook.secret, timestamp: Math.floor(Date.now() / 1000) - 600 }))
-        .status,
+      (
+        await post(sandboxReceiverToken(account.id), {
+          body: event("listing.paused"),
+          secret: webhook.secret,
+          timestamp: Math.floor(Date.now() / 1000) - 600,
+        })
+      ).status,
     ).toBe(401);
-    expect((await post(account.id, { body: "not json <script>", headers: {} })).status).toBe(401);
+    expect((await post(sandboxReceiverToken(account.id), { body: "not json <script>", headers: {} })).status).toBe(401);
 
     const receipts = await receiptsOf(account.id);
     expect(receipts.map((receipt) => [receipt.eventType, receipt.verified, receipt.failure, receipt.webhookId])).toEqual([
@@ -115,8 +128,8 @@ describe("the sandbox's webhook receiver", () => {
         ][],
         body: request.body,
       });
-      const accountId = request.url.split("/").pop()!;
-      void POST(forwarded, { params: Promise.resolve({ account: accountId }) }).then((answer) => {
+      const token = request.url.split("/").pop()!;
+      void POST(forwarded, { params: Promise.resolve({ token }) }).then((answer) => {
         res.statusCode = answer.status;
         res.end();
       });
@@ -125,7 +138,7 @@ describe("the sandbox's webhook receiver", () => {
     withEnv({ APP_URL: server.origin });
     const { account, webhook } = await accountWithReceiverWebhook();
     accounts.set(account.id, account);
-    expect(webhook.url).toBe(`${server.origin}/sandbox/webhooks/receive/${account.id}`);
+    expect(webhook.url).toBe(`${server.origin}/sandbox/webhooks/receive/${sandboxReceiverToken(account.id)}`);
 
     const result = await sendTestDelivery({ ctx: await operatorCtx(), input: { id: webhook.id } });
 
@@ -135,39 +148,108 @@ describe("the sandbox's webhook receiver", () => {
     expect(JSON.parse(receipt.body)).toMatchObject({ id: result.event_id, type: "webhook.test" });
   });
 
-  it("shows an account only its own receipts, keeps the latest 100 per account, and answers 404 for an unknown account", async () => {
+  it("shows an account only its own receipts and keeps the latest 100 per account", async () => {
     const [ana, bob] = [await accountWithReceiverWebhook(), await accountWithReceiverWebhook()];
     accounts.set(ana.account.id, ana.account);
     accounts.set(bob.account.id, bob.account);
-    await post(ana.account.id, { body: event("listing.sold"), secret: ana.webhook.secret });
+    await post(sandboxReceiverToken(ana.account.id), { body: event("listing.sold"), secret: ana.webhook.secret });
     expect(await receiptsOf(bob.account.id)).toEqual([]);
     // Bob's secret does not verify at Ana's address: each address checks its own account's webhooks.
-    expect((await post(ana.account.id, { body: event(), secret: bob.webhook.secret })).status).toBe(401);
+    expect((await post(sandboxReceiverToken(ana.account.id), { body: event(), secret: bob.webhook.secret })).status).toBe(401);
 
     const { connection: db } = await database();
     await db
       .insert(sandboxWebhookReceipts)
       .values(Array.from({ length: receiptsKept }, () => ({ accountId: ana.account.id, verified: false, headers: {}, body: "{}" })));
-    await post(ana.account.id, { body: event("listing.rejected"), secret: ana.webhook.secret });
+    await post(sandboxReceiverToken(ana.account.id), { body: event("listing.rejected"), secret: ana.webhook.secret });
     const kept = await db.select().from(sandboxWebhookReceipts).where(eq(sandboxWebhookReceipts.accountId, ana.account.id));
     expect(kept).toHaveLength(receiptsKept);
     expect(kept.some((receipt) => receipt.eventType === "listing.rejected")).toBe(true);
+  });
 
+  it("keeps nothing from posts to an address that is no account's receiver, and answers them as a known address's unsigned post", async () => {
+    const { account, webhook } = await accountWithReceiverWebhook();
+    accounts.set(account.id, account);
+    await post(sandboxReceiverToken(account.id), { body: event("listing.sold"), secret: webhook.secret });
+    const before = await receiptsOf(account.id);
+    const token = sandboxReceiverToken(account.id);
+    const [, signature] = token.split(".");
+    const otherSignature = `${signature[0] === "A" ? "B" : "A"}${signature.slice(1)}`;
     const stranger = newId("account");
-    expect((await post(stranger, { body: event(), secret: ana.webhook.secret })).status).toBe(404);
-    expect((await post("../../etc", { body: event() })).status).toBe(404);
-    expect(
-      await db
-        .select()
-        .from(sandboxWebhookReceipts)
-        .where(inArray(sandboxWebhookReceipts.accountId, [stranger])),
-    ).toEqual([]);
+
+    const known = await post(token, { body: event(), headers: {} });
+    const forged = [
+      account.id, // the address before tokens: the bare account id
+      `${account.id}.${otherSignature}`,
+      `${account.id}.${signature}.x`,
+      `${token}=`, // the same signature's bytes to a lenient base64 decoder
+      `${token}!`,
+      `${account.id}.`,
+      sandboxReceiverToken(stranger), // signed by this server, for an account that does not exist
+      `${stranger}.${signature}`,
+      "../../etc",
+    ];
+    const answer = async (response: Response) => ({
+      status: response.status,
+      type: response.headers.get("content-type"),
+      body: await response.text(),
+    });
+    const expected = await answer(known);
+    expect(expected.status).toBe(401);
+    for (const address of forged) {
+      expect(await answer(await post(address, { body: event(), secret: webhook.secret })), address).toEqual(expected);
+      expect(await answer(await post(address, { body: event(), headers: {} })), address).toEqual(expected);
+    }
+    const after = await receiptsOf(account.id);
+    // The known address's own unsigned post is the only receipt added.
+    expect(after.slice(1)).toEqual(before);
+    expect(after[0]).toMatchObject({ verified: false, failure: "missing_headers" });
+    const { connection: db } = await database();
+    expect(await db.select().from(sandboxWebhookReceipts).where(eq(sandboxWebhookReceipts.accountId, stranger))).toEqual([]);
+  });
+
+  it("limits the posts to each address: over the limit a 429 problem with Retry-After; another address keeps its own count", async () => {
+    resetRateLimiter();
+    const { account, webhook } = await accountWithReceiverWebhook();
+    accounts.set(account.id, account);
+    const unknown = `${newId("account")}.not-a-signature`;
+    for (let i = 0; i < rateRules.sandboxReceiver.limit; i++) expect((await post(unknown, { body: "{}", headers: {} })).status).toBe(401);
+
+    const refused = await post(unknown, { body: event(), secret: webhook.secret });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("content-type")).toBe("application/problem+json");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(await refused.json()).toMatchObject({ status: 429, code: "too_many_requests" });
+    // Another address has its own count: the account's real deliveries still land.
+    expect((await post(sandboxReceiverToken(account.id), { body: event(), secret: webhook.secret })).status).toBe(204);
+  });
+
+  it("moves webhooks given this server's account-id receiver address to the account's signed one, and no other", async () => {
+    const { account } = await accountWithReceiverWebhook();
+    const other = await accountWithReceiverWebhook();
+    const { connection: db } = await database();
+    const origin = "http://localhost:3000";
+    withEnv({ APP_URL: origin });
+    const legacy = `${origin}/sandbox/webhooks/receive/${account.id}`;
+    const elsewhere = `https://other.example/sandbox/webhooks/receive/${other.account.id}`;
+    await db.update(webhooks).set({ url: legacy }).where(eq(webhooks.accountId, account.id));
+    await db.update(webhooks).set({ url: elsewhere }).where(eq(webhooks.accountId, other.account.id));
+
+    expect(await upgradeSandboxReceiverUrls({ ctx: systemContext(await database()) })).toBeGreaterThanOrEqual(1);
+
+    const [moved] = await db.select({ url: webhooks.url }).from(webhooks).where(eq(webhooks.accountId, account.id));
+    expect(moved.url).toBe(`${origin}/sandbox/webhooks/receive/${sandboxReceiverToken(account.id)}`);
+    expect(moved.url).toBe(sandboxReceiverUrl(account.id));
+    const [kept] = await db.select({ url: webhooks.url }).from(webhooks).where(eq(webhooks.accountId, other.account.id));
+    expect(kept.url).toBe(elsewhere);
+    expect(await upgradeSandboxReceiverUrls({ ctx: systemContext(await database()) })).toBe(0);
   });
 
   it("refuses a body over 256 KB with 413 and keeps nothing", async () => {
     const { account, webhook } = await accountWithReceiverWebhook();
     accounts.set(account.id, account);
-    const response = await post(account.id, {
+    const response = await post(sandboxReceiverToken(account.id), {
       body: JSON.stringify({ type: "listing.published", pad: "x".repeat(300_000) }),
       secret: webhook.secret,
     });
@@ -180,7 +262,7 @@ describe("the sandbox's webhook receiver", () => {
     accounts.set(account.id, account);
     withEnv({ APP_ENV: "production", UNSAFE_ALLOW_LOCAL_URLS: "0" });
 
-    expect((await post(account.id, { body: event(), secret: webhook.secret })).status).toBe(404);
+    expect((await post(sandboxReceiverToken(account.id), { body: event(), secret: webhook.secret })).status).toBe(404);
     await expect(listSandboxReceipts({ ctx: await signedIn(account), input: { limit: 10 } })).rejects.toSatisfy(
       (error) => error instanceof AppError && error.code === "not_found",
     );

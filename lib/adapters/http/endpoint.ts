@@ -72,7 +72,7 @@ export function keyedEndpoint<P = Record<string, never>>(
     exchange.locale = requestLocale(exchange, request, principal.account.language);
     if (permission) requirePermission(principal, permission);
     const caller = { accountId: principal.account.id, keyId: principal.key.id, agency: principal.account.agency };
-    const ctx = apiContext(db, caller, { locale: exchange.locale });
+    const ctx = apiContext(db, caller, { locale: exchange.locale, signal: request.signal });
     return (req) => handler({ ...req, ctx, principal });
   });
 }

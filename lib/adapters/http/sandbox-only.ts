@@ -2,7 +2,8 @@ import { config } from "@/lib/base/config";
 import { notFound } from "@/lib/base/errors";
 import { rateRules } from "@/lib/infra/rate-limit";
 import { publicEndpoint, type RouteHandler } from "./endpoint";
-import { declarationOf, httpMethods, registerDeclaration, type HttpMethod } from "./route";
+import type { RouteMethods } from "./methods";
+import { declarationOf, registerDeclaration } from "./route";
 
 /**
  * The methods of a path that exists in the sandbox only. In production every method answers as a
@@ -10,18 +11,17 @@ import { declarationOf, httpMethods, registerDeclaration, type HttpMethod } from
  * does not tell that the path exists anywhere. Each handler keeps its declaration, so the document,
  * the 405's `Allow` and the tests read it as before.
  */
-export function sandboxOnly<P>(handlers: Record<HttpMethod, RouteHandler<P>>): Record<HttpMethod, RouteHandler<P>> {
+export function sandboxOnly<P>(handlers: RouteMethods<P>): RouteMethods<P> {
   const unknownPath = publicEndpoint<P>(rateRules.ip, async () => {
     throw notFound();
   });
   return Object.fromEntries(
-    httpMethods.map((method) => {
-      const handler = handlers[method];
+    Object.entries(handlers).map(([method, handler]) => {
       const guarded: RouteHandler<P> = (request, context) =>
         config().APP_ENV === "sandbox" ? handler(request, context) : unknownPath(request, context);
       const declaration = declarationOf(handler);
       if (declaration) registerDeclaration(guarded, declaration);
       return [method, guarded];
     }),
-  ) as Record<HttpMethod, RouteHandler<P>>;
+  ) as RouteMethods<P>;
 }

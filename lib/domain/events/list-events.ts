@@ -87,7 +87,9 @@ async function readPage(ctx: ServiceContext, input: PageInput): Promise<EventPag
  * the deadline, or when the process shuts down, the answer is the empty page without another read.
  *
  * The places are counted in the process and, where instances share Upstash Redis, across all of them
- * (`sharedWaitingPlaces`), so a key's limit holds however many instances its requests reach.
+ * (`sharedWaitingPlaces`), so a key's limit holds however many instances its requests reach. A client
+ * that goes away (`ctx.signal` aborted) gives both back at once and the request stops waiting: held
+ * to its deadline, the place would refuse the key's next requests with 429 for up to `maxWaitSeconds`.
  */
 async function waitForPage(ctx: ServiceContext, input: PageInput, waitSeconds: number): Promise<EventPage> {
   const waiters = await listeningWaiters(ctx.database);
@@ -96,9 +98,11 @@ async function waitForPage(ctx: ServiceContext, input: PageInput, waitSeconds: n
   const shared = sharedWaitingPlaces();
   const holder = randomUUID();
   let sharedHeld = false;
+  const leave = () => waiter.leave();
+  ctx.signal?.addEventListener("abort", leave, { once: true });
   try {
     const first = await readPage(ctx, input);
-    if (first.data.length > 0) return first;
+    if (first.data.length > 0 || ctx.signal?.aborted) return first;
     const deadline = Date.now() + waitSeconds * 1000;
     let refusedUntil: number | null = null;
     if (!waiter.hold(caller, deadline)) refusedUntil = Date.now() + waiters.secondsUntilFree(caller) * 1000;
@@ -122,6 +126,7 @@ async function waitForPage(ctx: ServiceContext, input: PageInput, waitSeconds: n
       if (page.data.length > 0) return page;
     }
   } finally {
+    ctx.signal?.removeEventListener("abort", leave);
     waiter.leave();
     if (sharedHeld) void shared?.give({ caller, holder });
   }

@@ -1,5 +1,8 @@
-/** Why a wait ended: an event of the account was committed, its time ran out, or the process is shutting down. */
-export type WaitEnd = "woken" | "timeout" | "shutdown";
+/**
+ * Why a wait ended: an event of the account was committed, its time ran out, the process is shutting
+ * down, or the waiter left (its client went away).
+ */
+export type WaitEnd = "woken" | "timeout" | "shutdown" | "left";
 
 /** One request waiting for an account's events (`EventWaiters.watch`). */
 export interface EventWaiter {
@@ -11,10 +14,14 @@ export interface EventWaiter {
   /**
    * Resolves with `woken` when an event of the account was committed since `watch` or since the
    * previous `next` (at once if that happened meanwhile, while the caller was reading), `timeout` at
-   * the deadline, `shutdown` when the waiters close (at once if they are closed).
+   * the deadline, `shutdown` when the waiters close (at once if they are closed), `left` once the
+   * waiter has left.
    */
   next(): Promise<WaitEnd>;
-  /** Gives back the waiting place; call it however the wait ended. */
+  /**
+   * Gives back the waiting place and ends the pending `next`, and any later one, with `left`: call it
+   * however the wait ended, and as soon as the client goes away, so its place is free at once.
+   */
   leave(): void;
 }
 
@@ -25,6 +32,7 @@ interface Entry {
   /** Woken while no `next` was pending: the next one resolves at once. */
   woken: boolean;
   closed: boolean;
+  left: boolean;
   settle?: (end: WaitEnd) => void;
 }
 
@@ -45,7 +53,7 @@ export class EventWaiters {
   constructor(readonly perCaller: number) {}
 
   watch(accountId: string): EventWaiter {
-    const entry: Entry = { accountId, woken: false, closed: this.closed };
+    const entry: Entry = { accountId, woken: false, closed: this.closed, left: false };
     addTo(this.byAccount, accountId, entry);
     return {
       hold: (caller, deadline) => {
@@ -58,7 +66,8 @@ export class EventWaiters {
       },
       next: () => this.next(entry),
       leave: () => {
-        entry.settle?.("shutdown");
+        entry.left = true;
+        entry.settle?.("left");
         removeFrom(this.byAccount, accountId, entry);
         if (entry.caller !== undefined) removeFrom(this.byCaller, entry.caller, entry);
       },
@@ -97,6 +106,7 @@ export class EventWaiters {
 
   private next(entry: Entry): Promise<WaitEnd> {
     if (entry.deadline === undefined) throw new Error("hold a place before waiting");
+    if (entry.left) return Promise.resolve("left");
     if (entry.closed) return Promise.resolve("shutdown");
     if (entry.woken) {
       entry.woken = false;

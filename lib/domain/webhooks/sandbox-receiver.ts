@@ -1,9 +1,12 @@
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { and, desc, eq, like, lt, sql } from "drizzle-orm";
 import { accounts, sandboxWebhookReceipts, webhooks } from "@/db/schema";
+import { authSecrets } from "@/lib/base/auth-secret";
 import { config } from "@/lib/base/config";
-import type { AccountActor, PublicActor, ServiceContext } from "@/lib/base/context";
+import { withTransaction, type AccountActor, type PublicActor, type ServiceContext, type SystemActor } from "@/lib/base/context";
 import { AppError } from "@/lib/base/errors";
 import { idPattern } from "@/lib/base/ids";
+import { rateLimiter, rateRules } from "@/lib/infra/rate-limit";
 import { verifyWebhook } from "./signature";
 import { signingSecretOf } from "./webhook-signing-secret";
 
@@ -11,6 +14,12 @@ import { signingSecretOf } from "./webhook-signing-secret";
  * The sandbox's webhook receiver: an address per account where the sandbox's own webhooks deliver,
  * standing in for an integrator's server, and a page showing what arrived. Sandbox only: in
  * production the receiver and its page are not found.
+ *
+ * The address is the account's id signed with a key derived from the auth secret
+ * (`{account id}.{HMAC}`), so only those shown it (the account, on its page) can post to it: a bare
+ * account id would let anyone replace an account's receipts and learn which ids exist. Every other
+ * address, and one of an account that no longer exists, is answered as a delivery whose signature did
+ * not verify, and nothing is kept.
  */
 
 /** At most this many receipts are kept per account (older ones go first), as the address takes anyone's posts. */
@@ -25,11 +34,49 @@ export type SandboxReceipt = typeof sandboxWebhookReceipts.$inferSelect;
 
 export const sandboxReceiverEnabled = (): boolean => config().APP_ENV === "sandbox";
 
+const receiverBasePath = "/sandbox/webhooks/receive/";
+
+let derivedKeys: { from: string; keys: Buffer[] } | undefined;
+
+/** The keys receiver addresses are signed with, one per auth secret (the current one first, then `AUTH_SECRET_PREVIOUS`). */
+function receiverKeys(): Buffer[] {
+  const secrets = authSecrets();
+  const from = JSON.stringify(secrets);
+  if (derivedKeys?.from !== from) {
+    derivedKeys = { from, keys: secrets.map((secret) => Buffer.from(hkdfSync("sha256", secret, "", "sandbox webhook receiver", 32))) };
+  }
+  return derivedKeys.keys;
+}
+
+const signatureOf = (key: Buffer, accountId: string): Buffer => createHmac("sha256", key).update(accountId).digest();
+
+/** The account's receiver token: its id and the HMAC of it under the current key. */
+export const sandboxReceiverToken = (accountId: string): string =>
+  `${accountId}.${signatureOf(receiverKeys()[0], accountId).toString("base64url")}`;
+
+/**
+ * The account a receiver token was made for, under the current key or one it replaced; null for any
+ * other text. The signature's text is compared, not its decoded bytes: a lenient base64 decoder would
+ * take variants of one token (padding, stray characters), each with a rate-limit count of its own.
+ */
+function accountOfToken(token: string): string | null {
+  const [accountId, signature, ...rest] = token.split(".");
+  if (rest.length > 0 || signature === undefined || !accountIdPattern.test(accountId)) return null;
+  const given = Buffer.from(signature);
+  const valid = receiverKeys().some((key) => {
+    const expected = Buffer.from(signatureOf(key, accountId).toString("base64url"));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  return valid ? accountId : null;
+}
+
 /** The path of an account's receiver, under the portal's origin. */
-export const sandboxReceiverPath = (accountId: string): string => `/sandbox/webhooks/receive/${accountId}`;
+export const sandboxReceiverPath = (accountId: string): string => `${receiverBasePath}${sandboxReceiverToken(accountId)}`;
+
+const origin = (): string => config().APP_URL.replace(/\/+$/, "");
 
 /** The address a webhook is given to deliver to the account's receiver. */
-export const sandboxReceiverUrl = (accountId: string): string => `${config().APP_URL.replace(/\/+$/, "")}${sandboxReceiverPath(accountId)}`;
+export const sandboxReceiverUrl = (accountId: string): string => `${origin()}${sandboxReceiverPath(accountId)}`;
 
 function receiverInUse(): void {
   if (!sandboxReceiverEnabled()) throw new AppError("not_found");
@@ -38,22 +85,35 @@ function receiverInUse(): void {
 const accountIdPattern = idPattern("account");
 
 /**
- * One delivery arriving at an account's receiver: verified the way the integrator guide says, with
- * the secrets of the account's webhooks (its own and its apps'), and kept whether it verified or
- * not, so the page shows a forged or stale one flagged. An unknown account is not found and nothing
- * is kept. Answers whether it verified: the route answers 204, or 401 so that the sender retries.
+ * One delivery arriving at a receiver address (`token`, the last segment of its path): verified the
+ * way the integrator guide says, with the secrets of the account's webhooks (its own and its apps'),
+ * and kept whether it verified or not, so the page shows a forged or stale one flagged. An address
+ * that is no account's receiver keeps nothing and answers as an unverified delivery, so the answer
+ * never tells one from the other. Posts to one address are limited (`rateRules.sandboxReceiver`,
+ * 429 `too_many_requests`), which bounds how fast its account's kept receipts can be replaced.
+ * Answers whether it verified: the route answers 204, or 401 so that the sender retries.
  */
 export async function receiveSandboxDelivery({
   ctx,
   input,
 }: {
   ctx: ServiceContext<PublicActor>;
-  input: { accountId: string; headers: Headers; body: string };
+  input: { token: string; headers: Headers; body: string };
 }): Promise<{ verified: boolean }> {
   receiverInUse();
-  if (!accountIdPattern.test(input.accountId)) throw new AppError("not_found");
-  const [account] = await ctx.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, input.accountId));
-  if (!account) throw new AppError("not_found");
+  const rate = await rateLimiter().hit(input.token.slice(0, 200), rateRules.sandboxReceiver);
+  if (rate.limited) {
+    throw new AppError(
+      "too_many_requests",
+      { limit: rate.limit, retry_after: rate.resetSeconds },
+      {},
+      { "Retry-After": String(rate.resetSeconds) },
+    );
+  }
+  const accountId = accountOfToken(input.token);
+  if (!accountId) return { verified: false };
+  const [account] = await ctx.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
+  if (!account) return { verified: false };
 
   const candidates = await ctx.db
     .select({ id: webhooks.id, secretSealed: webhooks.secretSealed })
@@ -132,4 +192,33 @@ export async function listSandboxReceipts({
     .orderBy(desc(sandboxWebhookReceipts.receivedAt), desc(sandboxWebhookReceipts.id))
     .limit(input.limit);
   return { url: sandboxReceiverUrl(ctx.actor.accountId), receipts };
+}
+
+/**
+ * Webhooks given a receiver address of the form before tokens (`{APP_URL}/sandbox/webhooks/receive/{account id}`,
+ * which the seed and the page gave out) point at the same account's tokened address instead: such an
+ * address is answered as unverified now, so their deliveries would fail. Run at each sandbox start-up
+ * (only this server's own origin is rewritten; an address elsewhere is its owner's). Answers how many changed.
+ */
+export async function upgradeSandboxReceiverUrls({ ctx }: { ctx: ServiceContext<SystemActor> }): Promise<number> {
+  receiverInUse();
+  const legacyBase = `${origin()}${receiverBasePath}`;
+  return withTransaction(ctx, async (tx) => {
+    const pointing = await tx.db
+      .select({ id: webhooks.id, url: webhooks.url })
+      .from(webhooks)
+      .where(like(webhooks.url, `${legacyBase.replace(/[\\%_]/g, "\\$&")}%`))
+      .for("update");
+    let changed = 0;
+    for (const webhook of pointing) {
+      const accountId = webhook.url.slice(legacyBase.length);
+      if (!accountIdPattern.test(accountId)) continue;
+      await tx.db
+        .update(webhooks)
+        .set({ url: sandboxReceiverUrl(accountId) })
+        .where(eq(webhooks.id, webhook.id));
+      changed += 1;
+    }
+    return changed;
+  });
 }

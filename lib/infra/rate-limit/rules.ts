@@ -25,6 +25,8 @@ export const rateRules = {
   key: { name: "key", limit: 300, windowSeconds: 60 },
   ip: { name: "ip", limit: 300, windowSeconds: 60 },
   schema: { name: "schema", limit: 60, windowSeconds: 60 },
+  /** Posts to one address of the sandbox's webhook receiver (lib/domain/webhooks/sandbox-receiver.ts). */
+  sandboxReceiver: { name: "sandbox-receiver", limit: 120, windowSeconds: 60 },
 } as const satisfies Record<string, RateRule>;
 
 /** Whole seconds from `now` until `resetAt` (both epoch ms), at least 1 so a client never retries at once. */

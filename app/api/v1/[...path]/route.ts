@@ -7,4 +7,4 @@ const unknownPath = publicEndpoint<{ path: string[] }>(rateRules.ip, async () =>
   throw new AppError("not_found");
 });
 
-export { unknownPath as GET, unknownPath as POST, unknownPath as PUT, unknownPath as PATCH, unknownPath as DELETE };
+export { unknownPath as GET, unknownPath as POST, unknownPath as PUT, unknownPath as PATCH, unknownPath as DELETE, unknownPath as OPTIONS };

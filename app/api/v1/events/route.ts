@@ -9,4 +9,4 @@ const list = endpoint(eventsRoute, async ({ ctx, principal, query }) => {
   return json(await listEvents({ ctx, input: { accountId: principal.account.id, ...query } }));
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(list);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(list);

@@ -36,4 +36,4 @@ const create = endpoint(createListingRoute, async ({ ctx, principal, request, bo
   );
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(catalog, create);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(catalog, create);

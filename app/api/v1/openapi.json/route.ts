@@ -24,4 +24,4 @@ const document = endpoint(openApiRoute, async (req) => {
   return json(found, { headers: { "Content-Language": locale } });
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(document);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(document);

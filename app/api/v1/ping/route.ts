@@ -19,4 +19,4 @@ const ping = endpoint(pingRoute, async ({ principal, locale }) =>
   }),
 );
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(ping);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(ping);

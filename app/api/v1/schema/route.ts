@@ -13,4 +13,4 @@ const schema = endpoint(vocabularyRoute, async ({ ctx, request }) => {
   return json(document, { headers });
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(schema);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(schema);

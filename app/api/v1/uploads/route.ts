@@ -11,4 +11,4 @@ const create = endpoint(createUploadRoute, async ({ ctx, body }) => {
   return json(grant, { status: 201 });
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(create);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(create);

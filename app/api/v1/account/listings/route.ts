@@ -14,4 +14,4 @@ const list = endpoint(accountListingsRoute, async ({ ctx, url, query }) => {
   return json(collectionBody(url, page, query.per_page, data));
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(list);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(list);

@@ -31,4 +31,4 @@ const remove = endpoint(deleteListingRoute, async ({ ctx, params }) => {
   return noContent();
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(show, edit, remove);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(show, edit, remove);

@@ -58,4 +58,4 @@ async function importSource(request: Request, logBody: (value: unknown) => void)
   return { text };
 }
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(create);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(create);

@@ -10,4 +10,4 @@ const validate = endpoint(validateListingRoute, async ({ ctx, body }) => {
   return json({ data: { valid: true }, warnings });
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(validate);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(validate);

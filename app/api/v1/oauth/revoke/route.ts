@@ -14,4 +14,4 @@ const revoke = endpoint(revokeRoute, async ({ ctx, request, locale, requestId })
   }),
 );
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(revoke);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(revoke);

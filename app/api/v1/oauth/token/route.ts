@@ -15,4 +15,4 @@ const token = endpoint(tokenRoute, async ({ ctx, request, locale, requestId }) =
   }),
 );
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(token);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(token);

@@ -11,4 +11,4 @@ const trigger = endpoint(triggerSandboxEventRoute, async ({ ctx, body }) => {
   return json({ data: event }, { status: 202 });
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = sandboxOnly(methods(trigger));
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = sandboxOnly(methods(trigger));

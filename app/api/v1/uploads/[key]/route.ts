@@ -20,4 +20,4 @@ const upload = endpoint(uploadFileRoute, async ({ ctx, params, query, request })
   return noContent();
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(upload);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(upload);

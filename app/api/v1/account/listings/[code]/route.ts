@@ -9,4 +9,4 @@ const show = endpoint(accountListingRoute, async ({ ctx, params }) =>
   listingResponse(await getAccountListing({ ctx, input: { code: params.code } }), []),
 );
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(show);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(show);

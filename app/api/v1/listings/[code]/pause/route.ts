@@ -10,4 +10,4 @@ const pause = endpoint(pauseListingRoute, async ({ ctx, params }) => {
   return listingResponse(detail, []);
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(pause);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(pause);

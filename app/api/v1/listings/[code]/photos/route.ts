@@ -10,4 +10,4 @@ const setPhotos = endpoint(setListingPhotosRoute, async ({ ctx, params, body }) 
   return json({ queued }, { status: 202 });
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(setPhotos);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(setPhotos);

@@ -10,4 +10,4 @@ const resume = endpoint(resumeListingRoute, async ({ ctx, params }) => {
   return listingResponse(detail, []);
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(resume);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(resume);

@@ -10,4 +10,4 @@ const sold = endpoint(markListingSoldRoute, async ({ ctx, params }) => {
   return listingResponse(detail, []);
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(sold);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(sold);

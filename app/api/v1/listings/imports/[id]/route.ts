@@ -10,4 +10,4 @@ const get = endpoint(getListingImportRoute, async ({ ctx, params, query, locale 
   return json(renderImport(await getImport({ ctx, input: { id: params.id, ...query } }), locale));
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(get);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(get);

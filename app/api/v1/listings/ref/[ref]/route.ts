@@ -20,4 +20,4 @@ const upsert = endpoint(upsertListingByRefRoute, async ({ ctx, params, request, 
   return listingResponse(outcome.detail, outcome.warnings, { status, headers });
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(upsert);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(upsert);

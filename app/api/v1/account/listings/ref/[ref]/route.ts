@@ -9,4 +9,4 @@ const show = endpoint(accountListingByRefRoute, async ({ ctx, params }) =>
   listingResponse(await getAccountListingByRef({ ctx, input: { ref: params.ref } }), []),
 );
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(show);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(show);

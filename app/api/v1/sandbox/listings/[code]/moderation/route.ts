@@ -13,4 +13,4 @@ const simulate = endpoint(simulateModerationRoute, async ({ ctx, params, body })
   return listingResponse(detail, []);
 });
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods(simulate);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(simulate);
