@@ -5,6 +5,7 @@ import postgres from "postgres";
 import { Redis } from "ioredis";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPgBouncer, type PgBouncer } from "@/db/pgbouncer";
 import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
 import { exampleApartment } from "@/lib/domain/listings/examples";
 import { startFakeInngest, type FakeInngest, type FakeInngestRun } from "../support/fake-inngest";
@@ -23,6 +24,7 @@ import { bundleEnvironment, keyOf, prepareBundle, startSmtp, type LocalSmtp, typ
  */
 let release: ReleaseBundle;
 let database: ThrowawayDatabase;
+let pooler: PgBouncer;
 let sql: postgres.Sql;
 let bridge: UpstashBridge;
 let blob: FakeVercelBlob;
@@ -33,6 +35,7 @@ let environment: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   database = await createThrowawayDatabase(process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres", "allservices");
+  pooler = await startPgBouncer(database.url);
   sql = postgres(database.url, { max: 1, onnotice: () => {} });
   bridge = await startUpstashBridge();
   blob = await startFakeVercelBlob();
@@ -42,7 +45,7 @@ beforeAll(async () => {
   // Last: the bundle takes a port just found free, which the services above could otherwise be given.
   release = await prepareBundle("all-services");
   environment = {
-    ...bundleEnvironment(release, database.url),
+    ...bundleEnvironment(release, database.url, pooler),
     UPSTASH_REDIS_REST_URL: bridge.url,
     UPSTASH_REDIS_REST_TOKEN: bridge.token,
     BLOB_READ_WRITE_TOKEN: blob.token,
@@ -58,6 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await release?.stop();
   await Promise.all([bridge?.close(), blob?.close(), inngest?.close(), receiver?.close(), smtp?.close(), sql?.end()]);
+  await pooler?.stop();
   await database?.drop();
   await release?.remove();
 });

@@ -5,6 +5,7 @@ import path from "node:path";
 import { Redis } from "ioredis";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPgBouncer, type PgBouncer } from "@/db/pgbouncer";
 import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
 import { exampleApartment } from "@/lib/domain/listings/examples";
 import { startFakeVercelBlob, type FakeVercelBlob } from "../support/fake-vercel-blob";
@@ -28,6 +29,7 @@ let release: ReleaseBundle;
 let folder: string;
 let node24: string;
 let database: ThrowawayDatabase;
+let pooler: PgBouncer;
 let bridge: UpstashBridge;
 let blob: FakeVercelBlob;
 let receiver: LocalServer;
@@ -57,6 +59,7 @@ function commandLines(): string[] {
 
 beforeAll(async () => {
   database = await createThrowawayDatabase(process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres", "bundle");
+  pooler = await startPgBouncer(database.url);
   bridge = await startUpstashBridge();
   blob = await startFakeVercelBlob();
   receiver = await startHttpServer((_request, response) => response.writeHead(204).end());
@@ -65,7 +68,7 @@ beforeAll(async () => {
   release = await prepareBundle("bundle");
   ({ folder, node24, origin } = release);
   environment = {
-    ...bundleEnvironment(release, database.url),
+    ...bundleEnvironment(release, database.url, pooler),
     UPSTASH_REDIS_REST_URL: bridge.url,
     UPSTASH_REDIS_REST_TOKEN: bridge.token,
     BLOB_READ_WRITE_TOKEN: blob.token,
@@ -77,6 +80,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await release?.stop();
   await Promise.all([bridge?.close(), blob?.close(), receiver?.close(), smtp?.close()]);
+  await pooler?.stop();
   await database?.drop();
   await release?.remove();
 });

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 import { startHttpServer } from "../support/local-http-server";
+import type { PgBouncer } from "@/db/pgbouncer";
 
 /**
  * What the journeys on the release bundle share (docs/operations.md, Deploy (self-hosted)): `.next/standalone`
@@ -105,9 +106,11 @@ export async function prepareBundle(name: string): Promise<ReleaseBundle> {
 /**
  * The environment every journey gives the bundle: Node 24's folder first and nothing of the
  * repository's environment; the sandbox (the only environment where a webhook may go to a receiver on
- * this machine, UNSAFE_ALLOW_LOCAL_URLS) with fresh secrets. Each journey adds its services.
+ * this machine, UNSAFE_ALLOW_LOCAL_URLS) with fresh secrets; the database through a PgBouncer in
+ * transaction mode (`pooler`), as managed PostgreSQL serves it, with `DATABASE_URL_UNPOOLED` its direct
+ * address. Each journey adds its services.
  */
-export function bundleEnvironment(release: ReleaseBundle, databaseUrl: string): NodeJS.ProcessEnv {
+export function bundleEnvironment(release: ReleaseBundle, databaseUrl: string, pooler: PgBouncer): NodeJS.ProcessEnv {
   return {
     PATH: `${path.dirname(release.node24)}:/usr/bin:/bin`,
     NODE_ENV: "production",
@@ -115,7 +118,8 @@ export function bundleEnvironment(release: ReleaseBundle, databaseUrl: string): 
     APP_URL: release.origin,
     PORT: String(release.port),
     HOSTNAME: "127.0.0.1",
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: pooler.pooled(databaseUrl),
+    DATABASE_URL_UNPOOLED: databaseUrl,
     AUTH_SECRET: randomBytes(32).toString("base64"),
     ENCRYPTION_KEYS: `k1:${randomBytes(32).toString("base64")}`,
     UNSAFE_ALLOW_LOCAL_URLS: "1",
