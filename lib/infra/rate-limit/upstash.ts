@@ -27,11 +27,15 @@ const defaultTimeoutMs = 1000;
 export const defaultProbeIntervalMs = 5000;
 
 /**
- * An Upstash REST client whose every request is aborted after `timeoutMs`. Aborting is what closes
- * the request's socket: a request merely given up on (a race with a timer, as `@upstash/ratelimit`'s
- * own `timeout` does) keeps its connection open until the server answers, one more socket per
- * request against an endpoint that accepts connections and never answers.
+ * An Upstash REST client whose every request is aborted after `abortAfterTimeouts` × `timeoutMs`.
+ * Aborting is what closes the request's socket: a request merely given up on (a race with a timer, as
+ * `@upstash/ratelimit`'s own `timeout` does) keeps its connection open until the server answers, one
+ * more socket per request against an endpoint that accepts connections and never answers. The caller
+ * stops waiting at `timeoutMs` (and opens its circuit); the request itself lives a few times longer,
+ * so a Redis that is only slow (a first script load on a busy machine) still counts the hit.
  */
+const abortAfterTimeouts = 5;
+
 export function createUpstashRedis(options: { url: string; token: string; timeoutMs: number }): Redis {
   return new Redis({
     url: options.url,
@@ -42,7 +46,7 @@ export function createUpstashRedis(options: { url: string; token: string; timeou
     enableTelemetry: false,
     // A function: a fresh signal per request, and the client then throws on abort instead of
     // answering the abort's reason as if it were Redis's result.
-    signal: () => AbortSignal.timeout(options.timeoutMs),
+    signal: () => AbortSignal.timeout(options.timeoutMs * abortAfterTimeouts),
   });
 }
 
