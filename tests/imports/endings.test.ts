@@ -18,15 +18,18 @@ const importLines = (prefix: string) =>
   ndjson(Array.from({ length: 1000 }, (_, i) => (i % 125 === 0 ? validApartment({ external_ref: `${prefix}-${i}` }) : "{not json")));
 
 /**
- * Runs the import's job as the runner would, doing `between` once every lane has applied its first
- * transaction of lines and asks to renew its lease before the next (between two batches).
+ * Runs the import's job as the runner would, doing `between` once every lane has committed its first
+ * transaction of lines and asks to renew its lease before the next: the lanes wait for each other
+ * there (on PostgreSQL they run at once), so `between` happens between two batches of each.
  */
 async function runWith(importId: string, between: () => Promise<void>) {
   let calls = 0;
-  let done: Promise<void> | undefined;
+  let release: () => void = () => {};
+  const allWaiting = new Promise<void>((resolve) => (release = resolve));
   const renewLease = async () => {
-    if (++calls === lanes + 1) done = between();
-    await done;
+    if (++calls <= lanes) return true;
+    if (calls === 2 * lanes) await between().then(release);
+    await allWaiting;
     return true;
   };
   return processImport({ ctx: systemContext(await database()), input: { importId, budgetMs: 60_000, renewLease } });
