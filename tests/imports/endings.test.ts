@@ -6,10 +6,15 @@ import { systemContext } from "@/lib/base/context";
 import { processImport } from "@/lib/domain/imports/process-import";
 import { revokeAnyKey } from "@/lib/domain/keys/revoke-key";
 import { createKey } from "@/lib/domain/keys/create-key";
+import { ownDatabaseOnPostgres } from "../support/child-database";
 import { createdKeys } from "../support/created-keys";
 import { accountWithKey, operatorCtx } from "../support/fixtures";
 import { validApartment } from "../support/listings";
 import { cancelImport, getImport, ndjson, postImport, runImports } from "./support";
+
+// These tests run an import's job themselves: on PostgreSQL, a database of their own keeps other
+// files' runners (which run every due import job) from taking their imports up meanwhile.
+ownDatabaseOnPostgres("test_import_endings");
 
 const lanes = 4;
 
