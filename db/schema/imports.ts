@@ -2,8 +2,15 @@ import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 
-export const listingImportStatuses = ["queued", "running", "completed"] as const;
+export const listingImportStatuses = ["queued", "running", "completed", "cancelled", "failed"] as const;
 export type ListingImportStatus = (typeof listingImportStatuses)[number];
+
+/** The statuses of an import not yet ended: one of them per account at a time. */
+export const pendingImportStatuses: ListingImportStatus[] = ["queued", "running"];
+
+/** Why an import ended `failed`: the key it writes as may write no more. */
+export const importFailures = ["key_revoked", "key_expired", "account_inactive"] as const;
+export type ImportFailure = (typeof importFailures)[number];
 
 /**
  * Bulk imports (`POST /listings/imports`): NDJSON, one `PUT /listings/ref/{ref}` body a line. The
@@ -23,8 +30,11 @@ export const listingImports = pgTable(
     body: text("body"),
     uploadKey: text("upload_key"),
     total: integer("total").notNull(),
+    /** Why a `failed` import ended (`importFailures`); null otherwise. */
+    errorCode: text("error_code", { enum: importFailures }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     startedAt: timestamp("started_at", { withTimezone: true }),
+    /** When it ended: completed, cancelled or failed. */
     completedAt: timestamp("completed_at", { withTimezone: true }),
   },
   (t) => [
@@ -34,6 +44,8 @@ export const listingImports = pgTable(
       .where(sql`status in ('queued', 'running')`),
   ],
 );
+
+export type ListingImport = typeof listingImports.$inferSelect;
 
 export const listingImportOutcomes = ["created", "updated", "unchanged", "refused"] as const;
 export type ListingImportOutcome = (typeof listingImportOutcomes)[number];

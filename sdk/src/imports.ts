@@ -15,7 +15,7 @@ export type ImportInput = string | readonly unknown[] | { key: string };
 
 const ndjson = (lines: readonly unknown[]): string => lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
 
-/** `POST /listings/imports` and `GET /listings/imports/{id}`: bulk imports of listings by `external_ref`. */
+/** `POST /listings/imports`, `GET` and `DELETE /listings/imports/{id}`: bulk imports of listings by `external_ref`. */
 export function importsResource(raw: Client<paths>) {
   const page = (id: string, query: ImportResultsQuery) => unwrap(raw.GET("/listings/imports/{id}", { params: { path: { id }, query } }));
   return {
@@ -43,6 +43,13 @@ export function importsResource(raw: Client<paths>) {
     /** `GET /listings/imports/{id}`: status, counts and one page of line results (`limit`, `after`). */
     get: (id: string, query: ImportResultsQuery = {}): Promise<WithResponse<{ data: ListingImport; meta: { next: string | null } }>> =>
       page(id, query),
+
+    /**
+     * `DELETE /listings/imports/{id}`: cancels a queued or running import; the lines applied so far
+     * stay applied. Answers the import (the first page of its results); 409 `import_ended` once it has ended.
+     */
+    cancel: (id: string): Promise<WithResponse<{ data: ListingImport; meta: { next: string | null } }>> =>
+      unwrap(raw.DELETE("/listings/imports/{id}", { params: { path: { id } } })),
 
     /** Every line result of the import, page after page (`after` = `meta.next` until it is null). */
     results: (id: string, query: Omit<ImportResultsQuery, "after"> = {}): AsyncGenerator<ImportResult, void, undefined> =>

@@ -147,6 +147,7 @@ describe("every documented operation answers its documented success", () => {
     expect(imported.status, imported.text).toBe(202);
     exercised.add("createListingImport");
     await send("getListingImport", 200, { id: imported.json!.data.id });
+    await send("cancelListingImport", 200, { id: imported.json!.data.id });
     const grant = (await send("createUpload", 201)).json as Grant;
     // The upload URL takes the file's bytes, not the example's text: the grant's own URL and headers.
     const bytes = new Uint8Array((byId("createUpload").body!.example as { content_length: number }).content_length);

@@ -258,7 +258,7 @@ describe("processImport", () => {
     const { key } = await accountWithKey();
     const posted = await postImport(key, ndjson([line("budget-1"), line("budget-2")]));
     const ctx = systemContext(await database());
-    const input = { importId: posted.json!.data.id as string };
+    const input = { importId: posted.json!.data.id as string, renewLease: async () => true };
     expect(await processImport({ ctx, input: { ...input, budgetMs: -1 } })).toEqual({ status: "continue" });
     expect((await getImport(key, input.importId)).json!.data).toMatchObject({ status: "running", lines: { done: 0 } });
     expect(await processImport({ ctx, input: { ...input, budgetMs: 60_000 } })).toEqual({ status: "completed" });

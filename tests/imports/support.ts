@@ -1,6 +1,6 @@
 import { database } from "@/db";
 import { POST } from "@/app/api/v1/listings/imports/route";
-import { GET } from "@/app/api/v1/listings/imports/[id]/route";
+import { DELETE, GET } from "@/app/api/v1/listings/imports/[id]/route";
 import { processImportJob } from "@/lib/adapters/worker/import-jobs";
 import { runDueJobs } from "@/lib/adapters/worker/runner";
 import { call } from "../support/fixtures";
@@ -19,6 +19,9 @@ export const postImport = (key: string | undefined, body: string, headers: Recor
 
 export const getImport = (key: string | undefined, id: string, query = "") =>
   call(GET, { path: `/listings/imports/${id}${query}`, key, params: { id } });
+
+export const cancelImport = (key: string | undefined, id: string) =>
+  call(DELETE, { path: `/listings/imports/${id}`, method: "DELETE", key, params: { id } });
 
 /** Runs the due import jobs until none is left (a run that hands over enqueues the next). */
 export async function runImports(): Promise<void> {

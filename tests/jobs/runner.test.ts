@@ -22,7 +22,7 @@ describe("embedded job runner", () => {
     expect(summary).toMatchObject({ ran: 1, done: 1, retrying: 0, failed: 0 });
     expect(summary.outcomes[0]).toEqual({ id, name: job.name, attempt: 1, status: "done", result: { echoed: "hello" } });
     expect(calls.map((call) => call.payload)).toEqual([{ value: "hello" }]);
-    expect(calls[0].ctx.job).toEqual({ id, name: job.name, attempt: 1 });
+    expect(calls[0].ctx.job).toEqual({ id, name: job.name, attempt: 1, renewLease: expect.any(Function) });
     expect(calls[0].ctx.now).toEqual(t0);
 
     const again = await runDueJobs({ database: handle, now: plusSeconds(t0, 3600), jobs: [job] });

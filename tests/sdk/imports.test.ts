@@ -25,4 +25,14 @@ describe("client.listings.imports", () => {
     expect(again.data.id).toBe(first.data.id);
     await runImports();
   });
+
+  it("cancels a queued import, and reports import_ended once it has ended", async () => {
+    const { client } = await clientOfNewAccount();
+    const accepted = await client.listings.imports.create([listingBody("sdk-imp-4")]);
+    const cancelled = await client.listings.imports.cancel(accepted.data.id);
+    expect(cancelled.lastResponse.status).toBe(200);
+    expect(cancelled.data).toMatchObject({ id: accepted.data.id, status: "cancelled", lines: { total: 1, done: 0 } });
+    await expect(client.listings.imports.cancel(accepted.data.id)).rejects.toMatchObject({ status: 409, code: "import_ended" });
+    await runImports();
+  });
 });

@@ -11,7 +11,7 @@ import { markListingSoldRoute } from "./listings/[code]/sold/declaration";
 import { catalogRoute, createListingRoute } from "./listings/declaration";
 import { upsertListingByRefRoute } from "./listings/ref/[ref]/declaration";
 import { createListingImportRoute } from "./listings/imports/declaration";
-import { getListingImportRoute } from "./listings/imports/[id]/declaration";
+import { cancelListingImportRoute, getListingImportRoute } from "./listings/imports/[id]/declaration";
 import { validateListingRoute } from "./listings/validate/declaration";
 import { revokeRoute } from "./oauth/revoke/declaration";
 import { tokenRoute } from "./oauth/token/declaration";
@@ -44,6 +44,7 @@ export const routes: readonly RouteDeclaration[] = [
   upsertListingByRefRoute,
   createListingImportRoute,
   getListingImportRoute,
+  cancelListingImportRoute,
   accountListingsRoute,
   accountListingRoute,
   accountListingByRefRoute,

@@ -155,6 +155,10 @@ const fixes: Record<ErrorCode, Record<Locale, string>> = {
     en: "Wait for the import named in detail to complete (GET /listings/imports/{id}, or the import.completed event), then send the next one.",
     ro: "Așteaptă ca importul numit în detail să se încheie (GET /listings/imports/{id} sau evenimentul import.completed), apoi trimite-l pe următorul.",
   },
+  import_ended: {
+    en: "Nothing to do: the import has completed, was cancelled or failed. Read its results with GET /listings/imports/{id}.",
+    ro: "Nu mai este nimic de făcut: importul s-a încheiat, a fost anulat sau a eșuat. Citește-i rezultatele cu GET /listings/imports/{id}.",
+  },
 };
 
 /** Where the spec puts each cross-field code; the other codes point at the field they are about. */

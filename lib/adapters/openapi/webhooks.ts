@@ -50,8 +50,8 @@ const described: Record<EventType, { component: string; summary: string; when: s
   },
   [eventTypes.importCompleted]: {
     component: "ImportCompletedEvent",
-    summary: "Bulk import completed",
-    when: "Every line of a bulk import (`POST /listings/imports`) was applied or refused; `data.lines` counts the outcomes, and `GET /listings/imports/{id}` lists each line's.",
+    summary: "Bulk import ended",
+    when: "A bulk import (`POST /listings/imports`) ended, once: `data.status` is `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`) or `failed` (its key may write no more, `data.error_code`); `data.lines` counts the outcomes of the lines applied, and `GET /listings/imports/{id}` lists each line's.",
   },
 };
 

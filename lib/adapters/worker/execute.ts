@@ -1,9 +1,9 @@
 import type { Database } from "@/db";
-import { systemContext, type Clock } from "@/lib/base/context";
+import { clockFrom, systemContext, type Clock } from "@/lib/base/context";
 import { logger } from "@/lib/base/logger";
 import { SpanStatusCode, traced } from "@/lib/base/tracing";
 import type { JobDefinition } from "@/lib/infra/jobs/define";
-import { markDone, markFailed, markRetry, type JobRow } from "@/lib/infra/jobs/store";
+import { defaultJobLeaseSeconds, markDone, markFailed, markRetry, renewJobLease, type JobRow } from "@/lib/infra/jobs/store";
 
 /** What became of one attempt; plain JSON, so it can also be an Inngest step's output. */
 export type JobOutcome =
@@ -50,6 +50,31 @@ interface ExecuteInput {
   clock?: Clock;
 }
 
+/**
+ * The run's `renewLease`: renews the row's lease once a third of it has passed since the claim or
+ * the last renewal, so a handler may call it before every piece of work. Calls made together share
+ * one renewal; once the row is found to be another run's, every later call answers false.
+ */
+function leaseRenewer(input: {
+  database: Database;
+  job: JobDefinition;
+  row: JobRow;
+  claimedAt: Date;
+  clock: Clock;
+}): () => Promise<boolean> {
+  const seconds = input.job.leaseSeconds ?? defaultJobLeaseSeconds;
+  let renewedAt = input.claimedAt.getTime();
+  let held = Promise.resolve(true);
+  return () => {
+    const now = input.clock();
+    if (now.getTime() - renewedAt >= (seconds * 1000) / 3) {
+      renewedAt = now.getTime();
+      held = held.then((still) => still && renewJobLease(input.database.connection, input.row, { now, seconds }));
+    }
+    return held;
+  };
+}
+
 async function runJob(input: ExecuteInput): Promise<JobOutcome> {
   const { database, job, row, now, clock } = input;
   const base = { id: row.id, name: row.name, attempt: row.attempts };
@@ -65,9 +90,15 @@ async function runJob(input: ExecuteInput): Promise<JobOutcome> {
   if (!payload.success) return fail(`Invalid payload: ${payload.error.issues.map((issue) => issue.message).join("; ")}`);
 
   try {
+    const runClock = clock ?? clockFrom(now);
     const result = await job.handler(payload.data, {
-      ...systemContext(database, { now, clock }),
-      job: { id: row.id, name: row.name, attempt: row.attempts },
+      ...systemContext(database, { now, clock: runClock }),
+      job: {
+        id: row.id,
+        name: row.name,
+        attempt: row.attempts,
+        renewLease: leaseRenewer({ database, job, row, claimedAt: now, clock: runClock }),
+      },
     });
     await markDone(database.connection, row, now);
     return { ...base, status: "done", result: result ?? null };

@@ -6,7 +6,7 @@ import { DeliveryLane } from "./delivery-lane";
 import { cronDedupeKey, nextOccurrence, type JobDefinition } from "@/lib/infra/jobs/define";
 import { executeJob, type JobOutcome } from "./execute";
 import { jobRegistry } from "./registry";
-import { claimDueJobs, claimJobById, insertJob, insertJobsIfAbsent, releaseJob, type JobRow } from "@/lib/infra/jobs/store";
+import { claimDueJobs, claimJobById, insertJob, insertJobsIfAbsent, releaseJob, type JobLeases, type JobRow } from "@/lib/infra/jobs/store";
 
 export interface RunOptions {
   database: Database;
@@ -38,6 +38,10 @@ export interface RunSummary {
 
 const byName = (list: readonly JobDefinition[]) => new Map(list.map((job) => [job.name, job]));
 
+/** The leases of the jobs that declare their own. */
+const leasesOf = (list: readonly JobDefinition[]): JobLeases =>
+  Object.fromEntries(list.flatMap((job) => (job.leaseSeconds === undefined ? [] : [[job.name, job.leaseSeconds]])));
+
 /** Makes sure the next occurrence of every cron job is queued (one pending row each, by dedupe key). */
 async function ensureCronOccurrences(database: Database, now: Date, list: readonly JobDefinition[] = jobRegistry): Promise<void> {
   const rows = list.flatMap((job) =>
@@ -58,6 +62,7 @@ export async function runDueJobs(options: RunOptions): Promise<RunSummary> {
   const clock = clockFrom(now);
   const list = options.jobs ?? jobRegistry;
   const known = byName(list);
+  const leases = leasesOf(list);
   const batchSize = options.batchSize ?? 10;
   const maxJobs = options.maxJobs ?? 1000;
   await ensureCronOccurrences(database, now, list);
@@ -65,7 +70,7 @@ export async function runDueJobs(options: RunOptions): Promise<RunSummary> {
   const outcomes: JobOutcome[] = [];
   while (outcomes.length < maxJobs && !options.stopping?.()) {
     const limit = Math.min(batchSize, maxJobs - outcomes.length);
-    const rows = await claimDueJobs(database.connection, { names: [...known.keys()], now, limit });
+    const rows = await claimDueJobs(database.connection, { names: [...known.keys()], now, limit, leases });
     if (rows.length === 0) break;
     const batch = rows.map((row) => ({ row, job: known.get(row.name)! }));
     const runs = batch.map(async (run) => {
@@ -98,10 +103,11 @@ export async function runJobById(options: {
 }): Promise<RunByIdResult> {
   const { database, id } = options;
   const now = options.now ?? new Date();
-  const claim = await claimJobById(database.connection, { id, now });
+  const list = options.jobs ?? jobRegistry;
+  const claim = await claimJobById(database.connection, { id, now, leases: leasesOf(list) });
   if ("gone" in claim) return { id, status: "gone" };
   if ("waitUntil" in claim) return { id, status: "waiting", until: claim.waitUntil.toISOString() };
-  const job = byName(options.jobs ?? jobRegistry).get(claim.claimed.name);
+  const job = byName(list).get(claim.claimed.name);
   if (!job) throw new Error(`Job "${claim.claimed.name}" is not in the registry of this process`);
   return executeJob({ database, job, row: claim.claimed, now });
 }
@@ -195,7 +201,8 @@ async function giveBackRunning(running: Running[]): Promise<void> {
       if (payload.success && job.giveBack) {
         await job.giveBack(payload.data, {
           ...systemContext(database, { now }),
-          job: { id: row.id, name: row.name, attempt: row.attempts },
+          // The row was just given back: the run holds it no more.
+          job: { id: row.id, name: row.name, attempt: row.attempts, renewLease: async () => false },
         });
       }
       logger.warn("job given back unfinished at shutdown", { job: row.name, jobId: row.id });

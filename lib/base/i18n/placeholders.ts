@@ -41,6 +41,7 @@ export const problemDetails = {
   import_empty: [],
   import_too_many_lines: ["limit"],
   import_in_progress: ["id"],
+  import_ended: ["id", "status"],
 } as const;
 
 /** The arguments of each reason's detail, for the problems that say why. */

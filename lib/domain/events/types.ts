@@ -117,7 +117,14 @@ export const eventDataSchemas = {
   }),
   [eventTypes.importCompleted]: z.object({
     id: z.string().meta({ description: "The import's id; its line results are read with `GET /listings/imports/{id}`." }),
-    status: z.literal("completed"),
+    status: z.enum(["completed", "cancelled", "failed"]).meta({
+      description:
+        "How the import ended: `completed` (every line applied or refused), `cancelled` by its owner, or `failed` (see `error_code`); `lines` counts the lines applied until then.",
+    }),
+    error_code: z
+      .string()
+      .optional()
+      .meta({ description: "Only when `failed`: `key_revoked`, `key_expired` or `account_inactive` (accept other values too)." }),
     lines: importTotalsSchema,
   }),
 } satisfies Record<EventType, z.ZodObject>;

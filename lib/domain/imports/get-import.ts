@@ -1,6 +1,6 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
-import { listingImportLines, listingImports, type ListingImportStatus } from "@/db/schema";
+import { listingImportLines, listingImports, type ImportFailure, type ListingImportStatus } from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { notFound } from "@/lib/base/errors";
 import { idPattern } from "@/lib/base/ids";
@@ -21,6 +21,8 @@ export type ImportLineRow = typeof listingImportLines.$inferSelect;
 export interface ImportView {
   id: string;
   status: ListingImportStatus;
+  /** Why a `failed` import stopped; null otherwise. */
+  errorCode: ImportFailure | null;
   createdAt: Date;
   completedAt: Date | null;
   lines: ImportTotals;
@@ -64,6 +66,7 @@ export async function getImport({
   return {
     id: found.id,
     status: found.status,
+    errorCode: found.errorCode,
     createdAt: found.createdAt,
     completedAt: found.completedAt,
     lines: await importTotals(ctx.db, { importId: found.id, total: found.total }),

@@ -1,11 +1,13 @@
 import { count, desc, eq, inArray } from "drizzle-orm";
-import { listingImportLines, listingImports, listingImportOutcomes, type ListingImportStatus } from "@/db/schema";
+import { listingImportLines, listingImports, listingImportOutcomes, type ImportFailure, type ListingImportStatus } from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import type { ImportTotals } from "./totals";
 
 export interface ImportSummary {
   id: string;
   status: ListingImportStatus;
+  /** Why a `failed` import stopped; null otherwise. */
+  errorCode: ImportFailure | null;
   createdAt: Date;
   completedAt: Date | null;
   lines: ImportTotals;
@@ -42,6 +44,6 @@ export async function listImports({
       lines[outcome] = counted.find((c) => c.importId === row.id && c.outcome === outcome)?.n ?? 0;
       lines.done += lines[outcome];
     }
-    return { id: row.id, status: row.status, createdAt: row.createdAt, completedAt: row.completedAt, lines };
+    return { id: row.id, status: row.status, errorCode: row.errorCode, createdAt: row.createdAt, completedAt: row.completedAt, lines };
   });
 }

@@ -1,11 +1,26 @@
 import { and, eq } from "drizzle-orm";
-import { agencyMembers, listingImportLines, listingImports } from "@/db/schema";
-import { apiContext, withTransaction, type AccountActor, type ServiceContext, type StaffActor } from "@/lib/base/context";
-import { eventTypes, recordEvent } from "@/lib/domain/events";
+import {
+  accounts,
+  agencyMembers,
+  apiKeys,
+  listingImportLines,
+  listingImports,
+  pendingImportStatuses,
+  type ImportFailure,
+  type ListingImport,
+} from "@/db/schema";
+import {
+  apiContext,
+  withTransaction,
+  type AccountActor,
+  type ServiceContext,
+  type StaffActor,
+  type TransactionContext,
+} from "@/lib/base/context";
 import { applyLine, LineNeedsSavepoint, readLine, type LineResult, type ReadLine } from "./apply-line";
+import { endImport } from "./internal/end-import";
 import { importLines } from "./lines";
 import { readUploadedImport } from "./source";
-import { importTotals } from "./totals";
 
 /** Lines applied in one transaction, each under its own savepoint: fewer commits, the same writes. */
 const linesPerTransaction = 100;
@@ -17,26 +32,29 @@ const linesPerTransaction = 100;
  */
 const lanes = 4;
 
-export type ProcessImportOutcome = { status: "completed" | "gone" | "continue" };
+export type ProcessImportOutcome = { status: "completed" | "failed" | "gone" | "continue" | "lost" };
 
 /**
  * The import job: applies the lines without a result yet, as the import's key would with
  * `PUT /listings/ref/{ref}`, in lanes (the lines of one ref in file order), each line's result row
  * written in the transaction that applies it (a process killed mid-import leaves whole lines, and
- * the next run starts after them; the result's primary key refuses a line applied twice). After
- * `budgetMs` it stops between transactions and says `continue`, so one run stays well within its
- * job lease. The last run marks the import completed and writes `import.completed` in the same
- * transaction, once.
+ * the next run starts after them; the result's primary key refuses a line applied twice). Before
+ * each transaction it renews its job's lease (`renewLease`) and stops, saying `lost`, once another
+ * run holds the job. After `budgetMs` it stops between transactions and says `continue`. Each
+ * transaction first checks that the import still runs and its key still may write: a cancelled
+ * import stops there, one whose key was revoked or expired (or whose account was closed) ends
+ * `failed` with that reason. The last run marks the import completed; every ending writes
+ * `import.completed` in its transaction, once.
  */
 export async function processImport({
   ctx,
   input,
 }: {
   ctx: ServiceContext<StaffActor>;
-  input: { importId: string; budgetMs: number };
+  input: { importId: string; budgetMs: number; renewLease: () => Promise<boolean> };
 }): Promise<ProcessImportOutcome> {
   const [found] = await ctx.db.select().from(listingImports).where(eq(listingImports.id, input.importId));
-  if (!found || found.status === "completed") return { status: "gone" };
+  if (!found || !pendingImportStatuses.includes(found.status)) return { status: "gone" };
   if (found.status === "queued") {
     await ctx.db
       .update(listingImports)
@@ -59,32 +77,80 @@ export async function processImport({
   const caller = { accountId: found.accountId, keyId: found.keyId, agency: membership ?? null };
   const started = ctx.clock().getTime();
   const overBudget = () => ctx.clock().getTime() - started > input.budgetMs;
-  const runLane = async (queue: ReadLine[]): Promise<boolean> => {
+  let stop: ImportStopped | undefined;
+  const runLane = async (queue: ReadLine[]): Promise<"done" | "over budget" | "stopped"> => {
     for (let start = 0; start < queue.length; start += linesPerTransaction) {
-      if (overBudget()) return false;
-      await applyBatch(apiContext(ctx.database, caller, { now: ctx.clock() }), found.id, queue.slice(start, start + linesPerTransaction));
+      if (stop) return "stopped";
+      if (overBudget()) return "over budget";
+      if (!(await input.renewLease())) {
+        stop ??= new ImportStopped("lost");
+        return "stopped";
+      }
+      try {
+        await applyBatch(apiContext(ctx.database, caller, { now: ctx.clock() }), found, queue.slice(start, start + linesPerTransaction));
+      } catch (error) {
+        if (!(error instanceof ImportStopped)) throw error;
+        stop ??= error;
+        return "stopped";
+      }
     }
-    return true;
+    return "done";
   };
   // Every lane ends before the run does (a failed one's error is the run's): a retry never meets
   // lanes of this run still writing.
   const settled = await Promise.allSettled(laneQueues(pending).map(runLane));
   for (const lane of settled) if (lane.status === "rejected") throw lane.reason;
-  if (settled.some((lane) => lane.status === "fulfilled" && !lane.value)) return { status: "continue" };
-  await completeImport(ctx, found);
+  if (stop?.reason === "lost") return { status: "lost" };
+  if (stop?.reason === "ended") return { status: "gone" };
+  if (stop) {
+    await endImport(ctx, found, { status: "failed", errorCode: stop.reason });
+    return { status: "failed" };
+  }
+  if (settled.some((lane) => lane.status === "fulfilled" && lane.value === "over budget")) return { status: "continue" };
+  await endImport(ctx, found, { status: "completed", errorCode: null });
   return { status: "completed" };
+}
+
+/**
+ * Why a run stops applying lines: its job is another run's (`lost`), the import ended meanwhile
+ * (cancelled: `ended`), or the key it writes as may write no more (the import's `error_code`).
+ */
+class ImportStopped extends Error {
+  constructor(readonly reason: "lost" | "ended" | ImportFailure) {
+    super(`import stopped: ${reason}`);
+  }
+}
+
+/**
+ * The first statement of each batch: the import still running (a share lock on its row, so a
+ * cancellation waits for the batches in flight and no batch commits after it) and its key still
+ * usable, as authentication would find it for a single call.
+ */
+async function checkImportGoesOn(tx: TransactionContext<AccountActor>, found: ListingImport): Promise<void> {
+  const [row] = await tx.db
+    .select({ status: listingImports.status, revokedAt: apiKeys.revokedAt, expiresAt: apiKeys.expiresAt, active: accounts.active })
+    .from(listingImports)
+    .leftJoin(apiKeys, eq(apiKeys.id, listingImports.keyId))
+    .innerJoin(accounts, eq(accounts.id, listingImports.accountId))
+    .where(eq(listingImports.id, found.id))
+    .for("share", { of: listingImports });
+  if (!row || row.status !== "running") throw new ImportStopped("ended");
+  if (!row.active) throw new ImportStopped("account_inactive");
+  if (!row.expiresAt || row.revokedAt) throw new ImportStopped("key_revoked");
+  if (row.expiresAt <= tx.now) throw new ImportStopped("key_expired");
 }
 
 /**
  * One transaction of lines and their result rows: first without savepoints; when a line fails, the
  * whole transaction is rolled back and the batch applied again with a savepoint per line.
  */
-async function applyBatch(ctx: ServiceContext<AccountActor>, importId: string, batch: ReadLine[]): Promise<void> {
+async function applyBatch(ctx: ServiceContext<AccountActor>, found: ListingImport, batch: ReadLine[]): Promise<void> {
   // The driver may reject the transaction with the failed statement's error rather than the one
   // thrown: whether a line failed is kept here.
   let lineFailed = false;
   const apply = (savepoints: boolean) =>
     withTransaction(ctx, async (tx) => {
+      await checkImportGoesOn(tx, found);
       const results: LineResult[] = [];
       for (const read of batch) {
         try {
@@ -94,7 +160,7 @@ async function applyBatch(ctx: ServiceContext<AccountActor>, importId: string, b
           throw error;
         }
       }
-      await tx.db.insert(listingImportLines).values(results.map((result) => ({ importId, ...result })));
+      await tx.db.insert(listingImportLines).values(results.map((result) => ({ importId: found.id, ...result })));
     });
   await apply(false).catch((error: unknown) => {
     if (lineFailed) return apply(true);
@@ -112,22 +178,4 @@ function laneQueues(pending: ReadLine[]): ReadLine[][] {
     queues[Math.abs(hash) % lanes].push(read);
   }
   return queues;
-}
-
-async function completeImport(ctx: ServiceContext<StaffActor>, found: typeof listingImports.$inferSelect): Promise<void> {
-  await withTransaction(ctx, async (tx) => {
-    const [completed] = await tx.db
-      .update(listingImports)
-      .set({ status: "completed", completedAt: ctx.clock() })
-      .where(and(eq(listingImports.id, found.id), eq(listingImports.status, "running")))
-      .returning({ id: listingImports.id });
-    if (!completed) return;
-    const lines = await importTotals(tx.db, { importId: found.id, total: found.total });
-    await recordEvent(tx.db, {
-      accountId: found.accountId,
-      type: eventTypes.importCompleted,
-      data: { id: found.id, status: "completed", lines },
-      now: ctx.clock(),
-    });
-  });
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listingImportOutcomes, listingImportStatuses } from "@/db/schema";
+import { importFailures, listingImportOutcomes, listingImportStatuses } from "@/db/schema";
 import { AppError, errorStatus, ValidationError, type ErrorCode, type FieldError } from "@/lib/base/errors";
 import type { Locale } from "@/lib/base/i18n";
 import { renderProblem } from "@/lib/base/problem";
@@ -29,7 +29,14 @@ export const importResultSchema = z
 export const importSchema = z
   .object({
     id: z.string(),
-    status: z.enum(listingImportStatuses),
+    status: z.enum(listingImportStatuses).meta({
+      description:
+        "`queued`, `running`, then how it ended: `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`), `failed` (its key may write no more: `error_code`).",
+    }),
+    error_code: z.enum(importFailures).nullable().meta({
+      description:
+        "Why a `failed` import stopped: `key_revoked` (the key that sent it was revoked, or its app disconnected), `key_expired`, `account_inactive`; null otherwise. Accept other values too.",
+    }),
     lines: importTotalsSchema,
     results: z.array(importResultSchema),
   })
@@ -52,7 +59,13 @@ export function renderResult(row: ImportLineRow, locale: Locale): ImportResult {
 }
 
 export const renderImport = (view: ImportView, locale: Locale) => ({
-  data: { id: view.id, status: view.status, lines: view.lines, results: view.results.map((row) => renderResult(row, locale)) },
+  data: {
+    id: view.id,
+    status: view.status,
+    error_code: view.errorCode,
+    lines: view.lines,
+    results: view.results.map((row) => renderResult(row, locale)),
+  },
   meta: { next: view.next },
 });
 

@@ -4,7 +4,17 @@ import type { ServiceContext, SystemActor } from "@/lib/base/context";
 
 /** What a handler receives besides its payload; it can call services `verb({ ctx, input })` directly. */
 export interface JobContext extends ServiceContext<SystemActor> {
-  job: { id: string; name: string; attempt: number };
+  job: {
+    id: string;
+    name: string;
+    attempt: number;
+    /**
+     * Renews the run's lease on its row when a third of the lease has passed since the claim or the
+     * last renewal (by the context's clock); resolves false once the row is another run's (the lease
+     * ended and it was claimed again): the handler must stop writing then.
+     */
+    renewLease(): Promise<boolean>;
+  };
 }
 
 /**
@@ -24,11 +34,17 @@ export interface JobOptions<P extends z.ZodType> extends JobDeclaration<P> {
    * second a minute after the first fails, the third five minutes after the second fails.
    */
   retry: { delaysSeconds: readonly number[] };
+  /**
+   * How long a claim holds the row, in seconds (`defaultJobLeaseSeconds`, 600, unless given). A job
+   * with a short lease calls `ctx.job.renewLease()` as it works, so that a run whose process died
+   * is taken up by another runner soon after, never one that still works.
+   */
+  leaseSeconds?: number;
   /** Five-field cron expression in UTC; the runner (or Inngest) starts the job with payload `{}`. */
   cron?: string;
   /**
-   * Plain async work in lib/. It must finish within the claim lease (`jobLeaseSeconds`) and be safe
-   * to run again: a process that dies mid-run leaves the row to be claimed once more.
+   * Plain async work in lib/. It must finish within the claim lease (`leaseSeconds`), or renew it,
+   * and be safe to run again: a process that dies mid-run leaves the row to be claimed once more.
    */
   handler(payload: z.output<P>, ctx: JobContext): Promise<unknown>;
   /**
@@ -54,6 +70,10 @@ export function defineJob<P extends z.ZodType>(options: JobOptions<P>): JobDefin
   if (options.retry.delaysSeconds.some((delay) => !Number.isInteger(delay) || delay < 1)) {
     // A zero delay would make a failing job due again within the same runDueJobs pass.
     throw new Error(`Job "${options.name}": retry delays are whole seconds, at least 1`);
+  }
+  if (options.leaseSeconds !== undefined && (!Number.isInteger(options.leaseSeconds) || options.leaseSeconds < 3)) {
+    // A third of it is the renewal's step: whole seconds, at least one.
+    throw new Error(`Job "${options.name}": the lease is whole seconds, at least 3`);
   }
   if (options.cron !== undefined) {
     // Inngest accepts the classic five fields; the embedded runner must read the same schedule.

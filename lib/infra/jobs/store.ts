@@ -6,10 +6,14 @@ import { newId } from "@/lib/base/ids";
 export type JobRow = typeof jobs.$inferSelect;
 
 /**
- * How long a claim holds a row. A row still `running` past its lease belongs to a process that
- * died; any runner claims it again. Handlers must finish well within it.
+ * How long a claim holds a row unless its job declares its own lease (`leaseSeconds`, renewed by
+ * the run while it works). A row still `running` past its lease belongs to a process that died; any
+ * runner claims it again.
  */
-const jobLeaseSeconds = 600;
+export const defaultJobLeaseSeconds = 600;
+
+/** The lease of each job name whose lease is not the default one. */
+export type JobLeases = Readonly<Record<string, number>>;
 
 const pending = inArray(jobs.status, ["queued", "running"]);
 
@@ -20,7 +24,15 @@ const claimable = (now: Date): SQL =>
     and(eq(jobs.status, "running"), or(isNull(jobs.lockedUntil), lte(jobs.lockedUntil, now))),
   )!;
 
-const leaseEnd = (now: Date) => new Date(now.getTime() + jobLeaseSeconds * 1000);
+const leaseEnd = (now: Date, seconds = defaultJobLeaseSeconds) => new Date(now.getTime() + seconds * 1000);
+
+/** The end of a claim made at `now`: each row's by its job's lease. */
+function claimLeaseEnd(now: Date, leases: JobLeases = {}): SQL | Date {
+  const named = Object.entries(leases);
+  if (named.length === 0) return leaseEnd(now);
+  const cases = named.map(([name, seconds]) => sql`when ${name} then ${leaseEnd(now, seconds).toISOString()}::timestamptz`);
+  return sql`case ${jobs.name} ${sql.join(cases, sql` `)} else ${leaseEnd(now).toISOString()}::timestamptz end`;
+}
 
 export interface NewJob {
   name: string;
@@ -67,7 +79,10 @@ export async function insertJobsIfAbsent(db: Handle, rows: Required<NewJob>[]): 
  * Names this process does not know stay untouched, so an older instance in a rolling deploy never
  * fails a newer instance's jobs.
  */
-export async function claimDueJobs(db: Handle, input: { names: string[]; now: Date; limit: number }): Promise<JobRow[]> {
+export async function claimDueJobs(
+  db: Handle,
+  input: { names: string[]; now: Date; limit: number; leases?: JobLeases },
+): Promise<JobRow[]> {
   if (input.names.length === 0) return [];
   const due = db
     .select({ id: jobs.id })
@@ -78,7 +93,7 @@ export async function claimDueJobs(db: Handle, input: { names: string[]; now: Da
     .for("update", { skipLocked: true });
   return db
     .update(jobs)
-    .set({ status: "running", attempts: sql`${jobs.attempts} + 1`, lockedUntil: leaseEnd(input.now) })
+    .set({ status: "running", attempts: sql`${jobs.attempts} + 1`, lockedUntil: claimLeaseEnd(input.now, input.leases) })
     .where(inArray(jobs.id, due))
     .returning();
 }
@@ -95,10 +110,10 @@ export async function countDueJobs(db: Handle, now: Date): Promise<number> {
 export type ClaimById = { claimed: JobRow } | { waitUntil: Date } | { gone: true };
 
 /** Claims one row by id (the Inngest path), or says when it may be claimed, or that it never will. */
-export async function claimJobById(db: Handle, input: { id: string; now: Date }): Promise<ClaimById> {
+export async function claimJobById(db: Handle, input: { id: string; now: Date; leases?: JobLeases }): Promise<ClaimById> {
   const [claimed] = await db
     .update(jobs)
-    .set({ status: "running", attempts: sql`${jobs.attempts} + 1`, lockedUntil: leaseEnd(input.now) })
+    .set({ status: "running", attempts: sql`${jobs.attempts} + 1`, lockedUntil: claimLeaseEnd(input.now, input.leases) })
     .where(and(eq(jobs.id, input.id), claimable(input.now)))
     .returning();
   if (claimed) return { claimed };
@@ -110,6 +125,20 @@ export async function claimJobById(db: Handle, input: { id: string; now: Date })
 // Every transition after a claim names the attempt it belongs to: a runner whose lease expired
 // and whose row was claimed again must not overwrite the newer attempt's outcome.
 const heldBy = (row: JobRow) => and(eq(jobs.id, row.id), eq(jobs.status, "running"), eq(jobs.attempts, row.attempts));
+
+/**
+ * The run still works: its lease runs `seconds` from `now` again. False when the row is no longer
+ * this attempt's (its lease ended and another run claimed it): the run must stop. Whichever of the
+ * renewal and another runner's claim comes first wins, as both update the same row.
+ */
+export async function renewJobLease(db: Handle, row: JobRow, input: { now: Date; seconds: number }): Promise<boolean> {
+  const renewed = await db
+    .update(jobs)
+    .set({ lockedUntil: leaseEnd(input.now, input.seconds) })
+    .where(heldBy(row))
+    .returning({ id: jobs.id });
+  return renewed.length > 0;
+}
 
 export async function markDone(db: Handle, row: JobRow, now: Date): Promise<void> {
   await db.update(jobs).set({ status: "done", finishedAt: now, lockedUntil: null, lastError: null }).where(heldBy(row));

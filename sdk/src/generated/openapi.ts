@@ -252,14 +252,20 @@ export interface paths {
     };
     /**
      * A bulk import and its line results
-     * @description The import's `status` (`queued`, `running`, `completed`), its counts, and a page of its line results in line order: while `meta.next` is not null, request the next page with `after` = `meta.next`. A result's `code` is the listing's; a refused line has the problem code a single call would have answered in `error_code`, its `detail`, and its field errors in `errors` (the items of a 422). Another account's import answers 404.
+     * @description The import's `status` (`queued`, `running`, then `completed`, `cancelled` or `failed`, with `error_code` saying why it failed), its counts, and a page of its line results in line order: while `meta.next` is not null, request the next page with `after` = `meta.next`. A result's `code` is the listing's; a refused line has the problem code a single call would have answered in `error_code`, its `detail`, and its field errors in `errors` (the items of a 422). Another account's import answers 404.
      *
      *     Permission: `listings:read`.
      */
     get: operations["getListingImport"];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Cancel a bulk import
+     * @description Ends a `queued` or `running` import `cancelled`: no line is applied after the answer, the lines applied before stay applied, and `import.completed` is written with `status: cancelled` and their counts. Answers the import as `GET /listings/imports/{id}` does (the first page of its results). An import that has ended already is 409 `import_ended`; another account's import answers 404.
+     *
+     *     Permission: `listings:write`.
+     */
+    delete: operations["cancelListingImport"];
     options?: never;
     head?: never;
     patch?: never;
@@ -749,8 +755,8 @@ export interface webhooks {
     get?: never;
     put?: never;
     /**
-     * Bulk import completed
-     * @description `import.completed`: Every line of a bulk import (`POST /listings/imports`) was applied or refused; `data.lines` counts the outcomes, and `GET /listings/imports/{id}` lists each line's.
+     * Bulk import ended
+     * @description `import.completed`: A bulk import (`POST /listings/imports`) ended, once: `data.status` is `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`) or `failed` (its key may write no more, `data.error_code`); `data.lines` counts the outcomes of the lines applied, and `GET /listings/imports/{id}` lists each line's.
      *
      *     Sent as `POST` to the webhook's address with `Content-Type: application/json`, signed with Standard Webhooks (see the headers). Answer 2xx within 10 seconds; do slow work after answering. Any other status, a redirect (never followed) or no answer within 10 seconds is a failed attempt, retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A delivery can arrive more than once and events can arrive out of order.
      */
@@ -1587,8 +1593,13 @@ export interface components {
       data: {
         /** @description The import's id; its line results are read with `GET /listings/imports/{id}`. */
         id: string;
-        /** @constant */
-        status: "completed";
+        /**
+         * @description How the import ended: `completed` (every line applied or refused), `cancelled` by its owner, or `failed` (see `error_code`); `lines` counts the lines applied until then.
+         * @enum {string}
+         */
+        status: "completed" | "cancelled" | "failed";
+        /** @description Only when `failed`: `key_revoked`, `key_expired` or `account_inactive` (accept other values too). */
+        error_code?: string;
         lines: components["schemas"]["ImportTotals"];
       };
       /** @description Only on the webhook of an integrator app: the `connection_id` of the app's connection to the account the event belongs to. Absent on an account's own webhooks. */
@@ -1658,7 +1669,8 @@ export interface components {
         | "upload_already_used"
         | "import_empty"
         | "import_too_many_lines"
-        | "import_in_progress";
+        | "import_in_progress"
+        | "import_ended";
       /** @description Stable, never translated: why, more precisely than `code`, for the codes that have reasons (`unauthenticated`: `missing_key`, `malformed_key`, `production_key`, `sandbox_key`; `not_found`: `not_paused`; `listing_action_refused`; `limit_reached`). Listed on the page `type` points at. */
       reason?: string;
       detail: string;
@@ -1839,8 +1851,13 @@ export interface components {
     };
     ListingImport: {
       id: string;
-      /** @enum {string} */
-      status: "queued" | "running" | "completed";
+      /**
+       * @description `queued`, `running`, then how it ended: `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`), `failed` (its key may write no more: `error_code`).
+       * @enum {string}
+       */
+      status: "queued" | "running" | "completed" | "cancelled" | "failed";
+      /** @description Why a `failed` import stopped: `key_revoked` (the key that sent it was revoked, or its app disconnected), `key_expired`, `account_inactive`; null otherwise. Accept other values too. */
+      error_code: ("key_revoked" | "key_expired" | "account_inactive") | null;
       lines: components["schemas"]["ImportTotalsOutput"];
       results: components["schemas"]["ImportResult"][];
     };
@@ -5903,6 +5920,123 @@ export interface operations {
       };
       /** @description `not_found`: does not exist or is not the caller's. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid data, see `errors[]`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `too_many_requests`: wait `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: an unexpected failure, nothing internal shown; quote `request_id` when reporting it. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `service_unavailable`: the database cannot be reached right now (restarting, connections lost); the request's transaction was rolled back. Retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  cancelListingImport: {
+    parameters: {
+      query?: {
+        /** @description Language of titles, details and labels. */
+        locale?: "ro" | "en";
+      };
+      header?: never;
+      path: {
+        /** @description The import's id (`imp_…`), as `POST /listings/imports` answered. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Cancelled. */
+      200: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ListingImport"];
+            meta: {
+              next: string | null;
+            };
+          };
+        };
+      };
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `not_found`: does not exist or is not the caller's. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`; upload URLs: `upload_already_used`. */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { ImportStatus } from "@/components/import-status";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
 import type { PortalSession } from "@/lib/adapters/portal/session";
 import { format, type Locale } from "@/lib/base/i18n";
@@ -25,9 +26,9 @@ export async function ImportsSection({ ctx, locale }: { ctx: PortalSession["ctx"
             const date = when.format(item.createdAt);
             return (
               <li key={item.id}>
-                <strong>{t.statuses[item.status]}</strong> · {format(locale, t.sent, { date })}
+                <ImportStatus locale={locale} item={item} />
                 <br />
-                {item.status === "completed" ? format(locale, t.summary, item.lines) : format(locale, t.progress, item.lines)}{" "}
+                {format(locale, t.sent, { date })}{" "}
                 <Link href={`/account/listings/imports/${item.id}`} aria-label={format(locale, t.openLabel, { date })}>
                   {t.open}
                 </Link>

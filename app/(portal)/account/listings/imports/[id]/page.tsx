@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { ImportStatus } from "@/components/import-status";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
 import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { requireAccount, type PortalSession } from "@/lib/adapters/portal/session";
@@ -53,8 +54,7 @@ export default async function ImportPage({ params, searchParams }: Props) {
       </p>
       <h1>{format(locale, t.title, { date })}</h1>
       <p role="status">
-        <strong>{t.statuses[found.status]}</strong> ·{" "}
-        {found.status === "completed" ? format(locale, t.summary, found.lines) : format(locale, t.progress, found.lines)}
+        <ImportStatus locale={locale} item={found} />
       </p>
       <section aria-labelledby="results">
         <h2 id="results">{t.results}</h2>

@@ -1,0 +1,31 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { listingImports, pendingImportStatuses, type ImportFailure, type ListingImport } from "@/db/schema";
+import { withTransaction, type ServiceContext } from "@/lib/base/context";
+import { eventTypes, recordEvent } from "@/lib/domain/events";
+import { importTotals } from "../totals";
+
+export type ImportEnding = { status: "completed" | "cancelled"; errorCode: null } | { status: "failed"; errorCode: ImportFailure };
+
+/**
+ * Ends a queued or running import: its status, reason and time, and `import.completed` with the
+ * totals of the lines applied, in one transaction. The update is conditional on the import still
+ * pending, so an import ends once: false when it had ended already (the event is not written again).
+ */
+export async function endImport(ctx: ServiceContext, found: ListingImport, ending: ImportEnding): Promise<boolean> {
+  return withTransaction(ctx, async (tx) => {
+    const [ended] = await tx.db
+      .update(listingImports)
+      .set({ status: ending.status, errorCode: ending.errorCode, completedAt: tx.clock() })
+      .where(and(eq(listingImports.id, found.id), inArray(listingImports.status, pendingImportStatuses)))
+      .returning({ id: listingImports.id });
+    if (!ended) return false;
+    const lines = await importTotals(tx.db, { importId: found.id, total: found.total });
+    await recordEvent(tx.db, {
+      accountId: found.accountId,
+      type: eventTypes.importCompleted,
+      data: { id: found.id, status: ending.status, ...(ending.errorCode ? { error_code: ending.errorCode } : {}), lines },
+      now: tx.clock(),
+    });
+    return true;
+  });
+}
