@@ -38,7 +38,9 @@ if (process.env.PG_POOLER !== "none") {
   }
   console.error(`with-postgres: PgBouncer in transaction mode at ${pooler.pooled(throwaway.url)}`);
 }
-const urls = pooler ? { DATABASE_URL: pooler.pooled(throwaway.url), DATABASE_URL_UNPOOLED: throwaway.url } : { DATABASE_URL: throwaway.url };
+const urls = pooler
+  ? { DATABASE_URL: pooler.pooled(throwaway.url), DATABASE_URL_UNPOOLED: throwaway.url }
+  : { DATABASE_URL: throwaway.url };
 
 const exitCode = await new Promise<number>((resolve) => {
   const child = spawn(command, args, {

@@ -23,7 +23,10 @@ describe("a listing's write over a version it did not read", () => {
 
     const refused = await withTransaction(await operatorCtx(), async (tx) => {
       const { row } = await lockAnyListing(tx, code);
-      await tx.db.update(listings).set({ version: sql`${listings.version} + 1` }).where(eq(listings.id, row.id));
+      await tx.db
+        .update(listings)
+        .set({ version: sql`${listings.version} + 1` })
+        .where(eq(listings.id, row.id));
       return updateListing(tx, row, { fields: { ...row.fields, rooms: 9 } }).catch((error: unknown) => error);
     }).catch((error: unknown) => error);
 
