@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { replicaName, ReplicaSet } from "./replicas";
 import { traceQueries } from "./tracing";
 
 /**
@@ -37,6 +38,12 @@ export interface Database {
    * its own (migrations hold a session lock; `listen` uses it already).
    */
   directUrl?: string;
+  /**
+   * On PostgreSQL with `DATABASE_REPLICA_URLS`: the read replicas, for the reads that tolerate lag and
+   * say so (`readMayLag`, lib/base/context.ts). Every other query, and every transaction, goes to
+   * `connection`, the primary.
+   */
+  replicas?: ReplicaSet;
 }
 
 export interface OpenOptions {
@@ -54,15 +61,41 @@ export interface OpenOptions {
   /** A dumped PGlite data directory to start from (tests use a migrated template). */
   loadFrom?: Blob;
   poolSize?: number;
+  /** PostgreSQL addresses of read replicas of `url`'s database, each reached as `url` is (`pooling`). */
+  replicaUrls?: string[];
+  /** How long a replica that could not be reached rests before a read tries it again (30 s when absent). */
+  replicaRetryMs?: number;
 }
 
 export type Pooling = "session" | "transaction";
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if (!options.url) return openPglite(options);
+  if (!options.url) {
+    if (options.replicaUrls?.length) throw new ReplicaSettingsError();
+    return openPglite(options);
+  }
   const pooling = options.pooling ?? "session";
   if (pooling === "transaction" && !options.directUrl) throw new PoolingSettingsError();
-  return openPostgres(options.url, options.poolSize ?? 10, pooling === "transaction" ? options.directUrl : undefined);
+  return openPostgres(options.url, options.poolSize ?? 10, pooling === "transaction" ? options.directUrl : undefined, {
+    urls: options.replicaUrls ?? [],
+    retryMs: options.replicaRetryMs ?? defaultReplicaRetryMs,
+  });
+}
+
+/**
+ * How long a replica that could not be reached rests before a read tries it again: long enough that a
+ * replica which is down costs the reads of a busy server almost nothing (each try of an address that
+ * does not answer waits up to `connectTimeoutSeconds`), short enough that one back serves again soon.
+ */
+const defaultReplicaRetryMs = 30_000;
+
+/** Replicas without a primary: the embedded database has none. */
+export class ReplicaSettingsError extends Error {
+  constructor() {
+    super(
+      "DATABASE_REPLICA_URLS is set but DATABASE_URL is not: read replicas serve a PostgreSQL primary (docs/operations.md, Read replicas)",
+    );
+  }
 }
 
 /** A transaction-mode pooler without a direct address: migrations and `LISTEN` would have no session to run in. */
@@ -95,9 +128,15 @@ const reconnectBackoff = (failures: number): number => Math.min(0.05 * 2 ** fail
  * statements, since a statement prepared on one server connection would be run by name on another
  * (SQLSTATE 26000, or another statement of that name): every statement then goes unnamed, parsed,
  * bound and run in one round trip (patches/postgres+3.4.9.patch). `LISTEN` holds a session, so it
- * goes to the direct address there.
+ * goes to the direct address there. Each replica gets a pool of its own of the same size and kind
+ * (postgres.js connects lazily: a replica no read reaches holds no connection).
  */
-async function openPostgres(url: string, max: number, directUrl: string | undefined): Promise<Database> {
+async function openPostgres(
+  url: string,
+  max: number,
+  directUrl: string | undefined,
+  replicaSettings: { urls: string[]; retryMs: number },
+): Promise<Database> {
   const { default: postgres } = await import("postgres");
   const { drizzle, PostgresJsPreparedQuery } = await import("drizzle-orm/postgres-js");
   traceQueries(PostgresJsPreparedQuery, "postgres");
@@ -106,13 +145,31 @@ async function openPostgres(url: string, max: number, directUrl: string | undefi
   // postgres.js opens a connection of its own for LISTEN, from this client's settings, on first use.
   const listener = directUrl ? postgres(directUrl, { ...options, max: 1 }) : client;
   const connection = drizzle({ client }) as unknown as Connection;
+  const replicaClients = replicaSettings.urls.map((replicaUrl) => ({
+    name: replicaName(replicaUrl),
+    client: postgres(replicaUrl, { ...options, max, prepare: !directUrl }),
+  }));
+  const replicas = replicaClients.length
+    ? new ReplicaSet(
+        replicaClients.map(({ name, client: replicaClient }) => ({
+          name,
+          connection: drizzle({ client: replicaClient }) as unknown as Connection,
+        })),
+        replicaSettings.retryMs,
+      )
+    : undefined;
   return {
     connection,
     driver: "postgres",
     directUrl,
+    replicas,
     rows: async <T>(query: Parameters<Connection["execute"]>[0], on: Handle = connection) => resultRows<T>(await on.execute(query)),
     close: async () => {
-      await Promise.all([client.end({ timeout: 5 }), listener !== client && listener.end({ timeout: 5 })]);
+      await Promise.all([
+        client.end({ timeout: 5 }),
+        listener !== client && listener.end({ timeout: 5 }),
+        ...replicaClients.map(({ client: replicaClient }) => replicaClient.end({ timeout: 5 })),
+      ]);
     },
     listen: async (channel, onNotify) => {
       const { unlisten } = await listener.listen(channel, (payload) => onNotify(payload));

@@ -5,7 +5,8 @@ import { migrateDatabase, verifySchema } from "./migrate";
 import { PoolerModeError, statementsCrossSessions } from "./pooling";
 
 export type { Database, Connection, Transaction, Handle, Pooling } from "./client";
-export { resultRows, PoolingSettingsError } from "./client";
+export { resultRows, PoolingSettingsError, ReplicaSettingsError } from "./client";
+export type { Replica, ReplicaSet } from "./replicas";
 export { PoolerModeError } from "./pooling";
 
 // Route handlers and instrumentation are separate bundles in one process: the handle lives on
@@ -20,6 +21,8 @@ export interface DatabaseSettings {
   pooling?: Pooling;
   /** With `pooling: "transaction"`: the direct address, for migrations and `LISTEN`. */
   directUrl?: string;
+  /** With `url`: read replicas of its database, reached as `url` is (`pooling`); none when absent. */
+  replicaUrls?: string[];
   /** With `url`: the pool's connections (10 when absent). */
   poolSize?: number;
   /** Without `url`: the PGlite folder (locked while open), or a `memory://` name. */
@@ -59,9 +62,16 @@ async function open(): Promise<Database> {
   // A transaction pooler taken for a session would fail named statements (or run another of the same name): refuse to start.
   if (settings.url && settings.pooling !== "transaction" && (await statementsCrossSessions(settings.url))) throw new PoolerModeError();
   const db = settings.url
-    ? await openDatabase({ url: settings.url, poolSize: settings.poolSize, pooling: settings.pooling, directUrl: settings.directUrl })
+    ? await openDatabase({
+        url: settings.url,
+        poolSize: settings.poolSize,
+        pooling: settings.pooling,
+        directUrl: settings.directUrl,
+        replicaUrls: settings.replicaUrls,
+      })
     : await openDatabase({
         dataDir: settings.dataDir,
+        replicaUrls: settings.replicaUrls,
         loadFrom: settings.template ? new Blob([await readFile(settings.template)]) : undefined,
       });
   try {

@@ -8,12 +8,13 @@ import { itemOf } from "@/lib/domain/listings/read-shape";
 import { listCoverPhotos } from "@/lib/domain/media/list-public-photos";
 import type { Enumeration } from "@/lib/base/i18n/labels";
 import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
-import { pageContext, type ServiceContext } from "@/lib/base/context";
+import type { ServiceContext } from "@/lib/base/context";
 import type { Locale } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { parseOrThrow } from "@/lib/base/validation/zod";
 import { refusalState, type FormState } from "@/lib/adapters/portal/form-state";
 import { requestLocale } from "@/lib/adapters/portal/request-locale";
+import { catalogContext } from "@/lib/adapters/portal/session";
 import { givenValues, type SearchParams } from "@/lib/adapters/portal/search-params";
 import { givenCursor, pageAt, pageHref, twoWayPaging } from "@/lib/adapters/portal/paging";
 import { notIndexedButFollowed, publicPageMetadata } from "@/lib/adapters/portal/page-metadata";
@@ -60,7 +61,7 @@ export default async function CatalogPage({ searchParams }: Props) {
   const t = pageMessages(locale).catalog;
   const given = await searchParams;
   const values = givenValues(given, filterNames);
-  const ctx = await pageContext();
+  const ctx = await catalogContext();
 
   const { state, found, staleCursor } = await search(ctx, values, givenCursor(given), locale);
   const items = found?.page.items.map(itemOf) ?? [];

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { configureDatabase, database, PoolerModeError, PoolingSettingsError, type Database } from "@/db";
+import { configureDatabase, database, PoolerModeError, PoolingSettingsError, ReplicaSettingsError, type Database } from "@/db";
 import { databaseUnavailable, unreachableMessage } from "@/db/errors";
 import { DatabaseInUseError } from "@/db/lock";
 import { SchemaBehindError } from "@/db/migrate";
@@ -77,8 +77,14 @@ async function openOrExplain(): Promise<Database> {
         folder: config().dataDir,
       });
     }
-    if (error instanceof SchemaBehindError || error instanceof PoolerModeError || error instanceof PoolingSettingsError) {
-      // This release's code would fail on the missing tables and columns, or on a pooler it was not told about: stop, and say what to do.
+    if (
+      error instanceof SchemaBehindError ||
+      error instanceof PoolerModeError ||
+      error instanceof PoolingSettingsError ||
+      error instanceof ReplicaSettingsError
+    ) {
+      // This release's code would fail on the missing tables and columns, or on a pooler it was not told about, and replicas
+      // without their primary are a setting that cannot mean what was meant: stop, and say what to do.
       logger.error(error.message);
       process.exit(1);
     }

@@ -18,6 +18,18 @@ const envSchema = z.object({
   // `session` for PostgreSQL itself or a session-mode pooler. Default: `transaction` when DATABASE_URL_UNPOOLED
   // names another address, `session` otherwise (docs/operations.md, Poolers).
   DATABASE_POOLING: z.enum(["session", "transaction"]).optional(),
+  // Read replicas of DATABASE_URL's database, comma-separated PostgreSQL addresses: the reads that tolerate lag go
+  // there (docs/operations.md, Read replicas). None by default.
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url({ protocol: /^postgres(ql)?$/, error: "each replica is a postgres:// or postgresql:// address" })))
+    .optional(),
   /** Connections of this process's PostgreSQL pool (the delivery lane's LISTEN takes one more). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   PGLITE_DIR: z.string().min(1).default(".data/pglite"),
@@ -104,6 +116,7 @@ export function databaseSettings(): DatabaseSettings {
     url: c.DATABASE_URL,
     directUrl: c.DATABASE_URL_UNPOOLED,
     pooling: databasePooling(c),
+    replicaUrls: c.DATABASE_REPLICA_URLS,
     poolSize: c.DATABASE_POOL_SIZE,
     dataDir: c.PGLITE_DIR.startsWith("memory://") ? c.PGLITE_DIR : c.dataDir,
     migrations: migrationsOnOpen(c),

@@ -1,7 +1,10 @@
 import { is } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { database as processDatabase, type Database, type Handle, type Transaction } from "@/db";
+import { databaseUnavailable } from "@/db/errors";
+import { AppError } from "@/lib/base/errors";
 import type { Locale } from "@/lib/base/i18n";
+import { logger } from "@/lib/base/logger";
 
 /** An account's place in an agency: owners and admins also manage their colleagues' listings. */
 export interface AgencyMembership {
@@ -49,7 +52,15 @@ export interface ServiceContext<A extends Actor = Actor> {
   locale?: Locale;
   /** A request's: aborted when its client has gone away, so work that only waits for it (a long poll) stops. */
   signal?: AbortSignal;
+  /**
+   * Where the reads that tolerate lag go (`readMayLag`): `replicas` when the caller may see the
+   * database as it was a moment ago (the API's and the public's reads of the catalog), `primary` when
+   * it must read what it has just written (an account's own pages, staff, jobs).
+   */
+  reads: Reads;
 }
+
+export type Reads = "replicas" | "primary";
 
 export type Clock = () => Date;
 
@@ -96,6 +107,43 @@ export function afterCommit(tx: Handle, task: CommitTask): boolean {
   return tasks !== undefined;
 }
 
+/**
+ * Runs `read` on a read replica when the database has some and the context allows it (`ctx.reads`),
+ * otherwise on the primary. A service opts in by calling it, for reads that may see the database as
+ * it was a moment ago (the public catalog, the vocabulary); every other query stays on the primary,
+ * as does a read inside a transaction. Explicit rather than drizzle's `withReplicas`, which sends
+ * every `select` outside a transaction to a replica (an owner's read of its own write included) and
+ * fails the query when the replica it picked is down.
+ *
+ * A replica that fails the read never fails the request: any error but ours (an `AppError` is the
+ * answer, not a failure) runs the read again on the primary. A replica that could not be reached
+ * rests (`ReplicaSet`); the log says so once when it stops serving (warn) and once when it serves
+ * again (info).
+ */
+export async function readMayLag<A extends Actor, T>(ctx: ServiceContext<A>, read: (ctx: ServiceContext<A>) => Promise<T>): Promise<T> {
+  const replicas = ctx.database.replicas;
+  const replica = ctx.reads === "replicas" && !inTransaction(ctx) ? replicas?.pick() : undefined;
+  if (!replicas || !replica) return read(ctx);
+  try {
+    const result = await read({ ...ctx, db: replica.connection });
+    if (replicas.answered(replica)) logger.info("read replica serves again", { replica: replica.name });
+    return result;
+  } catch (error) {
+    if (error instanceof AppError) {
+      if (replicas.answered(replica)) logger.info("read replica serves again", { replica: replica.name });
+      throw error;
+    }
+    const unreachable = databaseUnavailable(error);
+    if (unreachable && replicas.unreachable(replica)) {
+      logger.warn("read replica unreachable: its reads go to the primary until it answers again", {
+        replica: replica.name,
+        code: unreachable,
+      });
+    }
+    return read(ctx);
+  }
+}
+
 export const inTransaction = <A extends Actor>(ctx: ServiceContext<A>): ctx is TransactionContext<A> => is(ctx.db, PgTransaction);
 
 interface ContextOptions {
@@ -104,9 +152,11 @@ interface ContextOptions {
   clock?: Clock;
   locale?: Locale;
   signal?: AbortSignal;
+  /** Where reads that tolerate lag go; each factory says its default. */
+  reads?: Reads;
 }
 
-const contextOf = <A extends Actor>(database: Database, actor: A, options: ContextOptions): ServiceContext<A> => {
+const contextOf = <A extends Actor>(database: Database, actor: A, options: ContextOptions, reads: Reads): ServiceContext<A> => {
   const now = options.now ?? options.clock?.() ?? new Date();
   return {
     database,
@@ -114,6 +164,7 @@ const contextOf = <A extends Actor>(database: Database, actor: A, options: Conte
     actor,
     now,
     clock: options.clock ?? clockFrom(now),
+    reads: options.reads ?? reads,
     ...(options.locale ? { locale: options.locale } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };
@@ -121,19 +172,23 @@ const contextOf = <A extends Actor>(database: Database, actor: A, options: Conte
 
 /** Jobs, start-up and the seed: the product itself acting, on every account's data. */
 export const systemContext = (database: Database, options: ContextOptions = {}): ServiceContext<SystemActor> =>
-  contextOf(database, { kind: "system" }, options);
+  contextOf(database, { kind: "system" }, options, "primary");
 
 /** The operator's CLI (and tests acting as the operator): every account's data. */
 export const operatorContext = (database: Database, options: ContextOptions = {}): ServiceContext<OperatorActor> =>
-  contextOf(database, { kind: "operator" }, options);
+  contextOf(database, { kind: "operator" }, options, "primary");
 
-/** A request with an API key: the key's account and its agency membership. */
+/**
+ * A request with an API key: the key's account and its agency membership. Its reads of the public
+ * catalog may lag (the catalog is everyone's); its own listings, events and idempotent replays are
+ * read by services that never ask for a replica.
+ */
 export const apiContext = (
   database: Database,
   caller: { accountId: string; keyId: string; agency: AgencyMembership | null },
   options: ContextOptions = {},
 ): ServiceContext<ApiActor> =>
-  contextOf(database, { kind: "api", accountId: caller.accountId, keyId: caller.keyId, agency: caller.agency }, options);
+  contextOf(database, { kind: "api", accountId: caller.accountId, keyId: caller.keyId, agency: caller.agency }, options, "replicas");
 
 /** An account acting for itself: the portal (and tests). */
 export const accountContext = (
@@ -141,7 +196,7 @@ export const accountContext = (
   account: { accountId: string; agency: AgencyMembership | null },
   options: ContextOptions = {},
 ): ServiceContext<Extract<AccountActor, { kind: "account" }>> =>
-  contextOf(database, { kind: "account", accountId: account.accountId, agency: account.agency }, options);
+  contextOf(database, { kind: "account", accountId: account.accountId, agency: account.agency }, options, "primary");
 
 /**
  * A moderator on the moderation desk: every account's listings, but the services refuse their own
@@ -151,14 +206,18 @@ export const moderatorContext = (
   database: Database,
   moderator: { accountId: string },
   options: ContextOptions = {},
-): ServiceContext<ModeratorActor> => contextOf(database, { kind: "moderator", accountId: moderator.accountId }, options);
+): ServiceContext<ModeratorActor> => contextOf(database, { kind: "moderator", accountId: moderator.accountId }, options, "primary");
 
 /** A caller without a key: public endpoints and pages. */
 export const publicContext = (database: Database, options: ContextOptions = {}): ServiceContext<PublicActor> =>
-  contextOf(database, { kind: "public" }, options);
+  contextOf(database, { kind: "public" }, options, "replicas");
 
-/** A page's reader: the public, on the process-wide database. */
-export const pageContext = async (): Promise<ServiceContext<PublicActor>> => publicContext(await processDatabase());
+/**
+ * A page's reader: the public, on the process-wide database. `reads: "primary"` for a visitor who
+ * must see what they have just written (signed in: their listing just published, a form just posted).
+ */
+export const pageContext = async (options: Pick<ContextOptions, "reads"> = {}): Promise<ServiceContext<PublicActor>> =>
+  publicContext(await processDatabase(), options);
 
 /**
  * The same staff context acting as one account, in the same transaction when there is one: the seed

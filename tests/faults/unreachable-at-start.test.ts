@@ -51,6 +51,16 @@ describe("DATABASE_URL unreachable at start", () => {
     expect(error.detail).toContain("ECONNREFUSED");
     expect(stderr).not.toContain("s3cret-pw");
   });
+
+  it("read replicas without DATABASE_URL: one line saying the embedded database has none, exit 1", async () => {
+    const line = await startUpRefusal({
+      DATABASE_URL: undefined,
+      DATABASE_URL_UNPOOLED: undefined,
+      DATABASE_REPLICA_URLS: "postgres://app:s3cret-pw@127.0.0.1:5433/listings",
+    });
+    expect(line.message).toContain("DATABASE_REPLICA_URLS is set but DATABASE_URL is not");
+    expect(line.message).not.toContain("s3cret-pw");
+  });
 });
 
 /** The one line the server's start-up logs before it exits, parsed. */

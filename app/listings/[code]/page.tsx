@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { baseCurrency } from "@/lib/domain/currency";
-import { pageContext } from "@/lib/base/context";
 import { AppError } from "@/lib/base/errors";
 import { getCatalogListing } from "@/lib/domain/listings/get";
 import { listPublicPhotos } from "@/lib/domain/media/list-public-photos";
@@ -18,6 +17,7 @@ import { pricePeriods } from "@/lib/domain/vocabulary/price-periods";
 import { propertyTypes, transactionTypes } from "@/lib/domain/vocabulary/property-types";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { requestLocale } from "@/lib/adapters/portal/request-locale";
+import { catalogContext } from "@/lib/adapters/portal/session";
 import { publicPageMetadata } from "@/lib/adapters/portal/page-metadata";
 
 type Props = { params: Promise<{ code: string }> };
@@ -25,7 +25,7 @@ type Props = { params: Promise<{ code: string }> };
 async function load(code: string) {
   await connection();
   try {
-    const ctx = await pageContext();
+    const ctx = await catalogContext();
     const [listing, photos] = await Promise.all([getCatalogListing({ ctx, input: { code } }), listPublicPhotos({ ctx, input: { code } })]);
     return { ...listing, photos };
   } catch (error) {

@@ -1,4 +1,4 @@
-import { PoolerModeError, PoolingSettingsError } from "@/db";
+import { PoolerModeError, PoolingSettingsError, ReplicaSettingsError } from "@/db";
 import { databaseUnavailable, unreachableMessage } from "@/db/errors";
 import { DatabaseInUseError } from "@/db/lock";
 import { SchemaBehindError } from "@/db/migrate";
@@ -56,6 +56,7 @@ export function failureReply(error: unknown): Reply {
   }
   if (error instanceof PoolerModeError || error instanceof PoolingSettingsError)
     return { exit_code: 1, error: { code: "database_pooling", detail: error.message } };
+  if (error instanceof ReplicaSettingsError) return { exit_code: 1, error: { code: "database_replicas", detail: error.message } };
   const unreachable = databaseUnavailable(error);
   const url = config().DATABASE_URL;
   if (unreachable && url) return { exit_code: 1, error: { code: "database_unreachable", detail: unreachableMessage(url, unreachable) } };

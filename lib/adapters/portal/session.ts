@@ -63,6 +63,15 @@ export async function visitorSession(): Promise<VisitorSession> {
   return { account: await signedInAccount(), ctx: await pageContext() };
 }
 
+/**
+ * For the public catalog's pages: the public context, whose catalog reads go to a replica (they may
+ * lag) for a visitor signed out; a signed-in visitor may be looking for what they have just published
+ * or posted, so theirs read the primary.
+ */
+export async function catalogContext(): Promise<ServiceContext<PublicActor>> {
+  return pageContext({ reads: (await signedInAccount()) ? "primary" : "replicas" });
+}
+
 /** The service context of a signed-in account, for code that reads the session itself (`signedInAccount`). */
 export async function sessionContext(account: SessionAccount): Promise<PortalSession["ctx"]> {
   const agency = account.agency ? { id: account.agency.id, role: account.agency.role } : null;

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { listings } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { readMayLag, type AccountActor, type ServiceContext } from "@/lib/base/context";
 import { notFound } from "@/lib/base/errors";
 import { patterns } from "./validation/field-schemas";
 import { isListingCode } from "./codes";
@@ -34,7 +34,8 @@ export async function getAccountListingByRef({ ctx, input }: { ctx: ServiceConte
   return detailOf(await findListed(ctx.db, refCondition(ctx.actor, input.ref)));
 }
 
+/** One listing of the public catalog: a read that may lag, on a replica when there are some. */
 export async function getCatalogListing({ ctx, input }: { ctx: ServiceContext; input: { code: string } }) {
   if (!isListingCode(input.code)) throw notFound();
-  return itemOf(await findListed(ctx.db, and(eq(listings.code, input.code), publicScope)!));
+  return itemOf(await readMayLag(ctx, (reader) => findListed(reader.db, and(eq(listings.code, input.code), publicScope)!)));
 }

@@ -1,7 +1,7 @@
 import { and, eq, gte, like, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { listings, listingStatuses } from "@/db/schema";
-import type { AccountActor, ServiceContext } from "@/lib/base/context";
+import { readMayLag, type AccountActor, type ServiceContext } from "@/lib/base/context";
 import { decodeSequenceCursor } from "@/lib/base/cursor";
 import { refineStorable } from "./validation/text";
 import { searchKey } from "./internal/search-key";
@@ -77,6 +77,7 @@ function containing(key: string): SQL {
   )!;
 }
 
+/** The public catalog: a read that may lag (a listing approved a moment ago can be missing), on a replica when there are some. */
 export async function listCatalog({ ctx, input }: { ctx: ServiceContext; input: { query: CatalogQuery } }) {
   const { query } = input;
   const scope = and(
@@ -90,5 +91,6 @@ export async function listCatalog({ ctx, input }: { ctx: ServiceContext; input: 
     query.rooms_min !== undefined ? gte(listings.rooms, query.rooms_min) : undefined,
     query.rooms_max !== undefined ? lte(listings.rooms, query.rooms_max) : undefined,
   )!;
-  return { query, page: await pageOf(ctx.db, scope, query.per_page, decodeSequenceCursor(query.cursor)) };
+  const cursor = decodeSequenceCursor(query.cursor);
+  return { query, page: await readMayLag(ctx, (reader) => pageOf(reader.db, scope, query.per_page, cursor)) };
 }

@@ -1,7 +1,7 @@
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { listings, photos } from "@/db/schema";
 import { publicScope } from "@/lib/domain/listings/scope";
-import type { ServiceContext, StaffActor } from "@/lib/base/context";
+import { readMayLag, type ServiceContext, type StaffActor } from "@/lib/base/context";
 import { coverPhotos, publicPhoto, type PublicPhoto } from "./internal/cover-photos";
 
 export type { PublicPhoto };
@@ -9,10 +9,10 @@ export type { PublicPhoto };
 /**
  * The photos of an active listing as its public page shows them: those of its published `images`,
  * in that order (the API's order), each with its renditions and placeholder. None for a listing
- * that is not public.
+ * that is not public. A read that may lag, as the page's listing is.
  */
 export async function listPublicPhotos({ ctx, input }: { ctx: ServiceContext; input: { code: string } }): Promise<PublicPhoto[]> {
-  return photosOf(ctx, and(eq(listings.code, input.code), publicScope)!);
+  return readMayLag(ctx, (reader) => photosOf(reader, and(eq(listings.code, input.code), publicScope)!));
 }
 
 /** The same photos of any account's listing that is not deleted, whatever its state: the moderation desk's review. */
@@ -40,7 +40,7 @@ async function photosOf(ctx: ServiceContext, which: SQL): Promise<PublicPhoto[]>
   });
 }
 
-/** The cover (first published photo) of each of these active listings that has one, by listing code: the catalog's results. */
+/** The cover (first published photo) of each of these active listings that has one, by listing code: the catalog's results (a read that may lag). */
 export async function listCoverPhotos({
   ctx,
   input,
@@ -48,5 +48,5 @@ export async function listCoverPhotos({
   ctx: ServiceContext;
   input: { codes: string[] };
 }): Promise<Map<string, PublicPhoto>> {
-  return coverPhotos(ctx.db, publicScope, input.codes);
+  return readMayLag(ctx, (reader) => coverPhotos(reader.db, publicScope, input.codes));
 }
