@@ -121,7 +121,8 @@ export async function runPoolerBench(input: {
     figures[figure] = { direct, pooled, unnamed };
     loadAverages.push(input.loadAverage());
   }
-  if (!figures.ping.pooled.poolerCpuUs)
+  // CPU is counted in ticks of 10 ms: a short run's figure may round to 0, all three together may not.
+  if (!Object.values(figures).some((f) => f.pooled.poolerCpuUs))
     throw new Error("PgBouncer spent no CPU while the pooled server was measured: its requests did not go through the pooler");
 
   const checks: Check[] = [];
