@@ -26,6 +26,14 @@ export interface LoadPlan {
    * load is the only one on the database, since every session's time is counted.
    */
   databaseCpu?: boolean;
+  /**
+   * With `databaseCpu`: count only the sessions on this database (by their process title), not every
+   * `postgres` process, so that other databases' work on a shared server stays out of the figure
+   * (PostgreSQL's background processes, the WAL writer's share of the commits included, are then left out).
+   */
+  databaseName?: string;
+  /** A connection pooler's process (PgBouncer) between the server and PostgreSQL, whose CPU per answered request the figure reports. */
+  poolerPid?: number;
 }
 
 export interface Figure {
@@ -59,6 +67,8 @@ export interface Figure {
    * is only taken when one load runs at a time, and only when PostgreSQL runs on this machine.
    */
   databaseCpuUs?: number;
+  /** CPU time of the pooler's process (`LoadPlan.poolerPid`) per answered request during the measured run, in µs. */
+  poolerCpuUs?: number;
 }
 
 export type ThreadGroup = "main" | "V8" | "other";
@@ -91,13 +101,15 @@ export async function measure(plan: LoadPlan): Promise<Figure> {
   if (plan.warmup > 0) {
     await autocannon(plan.amount !== undefined ? { ...common, amount: plan.warmup } : { ...common, duration: plan.warmup });
   }
-  const databaseBefore = plan.databaseCpu ? databaseCpuUs() : undefined;
+  const databaseBefore = plan.databaseCpu ? databaseCpuUs(plan.databaseName) : undefined;
+  const poolerBefore = plan.poolerPid ? processCpuUs(plan.poolerPid) : 0;
   const cpuBefore = plan.serverPid ? processCpuUs(plan.serverPid) : 0;
   const threadsBefore = plan.serverPid ? threadCpuUs(plan.serverPid) : undefined;
   const result = await autocannon(plan.amount !== undefined ? { ...common, amount: plan.amount } : { ...common, duration: plan.duration });
   const cpu = plan.serverPid ? processCpuUs(plan.serverPid) - cpuBefore : undefined;
   const threads = plan.serverPid ? threadCpuUs(plan.serverPid) : undefined;
-  const database = databaseBefore === undefined ? undefined : databaseCpuUs()! - databaseBefore;
+  const database = databaseBefore === undefined ? undefined : databaseCpuUs(plan.databaseName)! - databaseBefore;
+  const pooler = plan.poolerPid ? processCpuUs(plan.poolerPid) - poolerBefore : undefined;
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)]));
   const answered = Object.values(statuses).reduce((sum, n) => sum + n, 0);
   return {
@@ -115,6 +127,7 @@ export async function measure(plan: LoadPlan): Promise<Figure> {
       ? { serverThreadsUs: mapGroups((group) => Math.round((threads[group] - threadsBefore[group]) / answered)) }
       : {}),
     ...(database !== undefined && answered ? { databaseCpuUs: Math.round(database / answered) } : {}),
+    ...(pooler !== undefined && answered ? { poolerCpuUs: Math.round(pooler / answered) } : {}),
   };
 }
 
@@ -145,8 +158,11 @@ export function threadCpuUs(pid: number): Record<ThreadGroup, number> {
   return sums;
 }
 
-/** CPU time so far of every process of this machine named `postgres` (the server and its sessions), in µs; undefined when there is none. */
-export function databaseCpuUs(): number | undefined {
+/**
+ * CPU time so far of every process of this machine named `postgres` (the server and its sessions), or
+ * with `databaseName` of the sessions on that database only, in µs; undefined when there is none.
+ */
+export function databaseCpuUs(databaseName?: string): number | undefined {
   let total: number | undefined;
   for (const pid of readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
@@ -156,9 +172,20 @@ export function databaseCpuUs(): number | undefined {
     } catch {
       continue; // the process ended between the listing and the read
     }
-    if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === "postgres") total = (total ?? 0) + cpuOfStat(stat);
+    if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
+    if (databaseName !== undefined && !sessionTitle(pid).includes(databaseName)) continue;
+    total = (total ?? 0) + cpuOfStat(stat);
   }
   return total;
+}
+
+/** The words of a PostgreSQL process's title (`postgres: 15/main: <user> <database> <client> <state>` for a session), or none once it has ended. */
+function sessionTitle(pid: string): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split(/[\0\s]+/);
+  } catch {
+    return [];
+  }
 }
 
 /** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ): 100 on Linux. */
@@ -207,5 +234,6 @@ export function mergeFigures(a: Figure, b: Figure): Figure {
     ...(a.databaseCpuUs !== undefined && b.databaseCpuUs !== undefined
       ? { databaseCpuUs: Math.round(weighted((f) => f.databaseCpuUs!)) }
       : {}),
+    ...(a.poolerCpuUs !== undefined && b.poolerCpuUs !== undefined ? { poolerCpuUs: Math.round(weighted((f) => f.poolerCpuUs!)) } : {}),
   };
 }

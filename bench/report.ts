@@ -58,7 +58,7 @@ export function measurementLine(m: Measurement): string {
   const flag = valid(m)
     ? ""
     : `  INVALID: ${[...unexpected(m).map((s) => `unexpected ${s}`), f.errors ? `${f.errors} errors` : ""].filter(Boolean).join(", ")}`;
-  return `${m.name.padEnd(56)} ${fmt(f.requestsPerSecond).padStart(8)} req/s  p50 ${fmt(f.p50Ms).padStart(5)} ms  p99 ${fmt(f.p99Ms).padStart(5)} ms  ${f.serverCpuUs !== undefined ? `CPU ${String(f.serverCpuUs).padStart(5)} µs/req${threadsOf(f)}  ` : ""}${f.databaseCpuUs !== undefined ? `PostgreSQL ${fmt(f.databaseCpuUs)} µs/req  ` : ""}(${f.requests} in ${f.seconds} s: ${statuses}; load ${m.loadAverage.toFixed(1)})${flag}`;
+  return `${m.name.padEnd(56)} ${fmt(f.requestsPerSecond).padStart(8)} req/s  p50 ${fmt(f.p50Ms).padStart(5)} ms  p99 ${fmt(f.p99Ms).padStart(5)} ms  ${f.serverCpuUs !== undefined ? `CPU ${String(f.serverCpuUs).padStart(5)} µs/req${threadsOf(f)}  ` : ""}${f.databaseCpuUs !== undefined ? `PostgreSQL ${fmt(f.databaseCpuUs)} µs/req  ` : ""}${f.poolerCpuUs !== undefined ? `PgBouncer ${fmt(f.poolerCpuUs)} µs/req  ` : ""}(${f.requests} in ${f.seconds} s: ${statuses}; load ${m.loadAverage.toFixed(1)})${flag}`;
 }
 
 export function summaryTable(measurements: Measurement[], checks: Check[]): string {

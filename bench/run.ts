@@ -13,17 +13,19 @@ import type { OperatorActor, ServiceContext } from "@/lib/base/context";
 import { encodeSequenceCursor } from "@/lib/base/cursor";
 import { KeyPool } from "./key-pool";
 import { positiveEnv, runScript, throwawayDatabase } from "./lifecycle";
-import { measure, plannedRequests, type Figure, type LoadPlan } from "./load";
+import type { Figure } from "./load";
 import { bearer, cycle, keysInTurn, patchRequestAt, readRequests } from "./requests";
-import { measurementLine, mergeTurns, successes, summaryTable, valid, writeResults, type Check, type Measurement } from "./report";
-import { createAccounts, listingsOf, listingTemplate, seedListings } from "./seed";
+import { measurementLine, successes, summaryTable, valid, writeResults, type Check } from "./report";
+import { createAccounts, listingTemplate, seedFigureData, seedListings } from "./seed";
 import { currentRuntime, node24, type Runtime } from "./runtimes";
 import { startOtlpSink } from "./otlp-sink";
 import { ensureBuild, ensureCeilingBuild, startBare, startCeiling, startNext, type RunningServer } from "./servers";
+import { accountsPerPool, loadRuns, type SettlingPools, type Side } from "./turns";
 import { photoSettings, runPhotoBench } from "./photos";
 import { runWebhookBench, webhookSettings } from "./webhooks";
 import { importSettings, runImportBench } from "./imports";
 import { longPollSettings, runLongPollBench } from "./longpoll";
+import { runPoolerBench } from "./pooler";
 
 const settings = {
   adminUrl: process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
@@ -43,7 +45,8 @@ const settings = {
   node24: process.env.BENCH_NODE24 !== "0",
   /**
    * `webhooks`: only the webhook delivery figures (no Next.js build or server); `photos`: only the photo
-   * processing figures; `longpoll`: only the long-polling figures; `imports`: only the bulk import figures.
+   * processing figures; `longpoll`: only the long-polling figures; `imports`: only the bulk import figures;
+   * `pooler`: the ping, read and PATCH on Node 24 directly, through PgBouncer and with unnamed statements.
    */
   only: process.env.BENCH_ONLY,
   webhooks: process.env.BENCH_WEBHOOKS !== "0",
@@ -72,8 +75,8 @@ const log = (line: string) => process.stderr.write(`[bench ${((Date.now() - star
 process.env.APP_ENV = "sandbox";
 
 async function main(cleanup: (step: () => Promise<void>) => void): Promise<number> {
-  if (settings.only !== undefined && !["webhooks", "photos", "longpoll", "imports"].includes(settings.only))
-    throw new Error(`BENCH_ONLY=${settings.only}: "webhooks", "photos", "longpoll" and "imports" are known`);
+  if (settings.only !== undefined && !["webhooks", "photos", "longpoll", "imports", "pooler"].includes(settings.only))
+    throw new Error(`BENCH_ONLY=${settings.only}: "webhooks", "photos", "longpoll", "imports" and "pooler" are known`);
   if (settings.only === "webhooks") {
     return partOnly(cleanup, {
       name: "webhooks",
@@ -105,31 +108,31 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
       invalid: "PUTs not answered 201, or lines of the import not created",
     });
   }
+  if (settings.only === "pooler") {
+    await ensureBuild(log);
+    const { duration, turns, warmup, settle, connections, maxRate, listings, listWarmup } = settings;
+    const poolerSettings = { duration, turns, warmup, settle, connections, maxRate, listings, listWarmup };
+    return partOnly(cleanup, {
+      name: "pooler",
+      run: (input) => runPoolerBench({ ...input, settings: poolerSettings }),
+      settings: poolerSettings,
+      invalid: "unexpected statuses or errors",
+    });
+  }
   await ensureBuild(log);
   await ensureCeilingBuild(log);
   const { throwaway, pg, ctx } = await throwawayDatabase(settings.adminUrl, "bench", log, cleanup);
 
-  const timed = { duration: settings.duration, warmup: settings.warmup };
-  // Sized for the longest run: a full one, or a first turn with its longer warm-up (inTurns).
-  const accountsPerPool = Math.ceil(KeyPool.keysFor(plannedRequests({ ...timed, warmup: settings.warmup * 3 }, settings.maxRate)) / 10);
-  log(
-    `creating 3 × ${accountsPerPool} accounts with 10 keys each (≤ ${settings.maxRate} req/s for ${settings.duration + settings.warmup * 3} s without a 429)`,
-  );
-  const [pingAccounts, readAccounts, patchAccounts] = [
-    await createAccounts(ctx, "ping", accountsPerPool),
-    await createAccounts(ctx, "read", accountsPerPool),
-    await createAccounts(ctx, "patch", accountsPerPool),
-  ];
-  const template = await listingTemplate(ctx);
-  log(`seeding ${settings.listings} listings`);
-  await seedListings(pg, { template, owners: [...readAccounts, ...patchAccounts].map((a) => a.id), first: 1, count: settings.listings });
-  const readListings = await listingsOf(
+  const { pingAccounts, readAccounts, patchAccounts, template, readListings, patchListings } = await seedFigureData(
+    ctx,
     pg,
-    readAccounts.map((a) => a.id),
-  );
-  const patchListings = await listingsOf(
-    pg,
-    patchAccounts.map((a) => a.id),
+    {
+      accountsPerSet: accountsPerPool(settings),
+      listings: settings.listings,
+      maxRate: settings.maxRate,
+      seconds: settings.duration + settings.warmup * 3,
+    },
+    log,
   );
 
   const bulk = settings.skipBulk ? undefined : await seedBulk(ctx, pg, template);
@@ -172,120 +175,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     );
   }
 
-  const measurements: Measurement[] = [];
-  /** A load's `ready` when it runs alone. */
-  const alone = async () => {};
-  const record = (measurement: Measurement) => {
-    measurements.push(measurement);
-    console.log(measurementLine(measurement));
-  };
-  /** One load run; `seconds` replaces the measured duration (a turn), `amount` measures a number of requests instead. */
-  const load = async (
-    name: string,
-    server: RunningServer,
-    pool: KeyPool | undefined,
-    requestAt: LoadPlan["requestAt"],
-    expected: number[],
-    size: { amount?: number; seconds?: number; warmup?: number } = {},
-    /** Awaited once the key pool lets the load start, before it starts (side by side: the other sides' start). */
-    ready: () => Promise<void> = alone,
-  ): Promise<Measurement> => {
-    const plan: LoadPlan = {
-      url: server.url,
-      requestAt,
-      connections: settings.connections,
-      serverPid: server.pid,
-      // Side by side (`ready` given) both loads share the database, so its CPU is no one's alone.
-      databaseCpu: ready === alone,
-      ...(size.amount
-        ? { duration: 0, amount: size.amount, warmup: settings.listWarmup }
-        : { duration: size.seconds ?? timed.duration, warmup: size.warmup ?? timed.warmup }),
-    };
-    const fullName = `${server.runtime.name}  ${name}`;
-    log(`measuring ${fullName}${size.seconds ? ` (a turn of ${size.seconds} s)` : ""}`);
-    const loadAverage = os.loadavg()[0];
-    const start = async () => {
-      await ready();
-      return measure(plan);
-    };
-    const figure = pool ? await pool.run(plannedRequests(plan, settings.maxRate), log, start) : await start();
-    // Lets the API log's buffered writes and the last connections settle before the next run.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    return { name: fullName, figure, expected, loadAverage };
-  };
-  const run = async (...args: Parameters<typeof load>): Promise<Figure> => {
-    const measurement = await load(...args);
-    record(measurement);
-    return measurement.figure;
-  };
-  /**
-   * Figures taken in turns, A B C, C B A, A B C, C B A (`BENCH_TURNS` rounds, the measured seconds split
-   * between them), each turn after its own warm-up, each side's turns then merged (mergeTurns). The
-   * ratios with targets divide one server's figure by another's, and this machine's speed moves by up
-   * to 2× within minutes and sometimes within seconds (the same ceiling read: 1 272 then 568 req/s in
-   * two turns 10 s apart): figures taken minutes apart measured that drift as much as the servers;
-   * turns in mirrored order give a steady drift to every side alike, and more, shorter rounds spread a
-   * sudden swing over every side instead of one. `requests` is asked once per turn, so that each PATCH
-   * turn writes prices of its own. A side's first turn warms up three times as long: a server's first
-   * thousands of requests run code V8 has not optimized yet (a fresh ceiling app spent 1 569 µs of CPU
-   * per ping in its first turn and 1 082 µs in its second), and the servers come to a figure with
-   * unequal pasts (the product has served the floor, the tracing-on server nothing). Later turns warm
-   * up a third as long: the server is warm, the new connections are what the warm-up is for.
-   */
-  type Side = [name: string, server: RunningServer, pool: KeyPool | undefined, requests: () => LoadPlan["requestAt"], expected: number[]];
-  const inTurns = async (...sides: Side[]): Promise<Figure[]> => {
-    const seconds = Math.max(1, Math.round(settings.duration / settings.turns));
-    const turn = async ([name, server, pool, requests, expected]: Side, warmup: number) => {
-      const measurement = await load(name, server, pool, requests(), expected, { seconds, warmup });
-      log(`  turn: ${measurementLine(measurement)}`);
-      return measurement;
-    };
-    const turns: Measurement[][] = sides.map(() => []);
-    for (let round = 0; round < settings.turns; round++) {
-      const order = sides.map((_, i) => i);
-      if (round % 2 === 1) order.reverse();
-      const warmup = round === 0 ? settings.warmup * 3 : Math.max(1, Math.round(settings.warmup / 3));
-      for (const i of order) turns[i].push(await turn(sides[i], warmup));
-    }
-    return turns.map((measurements) => {
-      const merged = mergeTurns(measurements);
-      record(merged);
-      return merged.figure;
-    });
-  };
-
-  /**
-   * Two servers measured at the same time, each under its own load, in `BENCH_TURNS` rounds of the
-   * turns' length (each after a warm-up of a third of `BENCH_WARMUP`), each side's rounds then merged.
-   * For two servers that do the same database work (tracing on and off) this cancels what turns only
-   * spread: every swing of the machine falls on both sides in the same second. They share the cores
-   * fairly, so the ratio of their figures is the ratio of their costs. Not for the product against the
-   * ceiling app: tried on 2026-11-27, its rounds gave the product's ping 0.83 to 1.56 of the ceiling's,
-   * which the product, doing the ceiling's work and more, cannot be; turns spread the swings instead.
-   * The sides' `requests` must write to different listings, or they would refuse each other 409.
-   */
-  const sideBySide = async (...sides: Side[]): Promise<Figure[]> => {
-    const seconds = Math.max(1, Math.round(settings.duration / settings.turns));
-    const warmup = Math.max(1, Math.round(settings.warmup / 3));
-    const rounds: Measurement[][] = sides.map(() => []);
-    for (let round = 0; round < settings.turns; round++) {
-      const allReady = barrier(sides.length);
-      const measured = await Promise.all(
-        sides.map(([name, server, pool, requests, expected]) =>
-          load(name, server, pool, requests(), expected, { seconds, warmup }, allReady),
-        ),
-      );
-      measured.forEach((measurement, i) => {
-        log(`  side by side: ${measurementLine(measurement)}`);
-        rounds[i].push(measurement);
-      });
-    }
-    return rounds.map((measurements) => {
-      const merged = mergeTurns(measurements);
-      record(merged);
-      return merged.figure;
-    });
-  };
+  const { measurements, load, run, inTurns, sideBySide, settle } = loadRuns(settings, log);
 
   // Each server limits in its own memory, so each runtime gets pools of its own over the same keys.
   const pools = new Map(
@@ -339,26 +229,18 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
     if (control) await load("GET /api/health (Next.js twin: warm-up)", control, undefined, health, [200]);
     await load("GET /api/health (ceiling: warm-up, refused 401)", ceiling, undefined, health, [401]);
   }
-  // Then every server serves each figure's own requests for the same time, unmeasured: a server's CPU
-  // per request goes on falling long after its first thousands of requests, and a figure measured while
-  // one server is still settling measures its past. Without this the ceiling app's read came out cheaper
-  // than its own ping (913 against 1 303 µs of CPU a request), the ping being its first work with the
-  // database; served long enough, each of its reads costs more than a ping, as it must.
+  // Then every server serves each figure's own requests for the same time, unmeasured (`settle`).
   for (const r of runtimes) {
     const { next, traced, ceiling, control } = servers.get(r)!;
     const p = pools.get(r)!;
-    const settling: [string, RunningServer, Record<"ping" | "read" | "patch", KeyPool | undefined>][] = [
+    const settling: [string, RunningServer, SettlingPools][] = [
       ["Next.js", next, { ping: p.ping, read: p.read, patch: p.patch }],
       ["Next.js, tracing on", traced, { ping: p.tracedPing, read: p.tracedRead, patch: p.tracedPatch }],
-      ...(control ? [["Next.js twin", control, p.twin] as [string, RunningServer, Record<"ping" | "read" | "patch", KeyPool>]] : []),
+      ...(control ? [["Next.js twin", control, p.twin] as [string, RunningServer, SettlingPools]] : []),
       ["ceiling", ceiling, { ping: undefined, read: undefined, patch: undefined }],
     ];
-    const size = { seconds: settings.settle, warmup: 1 };
-    for (const [name, server, pool] of settling) {
-      await load(`GET /api/v1/ping (${name}: settling)`, server, pool.ping, pingAt, [200], size);
-      await load(`GET /api/v1/account/listings/{code} (${name}: settling)`, server, pool.read, reads, [200], size);
-      await load(`PATCH /api/v1/listings/{code} (${name}: settling)`, server, pool.patch, patchAt(), [200, 409], size);
-    }
+    for (const [name, server, pool] of settling)
+      await settle(name, server, pool, { ping: pingAt, read: reads, patch: patchAt }, settings.settle);
   }
   const ceilingPings = new Map<Runtime, Figure>();
   const ceilingReads = new Map<Runtime, Figure>();
@@ -744,16 +626,26 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   return invalid.length ? 1 : 0;
 }
 
+/** A part's run; a part that measures on another runtime than the bench's own (Node 20) says which. */
+type PartRun = (
+  input: Parameters<typeof runWebhookBench>[0],
+) => Promise<Awaited<ReturnType<typeof runWebhookBench>> & { runtime?: Runtime }>;
+
 /**
- * `BENCH_ONLY=<part>`: one part's figures alone (Node 20), on a throwaway database of its own, with
- * the same summary table and results file as a full run.
+ * `BENCH_ONLY=<part>`: one part's figures alone (Node 20, or the runtime the part reports), on a
+ * throwaway database of its own, with the same summary table and results file as a full run.
  */
 async function partOnly(
   cleanup: (step: () => Promise<void>) => void,
-  part: { name: "webhooks" | "photos" | "longpoll" | "imports"; run: typeof runWebhookBench; settings: object; invalid: string },
+  part: { name: "webhooks" | "photos" | "longpoll" | "imports" | "pooler"; run: PartRun; settings: object; invalid: string },
 ): Promise<number> {
   const { throwaway, pg, ctx } = await throwawayDatabase(settings.adminUrl, "bench", log, cleanup);
-  const { measurements, checks, details } = await part.run({
+  const {
+    measurements,
+    checks,
+    details,
+    runtime = currentRuntime(),
+  } = await part.run({
     ctx,
     pg,
     databaseUrl: throwaway.url,
@@ -763,7 +655,6 @@ async function partOnly(
   });
   for (const m of measurements) console.log(measurementLine(m));
   console.log(`\n${summaryTable(measurements, checks)}`);
-  const runtime = currentRuntime();
   writeResults(resultsFile, {
     settings: { only: part.name, [part.name]: { ...part.settings, ...details } },
     runtimes: { [runtime.name]: { version: runtime.version, node: runtime.node } },
@@ -833,16 +724,6 @@ async function expectFullPages(url: string, key: string, paths: string[]): Promi
 const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : 0);
 /** 2xx answers per second: a 409 listing_busy is an answer but not a write. */
 const perSecond = (f: Figure) => (f.seconds > 0 ? successes(f) / f.seconds : 0);
-/** A promise for each of `count` parties that settles once all of them have asked for theirs. */
-function barrier(count: number): () => Promise<void> {
-  let arrived = 0;
-  let release!: () => void;
-  const all = new Promise<void>((resolve) => (release = resolve));
-  return () => {
-    if (++arrived === count) release();
-    return all;
-  };
-}
 const eventCount = async (pg: postgres.Sql) => (await pg<{ n: number }[]>`select count(*)::int as n from events`)[0].n;
 
 await runScript("bench", log, main);

@@ -127,3 +127,40 @@ export async function listingsOf(pg: Sql, accountIds: string[]): Promise<OwnedLi
   if (bad) throw new Error(`seeded code ${bad.code} is not a listing code`);
   return rows.map((r) => ({ code: r.code, accountId: r.account_id }));
 }
+
+/** The API figures' accounts (ping, read, PATCH) and the 10 000 pending listings the read and PATCH accounts own. */
+export interface FigureData {
+  pingAccounts: BenchAccount[];
+  readAccounts: BenchAccount[];
+  patchAccounts: BenchAccount[];
+  template: ListingTemplate;
+  readListings: OwnedListing[];
+  patchListings: OwnedListing[];
+}
+
+/** Three sets of `accountsPerSet` accounts with 10 keys each, then `listings` pending listings spread over the read and PATCH accounts. */
+export async function seedFigureData(
+  ctx: ServiceContext<OperatorActor>,
+  pg: Sql,
+  sizes: { accountsPerSet: number; listings: number; maxRate: number; seconds: number },
+  log: (line: string) => void,
+): Promise<FigureData> {
+  log(`creating 3 × ${sizes.accountsPerSet} accounts with 10 keys each (≤ ${sizes.maxRate} req/s for ${sizes.seconds} s without a 429)`);
+  const [pingAccounts, readAccounts, patchAccounts] = [
+    await createAccounts(ctx, "ping", sizes.accountsPerSet),
+    await createAccounts(ctx, "read", sizes.accountsPerSet),
+    await createAccounts(ctx, "patch", sizes.accountsPerSet),
+  ];
+  const template = await listingTemplate(ctx);
+  log(`seeding ${sizes.listings} listings`);
+  await seedListings(pg, { template, owners: [...readAccounts, ...patchAccounts].map((a) => a.id), first: 1, count: sizes.listings });
+  const readListings = await listingsOf(
+    pg,
+    readAccounts.map((a) => a.id),
+  );
+  const patchListings = await listingsOf(
+    pg,
+    patchAccounts.map((a) => a.id),
+  );
+  return { pingAccounts, readAccounts, patchAccounts, template, readListings, patchListings };
+}

@@ -9,6 +9,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 export interface PgBouncer {
   /** `url` with its host and port replaced by the pooler's: the same database and user, through the pooler. */
   pooled(url: string): string;
+  /** The pooler's process (the benchmark reads its CPU time). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -69,6 +71,7 @@ export async function startPgBouncer(upstream: string, poolSize = 20): Promise<P
       pooled.port = String(port);
       return pooled.toString();
     },
+    pid: child.pid!,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill("SIGINT");
