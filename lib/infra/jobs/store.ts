@@ -100,15 +100,16 @@ export async function claimDueJobs(
   const now = sql`${input.now.toISOString()}::timestamptz`;
   const runningOfAccount = sql`(select count(*) from ${jobs} as held
     where held.account_id = ${jobs}.account_id and held.status = 'running' and held.locked_until > ${now})`;
-  // Accounts at their cap are left out before the limit, so their backlog cannot fill the locked
-  // window; an account below it may still fill the window, of which only its share is taken, and
-  // the runner claims again for the others.
+  // Accounts at their cap are left out before the limit, so their backlog cannot fill the rows
+  // locked here. An account below it may still fill them, of which only its share is taken (the
+  // rest unlocked at the statement's end); the runner then claims again, for the other accounts.
+  // No more rows than the limit are locked: a claim inside a longer transaction holds no others.
   const candidates = sql`select ${jobs}.id, ${jobs}.run_at, ${jobs}.account_id, ${runningOfAccount} as running
     from ${jobs}
     where ${and(inArray(jobs.name, input.names), claimable(input.now))}
       and (${jobs}.account_id is null or ${runningOfAccount} < ${maxRunningJobsPerAccount})
     order by ${jobs}.run_at
-    limit ${input.limit * maxRunningJobsPerAccount}
+    limit ${input.limit}
     for update of ${jobs} skip locked`;
   const due = sql`select id from (
       select id, run_at, account_id, running, row_number() over (partition by account_id order by run_at, id) as nth
