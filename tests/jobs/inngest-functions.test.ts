@@ -141,7 +141,7 @@ describe("Inngest per-account concurrency", () => {
     const event = { name: `jobs/${job.name}`, data: { jobId: id, accountId: "acct_inngest" } };
     const { result } = await engineFor(job, testClock(t0)).execute({ events: [event] });
     expect(result).toMatchObject({ id, status: "done" });
-    expect(calls[0].ctx.job).toEqual({ id, name: job.name, attempt: 1, accountId: "acct_inngest" });
+    expect(calls[0].ctx.job).toEqual({ id, name: job.name, attempt: 1, accountId: "acct_inngest", renewLease: expect.any(Function) });
   });
 });
 
