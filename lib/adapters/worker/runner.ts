@@ -84,6 +84,7 @@ export async function runDueJobs(options: RunOptions): Promise<RunSummary> {
   const errors: unknown[] = [];
   const inFlight = new Set<Promise<void>>();
   let claimed = 0;
+  let claimFailed = false;
   const launch = (row: JobRow, now: Date) => {
     const run = { row, job: known.get(row.name)! };
     options.running?.add(run);
@@ -103,10 +104,18 @@ export async function runDueJobs(options: RunOptions): Promise<RunSummary> {
 
   for (;;) {
     const free = concurrency - inFlight.size;
-    const mayClaim = free > 0 && claimed < maxJobs && !options.stopping?.();
+    const mayClaim = free > 0 && claimed < maxJobs && !claimFailed && !options.stopping?.();
     if (mayClaim) {
       const now = claimMoment();
-      const rows = await claimDueJobs(database.connection, { names, now, limit: Math.min(free, maxJobs - claimed), leases });
+      let rows: JobRow[] = [];
+      try {
+        rows = await claimDueJobs(database.connection, { names, now, limit: Math.min(free, maxJobs - claimed), leases });
+      } catch (error) {
+        // The pass claims no more but still ends with its runs, which `running` and a stop account for.
+        errors.push(error);
+        claimFailed = true;
+        continue;
+      }
       claimed += rows.length;
       for (const row of rows) launch(row, now);
       // Claim again at once: an account that reached its cap in this claim may have left its share
