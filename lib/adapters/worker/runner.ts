@@ -15,7 +15,11 @@ export interface RunOptions {
   jobs?: readonly JobDefinition[];
   /** Rows run at once: a slot freed by a finished run is filled by the next claim. */
   concurrency?: number;
-  /** While every due row is taken and runs go on, how often the pass looks for rows that became due. */
+  /**
+   * The embedded runner's: while runs go on and slots are free, how often the pass looks for rows
+   * that became due, each claim made at its own time (unless `now`). Without it the pass runs what
+   * is due at its start, claiming again only as runs end.
+   */
   pollMs?: number;
   /** A bound on the rows one pass claims, should handlers keep enqueueing due work. */
   maxJobs?: number;
@@ -61,14 +65,14 @@ const pollMs = 1000;
  * `concurrency` slots: each slot is filled again as its run ends, so one long run (an import's
  * lines) holds its own slot only. The claim caps each account's running rows, so another account's
  * due row is claimed while the first account's runs go on. The pass ends once nothing is due and
- * nothing runs. With `now` (a test, the CLI's `--now`) every claim is made at that moment, else at
- * the time of the claim; a failing job is rescheduled after its delay, so with `now` it is not run
- * twice in one pass.
+ * nothing runs. With `now` (a test, the CLI's `--now`) every claim is made at that moment; with
+ * `pollMs` (the embedded runner) at the time of the claim; else at the pass's start. A failing job
+ * is rescheduled after its delay, so it is not run twice in a pass of one moment.
  */
 export async function runDueJobs(options: RunOptions): Promise<RunSummary> {
   const { database } = options;
   const start = options.now ?? new Date();
-  const claimMoment = () => options.now ?? new Date();
+  const claimMoment = () => options.now ?? (options.pollMs === undefined ? start : new Date());
   // The pass's clock: a job claimed later in the pass reads the time it runs at, not the pass's
   // start (a photo job renews its listing's lease by it).
   const clock = clockFrom(start);
@@ -125,7 +129,7 @@ export async function runDueJobs(options: RunOptions): Promise<RunSummary> {
     if (inFlight.size === 0) break;
     // A run ending frees a slot (and maybe its account's share); with slots free, rows may also
     // become due or be enqueued while the runs go on.
-    await untilFirst([...inFlight], mayClaim ? (options.pollMs ?? pollMs) : undefined);
+    await untilFirst([...inFlight], mayClaim ? options.pollMs : undefined);
   }
   if (errors.length > 0) throw errors[0];
   const count = (status: JobOutcome["status"]) => outcomes.filter((outcome) => outcome.status === status).length;
@@ -201,7 +205,7 @@ export function startJobRunner(): boolean {
   holder.__listingsJobRunner = state;
   const loop = async () => {
     try {
-      await runDueJobs({ database: await processDatabase(), stopping: () => state.stopped, running: state.running });
+      await runDueJobs({ database: await processDatabase(), stopping: () => state.stopped, running: state.running, pollMs });
     } catch (error) {
       logger.error("job runner tick failed", { error });
     }
