@@ -225,7 +225,7 @@ export function startJobRunner(): boolean {
 }
 
 /**
- * Stops polling and claiming: the tick in progress ends after its batch (a photo list being
+ * Stops polling and claiming: the tick in progress ends with its runs (a photo list being
  * processed finishes), and meanwhile the delivery lane stops (`DeliveryLane.stop`), so the database
  * can be closed after both. With `by` (epoch ms, shutdown's grace) it waits no longer: the jobs still
  * running are given back (their rows due again at once, the job's `giveBack` for what else they
