@@ -9,12 +9,14 @@ export const jobEventName = (name: string): `jobs/${string}` => `jobs/${name}`;
 
 export interface JobEvent {
   name: `jobs/${string}`;
-  data: { jobId: string };
+  /** `accountId` for an account-scoped job: its function's concurrency key (run-job.ts). */
+  data: { jobId: string; accountId?: string };
   ts?: number;
 }
 
 export function jobEvent(job: DispatchedJob): JobEvent {
   const event: JobEvent = { name: jobEventName(job.name), data: { jobId: job.id } };
+  if (job.accountId) event.data.accountId = job.accountId;
   // A future `ts` makes Inngest start the run at that time.
   if (job.runAt && job.runAt.getTime() > Date.now()) event.ts = job.runAt.getTime();
   return event;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { database as processDatabase, type Database } from "@/db";
-import type { JobDefinition } from "@/lib/infra/jobs/define";
+import { maxRunningJobsPerAccount, type JobDefinition } from "@/lib/infra/jobs/define";
 import { enqueueCronOccurrence, runJobById, type RunByIdResult } from "@/lib/adapters/worker/runner";
 import { inngest } from "../client";
 import { jobEventName } from "../dispatch";
@@ -17,6 +17,17 @@ export interface JobFunctionDeps {
 const processDeps: JobFunctionDeps = { database: processDatabase, now: () => new Date() };
 
 /**
+ * The embedded runner's cap on an account's running jobs, on Inngest: one concurrency group per
+ * account shared by every account-scoped job function (`env` scope, hence the key's prefix), so an
+ * account's import and photo runs together take at most `maxRunningJobsPerAccount` steps at once.
+ */
+export const accountConcurrency = {
+  scope: "env",
+  key: '"job-account:" + event.data.accountId',
+  limit: maxRunningJobsPerAccount,
+} as const;
+
+/**
  * The Inngest function of one job. Triggered by `jobs/<name>` (sent after the row commits, or by
  * the dispatch sweep) and, for a cron job, by its schedule. It runs the row through the same claim,
  * handler and bookkeeping as the embedded runner; the job's retry delays become durable sleeps.
@@ -29,6 +40,7 @@ export function createJobFunction(job: JobDefinition, deps: JobFunctionDeps = pr
       id: `job-${job.name.replace(/\./g, "-")}`,
       name: `Job ${job.name}`,
       retries: 5,
+      ...(job.accountScoped ? { concurrency: [accountConcurrency] } : {}),
       triggers: job.cron ? [{ event: eventName }, { cron: job.cron }] : [{ event: eventName }],
     },
     async ({ event, step }) => {

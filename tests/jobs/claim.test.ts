@@ -45,7 +45,7 @@ describe(`claiming due jobs (${process.env.DATABASE_URL ? "concurrent sessions o
     const ids = await queueRows(job.name, 60);
 
     const summaries = await Promise.all(
-      Array.from({ length: 4 }, () => runDueJobs({ database: handle, now: t0, jobs: [job], batchSize: 5 })),
+      Array.from({ length: 4 }, () => runDueJobs({ database: handle, now: t0, jobs: [job], concurrency: 5 })),
     );
 
     expect(summaries.reduce((sum, summary) => sum + summary.done, 0)).toBe(60);

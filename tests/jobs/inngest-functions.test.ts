@@ -7,6 +7,10 @@ import { cronDedupeKey, type JobDefinition } from "@/lib/infra/jobs/define";
 import { enqueue } from "@/lib/infra/jobs/enqueue";
 import { createDispatchSweep } from "@/inngest/functions/dispatch-sweep";
 import { createJobFunction } from "@/inngest/functions/run-job";
+import { jobEvent as dispatchedEvent } from "@/inngest/dispatch";
+import { processImportJob } from "@/lib/adapters/worker/import-jobs";
+import { processPhotosJob } from "@/lib/adapters/worker/photo-jobs";
+import { retentionJob } from "@/lib/adapters/worker/retention-job";
 import { at, jobRow, plusSeconds, recordingJob, rowsNamed } from "./fixtures";
 
 const t0 = at("2031-05-01T12:00:00Z");
@@ -112,13 +116,43 @@ describe("Inngest job functions", () => {
   });
 });
 
+describe("Inngest per-account concurrency", () => {
+  it("caps the runs of account-scoped jobs per account, in one group across their functions, and leaves system jobs uncapped", () => {
+    const perAccount = [{ scope: "env", key: '"job-account:" + event.data.accountId', limit: 2 }];
+    expect(createJobFunction(processImportJob).opts.concurrency).toEqual(perAccount);
+    expect(createJobFunction(processPhotosJob).opts.concurrency).toEqual(perAccount);
+    expect(createJobFunction(retentionJob).opts.concurrency).toBeUndefined();
+  });
+
+  it("sends the account with the event of an account's job, and no account with a system job's", () => {
+    expect(dispatchedEvent({ id: "job_a", name: "listings.import", accountId: "acct_1" })).toEqual({
+      name: "jobs/listings.import",
+      data: { jobId: "job_a", accountId: "acct_1" },
+    });
+    expect(dispatchedEvent({ id: "job_b", name: "retention", accountId: null })).toEqual({
+      name: "jobs/retention",
+      data: { jobId: "job_b" },
+    });
+  });
+
+  it("runs an account's job from its event as any other", async () => {
+    const { job, calls } = recordingJob("inngest-account");
+    const { id } = await enqueue(job, { value: "mine" }, { runAt: t0, accountId: "acct_inngest" });
+    const event = { name: `jobs/${job.name}`, data: { jobId: id, accountId: "acct_inngest" } };
+    const { result } = await engineFor(job, testClock(t0)).execute({ events: [event] });
+    expect(result).toMatchObject({ id, status: "done" });
+    expect(calls[0].ctx.job).toEqual({ id, name: job.name, attempt: 1, accountId: "acct_inngest", renewLease: expect.any(Function) });
+  });
+});
+
 describe("Inngest dispatch sweep", () => {
   it("sends the events of overdue queued rows and of rows whose run died, not of fresh or future ones", async () => {
     const { connection: db } = await database();
     const { job } = recordingJob("sweep");
-    const row = (status: "queued" | "running", runAt: Date, lockedUntil: Date | null = null) => ({
+    const row = (status: "queued" | "running", runAt: Date, lockedUntil: Date | null = null, accountId: string | null = null) => ({
       id: newId("job"),
       name: job.name,
+      accountId,
       payload: {},
       status,
       runAt,
@@ -129,7 +163,7 @@ describe("Inngest dispatch sweep", () => {
       lost: row("queued", plusSeconds(t0, -120)),
       fresh: row("queued", plusSeconds(t0, -5)),
       future: row("queued", plusSeconds(t0, 3600)),
-      died: row("running", plusSeconds(t0, -900), plusSeconds(t0, -300)),
+      died: row("running", plusSeconds(t0, -900), plusSeconds(t0, -300), "acct_sweep"),
       busy: row("running", plusSeconds(t0, -60), plusSeconds(t0, 500)),
     };
     await db.insert(jobs).values(Object.values(rows));
@@ -143,7 +177,7 @@ describe("Inngest dispatch sweep", () => {
 
     expect(result).toEqual({ dispatched: 2 });
     expect(ctx.step.sendEvent).toHaveBeenCalledWith("dispatch-overdue", [
-      { name: `jobs/${job.name}`, data: { jobId: rows.died.id } },
+      { name: `jobs/${job.name}`, data: { jobId: rows.died.id, accountId: "acct_sweep" } },
       { name: `jobs/${job.name}`, data: { jobId: rows.lost.id } },
     ]);
   });

@@ -22,7 +22,7 @@ describe("embedded job runner", () => {
     expect(summary).toMatchObject({ ran: 1, done: 1, retrying: 0, failed: 0 });
     expect(summary.outcomes[0]).toEqual({ id, name: job.name, attempt: 1, status: "done", result: { echoed: "hello" } });
     expect(calls.map((call) => call.payload)).toEqual([{ value: "hello" }]);
-    expect(calls[0].ctx.job).toEqual({ id, name: job.name, attempt: 1, renewLease: expect.any(Function) });
+    expect(calls[0].ctx.job).toEqual({ id, name: job.name, attempt: 1, accountId: null, renewLease: expect.any(Function) });
     expect(calls[0].ctx.now).toEqual(t0);
 
     const again = await runDueJobs({ database: handle, now: plusSeconds(t0, 3600), jobs: [job] });
@@ -67,7 +67,7 @@ describe("embedded job runner", () => {
     await enqueue(job, {}, { runAt: t0 });
     await enqueue(job, {}, { runAt: t0 });
 
-    await runDueJobs({ database: handle, now: t0, jobs: [job], batchSize: 1 });
+    await runDueJobs({ database: handle, now: t0, jobs: [job], concurrency: 1 });
     expect(calls.map((call) => call.ctx.now)).toEqual([t0, t0]);
     const [first, second] = calls.map((call) => call.clockAt.getTime() - t0.getTime());
     expect(first).toBeGreaterThanOrEqual(0);
@@ -157,7 +157,7 @@ describe("enqueue", () => {
     const dedupeKey = `dedupe-${job.name}`;
     const first = await enqueue(job, { value: "a" }, { dedupeKey, runAt: t0 });
     const second = await enqueue(job, { value: "b" }, { dedupeKey, runAt: t0 });
-    expect(second).toEqual({ id: first.id, name: job.name, runAt: t0, created: false });
+    expect(second).toEqual({ id: first.id, name: job.name, accountId: null, runAt: t0, created: false });
 
     await runDueJobs({ database: handle, now: t0, jobs: [job] });
     const third = await enqueue(job, { value: "c" }, { dedupeKey, runAt: t0 });

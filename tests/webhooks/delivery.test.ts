@@ -13,6 +13,7 @@ import {
   maxInFlightPerWebhook,
   recordSuccessesAndHandOff,
   retryDelaysSeconds,
+  runClaimedDelivery,
 } from "@/lib/domain/webhooks/deliver";
 import { setAppWebhook } from "@/lib/domain/webhooks/set-app-webhook";
 import { startWebhook } from "@/lib/domain/webhooks/start-webhook";
@@ -250,6 +251,31 @@ describe("the delivery engine: claim, attempt, outcome", () => {
     releaseHeld();
     expect(await rest).toHaveLength(2);
     expect(await statuses()).toEqual(Array(maxInFlightPerWebhook + 2).fill("succeeded"));
+  });
+
+  it("claims another account's delivery behind a webhook at its cap, however long that webhook's backlog", async () => {
+    const slow = await localReceiver(() => "hold");
+    const fast = await localReceiver(() => ({ status: 204 }));
+    const { account, webhook } = await hookedAccount(slow);
+    const other = await hookedAccount(fast);
+    // The burst: more due deliveries than a claim looks at (its limit × the cap), all older than the other's.
+    for (let i = 0; i < maxInFlightPerWebhook * 3; i++) await record(account.id);
+    const now = new Date();
+    const first = deliver(now, { limit: maxInFlightPerWebhook });
+    await vi.waitFor(() => expect(slow.received).toHaveLength(maxInFlightPerWebhook));
+    await record(other.account.id);
+
+    const { connection: db } = await database();
+    const due = [...(await deliveriesOf([webhook.id])), await onlyDelivery(other.webhook.id)]
+      .filter((row) => row.status === "pending")
+      .map((row) => row.id);
+    const claimed = await claimDueDeliveries(db, { now: plusSeconds(now, 1), limit: 1, ids: due });
+    expect(claimed.map((one) => one.webhookId)).toEqual([other.webhook.id]);
+
+    await runClaimedDelivery(db, { claimed: claimed[0], now: plusSeconds(now, 1) });
+    expect(await onlyDelivery(other.webhook.id)).toMatchObject({ status: "succeeded" });
+    releaseHeld();
+    expect(await first).toHaveLength(maxInFlightPerWebhook);
   });
 });
 

@@ -97,6 +97,7 @@ async function runJob(input: ExecuteInput): Promise<JobOutcome> {
         id: row.id,
         name: row.name,
         attempt: row.attempts,
+        accountId: row.accountId,
         renewLease: leaseRenewer({ database, job, row, claimedAt: now, clock: runClock }),
       },
     });

@@ -30,7 +30,7 @@ export const processImportJob = defineJob({
       ctx,
       input: { importId: payload.importId, budgetMs: importRunBudgetMs, renewLease: ctx.job.renewLease },
     });
-    if (outcome.status === "continue") await enqueue(processImportJob, payload);
+    if (outcome.status === "continue") await enqueue(processImportJob, payload, { accountId: ctx.job.accountId ?? undefined });
     return outcome;
   },
 });

@@ -16,7 +16,11 @@ export const processPhotosJob = defineJob({
   handler: async (payload, ctx) => {
     const outcome = await processListingPhotos({ ctx, input: payload });
     if (outcome.status === "busy") {
-      await enqueue(processPhotosJob, payload, { runAt: outcome.until, dedupeKey: `photos-wait:${payload.listingId}` });
+      await enqueue(processPhotosJob, payload, {
+        runAt: outcome.until,
+        dedupeKey: `photos-wait:${payload.listingId}`,
+        accountId: ctx.job.accountId ?? undefined,
+      });
     }
     return outcome;
   },

@@ -13,11 +13,17 @@ export interface RunOptions {
   now?: Date;
   /** The registry unless given (tests bring their own jobs). */
   jobs?: readonly JobDefinition[];
-  /** Rows claimed and run together. */
-  batchSize?: number;
-  /** A bound on one pass, should handlers keep enqueueing due work. */
+  /** Rows run at once: a slot freed by a finished run is filled by the next claim. */
+  concurrency?: number;
+  /**
+   * The embedded runner's: while runs go on and slots are free, how often the pass looks for rows
+   * that became due, each claim made at its own time (unless `now`). Without it the pass runs what
+   * is due at its start, claiming again only as runs end.
+   */
+  pollMs?: number;
+  /** A bound on the rows one pass claims, should handlers keep enqueueing due work. */
   maxJobs?: number;
-  /** Asked before each batch: the pass ends early once it says so (the runner is stopping). */
+  /** Asked before each claim: once it says so, the pass claims nothing more and ends with its runs (the runner is stopping). */
   stopping?: () => boolean;
   /** The rows being run, each from its claim until its outcome is written (what a stop past its grace gives back). */
   running?: Set<Running>;
@@ -50,43 +56,95 @@ async function ensureCronOccurrences(database: Database, now: Date, list: readon
   await insertJobsIfAbsent(database.connection, rows);
 }
 
+/** Runs at once in one process by default; above `maxRunningJobsPerAccount`, so one account never holds them all. */
+const defaultConcurrency = 10;
+const pollMs = 1000;
+
 /**
- * Runs every job due at `now` once (the embedded runner's tick and `npm run cli -- jobs:run`).
- * A failing job is rescheduled after `now`, so it is not run twice in one pass.
+ * Runs every job due (the embedded runner's tick and `npm run cli -- jobs:run`) in a pool of
+ * `concurrency` slots: each slot is filled again as its run ends, so one long run (an import's
+ * lines) holds its own slot only. The claim caps each account's running rows, so another account's
+ * due row is claimed while the first account's runs go on. The pass ends once nothing is due and
+ * nothing runs. With `now` (a test, the CLI's `--now`) every claim is made at that moment; with
+ * `pollMs` (the embedded runner) at the time of the claim; else at the pass's start. A failing job
+ * is rescheduled after its delay, so it is not run twice in a pass of one moment.
  */
 export async function runDueJobs(options: RunOptions): Promise<RunSummary> {
   const { database } = options;
-  const now = options.now ?? new Date();
-  // The pass's clock: a job of a later batch reads the time it runs at, not the pass's start (a
-  // photo job renews its listing's lease by it).
-  const clock = clockFrom(now);
+  const start = options.now ?? new Date();
+  const claimMoment = () => options.now ?? (options.pollMs === undefined ? start : new Date());
+  // The pass's clock: a job claimed later in the pass reads the time it runs at, not the pass's
+  // start (a photo job renews its listing's lease by it).
+  const clock = clockFrom(start);
   const list = options.jobs ?? jobRegistry;
   const known = byName(list);
   const leases = leasesOf(list);
-  const batchSize = options.batchSize ?? 10;
+  const names = [...known.keys()];
+  const concurrency = options.concurrency ?? defaultConcurrency;
   const maxJobs = options.maxJobs ?? 1000;
-  await ensureCronOccurrences(database, now, list);
+  await ensureCronOccurrences(database, start, list);
 
   const outcomes: JobOutcome[] = [];
-  while (outcomes.length < maxJobs && !options.stopping?.()) {
-    const limit = Math.min(batchSize, maxJobs - outcomes.length);
-    const rows = await claimDueJobs(database.connection, { names: [...known.keys()], now, limit, leases });
-    if (rows.length === 0) break;
-    const batch = rows.map((row) => ({ row, job: known.get(row.name)! }));
-    const runs = batch.map(async (run) => {
-      options.running?.add(run);
-      try {
-        return await executeJob({ database, job: run.job, row: run.row, now, clock });
-      } finally {
+  const errors: unknown[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let claimed = 0;
+  let claimFailed = false;
+  const launch = (row: JobRow, now: Date) => {
+    const run = { row, job: known.get(row.name)! };
+    options.running?.add(run);
+    const ended: Promise<void> = executeJob({ database, job: run.job, row, now, clock })
+      .then(async (outcome) => {
+        outcomes.push(outcome);
+        // A cron job that just finished needs its next occurrence before the pass ends.
+        if (run.job.cron) await ensureCronOccurrences(database, start, list);
+      })
+      .catch((error: unknown) => void errors.push(error))
+      .finally(() => {
         options.running?.delete(run);
+        inFlight.delete(ended);
+      });
+    inFlight.add(ended);
+  };
+
+  for (;;) {
+    const free = concurrency - inFlight.size;
+    const mayClaim = free > 0 && claimed < maxJobs && !claimFailed && !options.stopping?.();
+    if (mayClaim) {
+      const now = claimMoment();
+      let rows: JobRow[] = [];
+      try {
+        rows = await claimDueJobs(database.connection, { names, now, limit: Math.min(free, maxJobs - claimed), leases });
+      } catch (error) {
+        // The pass claims no more but still ends with its runs, which `running` and a stop account for.
+        errors.push(error);
+        claimFailed = true;
+        continue;
       }
-    });
-    outcomes.push(...(await Promise.all(runs)));
-    // A cron job that just finished needs its next occurrence before the pass ends.
-    if (rows.some((row) => known.get(row.name)!.cron)) await ensureCronOccurrences(database, now, list);
+      claimed += rows.length;
+      for (const row of rows) launch(row, now);
+      // Claim again at once: an account that reached its cap in this claim may have left its share
+      // of the free slots to rows of other accounts.
+      if (rows.length > 0) continue;
+    }
+    if (inFlight.size === 0) break;
+    // A run ending frees a slot (and maybe its account's share); with slots free, rows may also
+    // become due or be enqueued while the runs go on.
+    await untilFirst([...inFlight], mayClaim ? options.pollMs : undefined);
   }
+  if (errors.length > 0) throw errors[0];
   const count = (status: JobOutcome["status"]) => outcomes.filter((outcome) => outcome.status === status).length;
   return { ran: outcomes.length, done: count("done"), retrying: count("retrying"), failed: count("failed"), outcomes };
+}
+
+/** Resolves when the first of `runs` settles, or after `ms` when given. */
+async function untilFirst(runs: Promise<void>[], ms: number | undefined): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = ms === undefined ? [] : [new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))];
+  try {
+    await Promise.race([...runs, ...elapsed]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export type RunByIdResult = JobOutcome | { id: string; status: "waiting"; until: string } | { id: string; status: "gone" };
@@ -135,7 +193,6 @@ interface RunnerState {
 
 // One runner per process even though instrumentation and route handlers are separate bundles.
 const holder = globalThis as typeof globalThis & { __listingsJobRunner?: RunnerState };
-const pollMs = 1000;
 
 /** The embedded runner's mode: on unless switched off or Inngest runs the jobs. */
 const embeddedRunnerEnabled = (): boolean => config().JOBS_RUNNER === "on" && !inngestConfigured();
@@ -148,7 +205,7 @@ export function startJobRunner(): boolean {
   holder.__listingsJobRunner = state;
   const loop = async () => {
     try {
-      await runDueJobs({ database: await processDatabase(), stopping: () => state.stopped, running: state.running });
+      await runDueJobs({ database: await processDatabase(), stopping: () => state.stopped, running: state.running, pollMs });
     } catch (error) {
       logger.error("job runner tick failed", { error });
     }
@@ -168,7 +225,7 @@ export function startJobRunner(): boolean {
 }
 
 /**
- * Stops polling and claiming: the tick in progress ends after its batch (a photo list being
+ * Stops polling and claiming: the tick in progress ends with its runs (a photo list being
  * processed finishes), and meanwhile the delivery lane stops (`DeliveryLane.stop`), so the database
  * can be closed after both. With `by` (epoch ms, shutdown's grace) it waits no longer: the jobs still
  * running are given back (their rows due again at once, the job's `giveBack` for what else they
@@ -202,7 +259,7 @@ async function giveBackRunning(running: Running[]): Promise<void> {
         await job.giveBack(payload.data, {
           ...systemContext(database, { now }),
           // The row was just given back: the run holds it no more.
-          job: { id: row.id, name: row.name, attempt: row.attempts, renewLease: async () => false },
+          job: { id: row.id, name: row.name, attempt: row.attempts, accountId: row.accountId, renewLease: async () => false },
         });
       }
       logger.warn("job given back unfinished at shutdown", { job: row.name, jobId: row.id });

@@ -44,10 +44,10 @@ export async function startImport({
       .onConflictDoNothing()
       .returning({ id: listingImports.id });
     if (!row) throw new AppError("import_in_progress", { id: await pendingImport(tx, accountId) });
-    job = await enqueue(importJobs.processImport, { importId: row.id }, { tx: tx.db });
+    job = await enqueue(importJobs.processImport, { importId: row.id }, { tx: tx.db, accountId });
     return row.id;
   });
-  if (job?.created) await dispatchJobs([{ id: job.id, name: job.name, runAt: job.runAt }]);
+  if (job?.created) await dispatchJobs([{ id: job.id, name: job.name, accountId: job.accountId, runAt: job.runAt }]);
   return { id, status: "queued" };
 }
 

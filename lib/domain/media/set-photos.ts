@@ -102,7 +102,7 @@ export async function setListingPhotos({
       if (!listing.mediaProcessing) await updateListing(tx, listing, { mediaProcessing: true });
       // One run per list, never deduplicated against a running one: that run may have published
       // already and be about to end. A run that finds the listing held leaves it to its holder.
-      job = await enqueue(mediaJobs.processPhotos, { listingId: listing.id }, { tx: tx.db });
+      job = await enqueue(mediaJobs.processPhotos, { listingId: listing.id }, { tx: tx.db, accountId: listing.accountId });
     } else {
       // Nothing to process (a reorder, a deletion, an empty list): the order is published at once.
       const images = await publishedImages(tx.db, listing.id);
@@ -110,7 +110,7 @@ export async function setListingPhotos({
     }
     return { queued };
   });
-  if (job?.created) await dispatchJobs([{ id: job.id, name: job.name, runAt: job.runAt }]);
+  if (job?.created) await dispatchJobs([{ id: job.id, name: job.name, accountId: job.accountId, runAt: job.runAt }]);
   return result;
 }
 

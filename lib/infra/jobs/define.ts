@@ -8,6 +8,8 @@ export interface JobContext extends ServiceContext<SystemActor> {
     id: string;
     name: string;
     attempt: number;
+    /** The row's account (`null` for system work): a handler that enqueues follow-up work passes it on. */
+    accountId: string | null;
     /**
      * Renews the run's lease on its row when a third of the lease has passed since the claim or the
      * last renewal (by the context's clock); resolves false once the row is another run's (the lease
@@ -26,6 +28,12 @@ export interface JobDeclaration<P extends z.ZodType = z.ZodType> {
   /** Stable name: stored in the jobs rows and used as the Inngest event `jobs/<name>`. */
   readonly name: string;
   readonly payload: P;
+  /**
+   * The work of one account (an import, a photo list): enqueued with its `accountId`, and run at
+   * most `maxRunningJobsPerAccount` at a time per account, so that account's burst never holds
+   * every runner slot.
+   */
+  readonly accountScoped?: boolean;
 }
 
 export interface JobOptions<P extends z.ZodType> extends JobDeclaration<P> {
@@ -57,6 +65,13 @@ export interface JobOptions<P extends z.ZodType> extends JobDeclaration<P> {
 export interface JobDefinition<P extends z.ZodType = z.ZodType> extends JobOptions<P> {
   readonly maxAttempts: number;
 }
+
+/**
+ * How many jobs of one account (`accountScoped`) may run at once, across runners: the rest of the account's due rows
+ * wait while other accounts' rows are claimed. Runners larger than this always have a slot left
+ * for another account; the Inngest functions of account-scoped jobs carry the same limit.
+ */
+export const maxRunningJobsPerAccount = 2;
 
 const jobNamePattern = /^[a-z][a-z0-9]*(?:[.-][a-z0-9]+)*$/;
 

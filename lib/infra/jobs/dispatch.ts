@@ -7,6 +7,8 @@ import { findOverdueJobs } from "./store";
 export interface DispatchedJob {
   id: string;
   name: string;
+  /** The account whose work it is; null or absent for system work. */
+  accountId?: string | null;
   /** Not before this time; due already when absent. */
   runAt?: Date;
 }
@@ -59,5 +61,5 @@ export async function overdueJobs(options: { database: Database; names: string[]
     graceSeconds: dispatchGraceSeconds,
     limit: options.limit ?? 500,
   });
-  return rows.map((row) => ({ id: row.id, name: row.name }));
+  return rows.map((row) => ({ id: row.id, name: row.name, accountId: row.accountId }));
 }

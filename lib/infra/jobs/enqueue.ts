@@ -15,6 +15,8 @@ export interface EnqueueOptions {
   runAt?: Date;
   /** While a row with this key is queued or running, enqueueing it again returns that row. */
   dedupeKey?: string;
+  /** The account whose work it is: required by an account-scoped job, which runners cap per account. */
+  accountId?: string;
 }
 
 export interface EnqueuedJob extends Required<DispatchedJob> {
@@ -33,9 +35,11 @@ export async function enqueue<P extends z.ZodType>(
   options: EnqueueOptions = {},
 ): Promise<EnqueuedJob> {
   const parsed = job.payload.parse(payload);
+  if (job.accountScoped && !options.accountId)
+    throw new Error(`Job "${job.name}" is the work of an account: enqueue it with its accountId`);
   const runAt = options.runAt ?? new Date();
   const db = options.tx ?? (await database()).connection;
-  const row = await insertJob(db, { name: job.name, payload: parsed, runAt, dedupeKey: options.dedupeKey });
+  const row = await insertJob(db, { name: job.name, payload: parsed, runAt, dedupeKey: options.dedupeKey, accountId: options.accountId });
   const enqueued = { ...row, name: job.name };
   if (!options.tx) await dispatchJobs(newRows([enqueued]));
   return enqueued;
@@ -69,4 +73,4 @@ export async function transactionWithJobs<T>(
 }
 
 const newRows = (jobs: readonly EnqueuedJob[]): DispatchedJob[] =>
-  jobs.filter((job) => job.created).map(({ id, name, runAt }) => ({ id, name, runAt }));
+  jobs.filter((job) => job.created).map(({ id, name, accountId, runAt }) => ({ id, name, accountId, runAt }));

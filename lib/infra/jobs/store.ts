@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull, lte, or, sql, type SQL } from "drizzle-o
 import type { Handle } from "@/db";
 import { jobs } from "@/db/schema";
 import { newId } from "@/lib/base/ids";
+import { maxRunningJobsPerAccount } from "./define";
 
 export type JobRow = typeof jobs.$inferSelect;
 
@@ -39,24 +40,32 @@ export interface NewJob {
   payload: unknown;
   runAt: Date;
   dedupeKey?: string;
+  accountId?: string;
 }
 
 /**
  * Inserts a job row; with a dedupe key already pending (queued or running) it inserts nothing and
  * returns the pending row's id and time instead.
  */
-export async function insertJob(db: Handle, job: NewJob): Promise<{ id: string; runAt: Date; created: boolean }> {
+export async function insertJob(db: Handle, job: NewJob): Promise<{ id: string; runAt: Date; accountId: string | null; created: boolean }> {
   // Twice at most: the pending duplicate may finish between the refused insert and the look-up.
   for (let round = 0; round < 2; round++) {
     const [inserted] = await db
       .insert(jobs)
-      .values({ id: newId("job"), name: job.name, payload: job.payload, runAt: job.runAt, dedupeKey: job.dedupeKey })
+      .values({
+        id: newId("job"),
+        name: job.name,
+        payload: job.payload,
+        runAt: job.runAt,
+        dedupeKey: job.dedupeKey,
+        accountId: job.accountId,
+      })
       .onConflictDoNothing()
-      .returning({ id: jobs.id, runAt: jobs.runAt });
+      .returning({ id: jobs.id, runAt: jobs.runAt, accountId: jobs.accountId });
     if (inserted) return { ...inserted, created: true };
     if (!job.dedupeKey) break;
     const [existing] = await db
-      .select({ id: jobs.id, runAt: jobs.runAt })
+      .select({ id: jobs.id, runAt: jobs.runAt, accountId: jobs.accountId })
       .from(jobs)
       .where(and(eq(jobs.dedupeKey, job.dedupeKey), pending));
     if (existing) return { ...existing, created: false };
@@ -65,7 +74,7 @@ export async function insertJob(db: Handle, job: NewJob): Promise<{ id: string; 
 }
 
 /** Inserts each row unless its dedupe key is already pending. */
-export async function insertJobsIfAbsent(db: Handle, rows: Required<NewJob>[]): Promise<void> {
+export async function insertJobsIfAbsent(db: Handle, rows: Required<Omit<NewJob, "accountId">>[]): Promise<void> {
   if (rows.length === 0) return;
   await db
     .insert(jobs)
@@ -74,28 +83,47 @@ export async function insertJobsIfAbsent(db: Handle, rows: Required<NewJob>[]): 
 }
 
 /**
- * Claims up to `limit` due rows of the given job names. `FOR UPDATE SKIP LOCKED` lets concurrent
- * runners (several instances on PostgreSQL) each take different rows without waiting on each other.
- * Names this process does not know stay untouched, so an older instance in a rolling deploy never
- * fails a newer instance's jobs.
+ * Claims up to `limit` due rows of the given job names, oldest first, taking no more rows of an
+ * account than keep it within `maxRunningJobsPerAccount` running rows (its rows under a live lease,
+ * whichever runner holds them); rows without an account are not capped. `FOR UPDATE SKIP LOCKED`
+ * lets concurrent runners (several instances on PostgreSQL) each take different rows without
+ * waiting on each other, so a row is never claimed twice; two runners claiming for one account at
+ * the same moment may each count the other's claims as not yet running, so across N runners an
+ * account holds at most N × the cap. Names this process does not know stay untouched, so an older
+ * instance in a rolling deploy never fails a newer instance's jobs.
  */
 export async function claimDueJobs(
   db: Handle,
   input: { names: string[]; now: Date; limit: number; leases?: JobLeases },
 ): Promise<JobRow[]> {
   if (input.names.length === 0) return [];
-  const due = db
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(and(inArray(jobs.name, input.names), claimable(input.now)))
-    .orderBy(asc(jobs.runAt))
-    .limit(input.limit)
-    .for("update", { skipLocked: true });
-  return db
+  const now = sql`${input.now.toISOString()}::timestamptz`;
+  const runningOfAccount = sql`(select count(*) from ${jobs} as held
+    where held.account_id = ${jobs}.account_id and held.status = 'running' and held.locked_until > ${now})`;
+  // Accounts at their cap are left out before the limit, so their backlog cannot fill the rows
+  // locked here. An account below it may still fill them, of which only its share is taken (the
+  // rest unlocked at the statement's end); the runner then claims again, for the other accounts.
+  // No more rows than the limit are locked: a claim inside a longer transaction holds no others.
+  const candidates = sql`select ${jobs}.id, ${jobs}.run_at, ${jobs}.account_id, ${runningOfAccount} as running
+    from ${jobs}
+    where ${and(inArray(jobs.name, input.names), claimable(input.now))}
+      and (${jobs}.account_id is null or ${runningOfAccount} < ${maxRunningJobsPerAccount})
+    order by ${jobs}.run_at
+    limit ${input.limit}
+    for update of ${jobs} skip locked`;
+  const due = sql`select id from (
+      select id, run_at, account_id, running, row_number() over (partition by account_id order by run_at, id) as nth
+      from (${candidates}) as candidate
+    ) as ranked
+    where account_id is null or running + nth <= ${maxRunningJobsPerAccount}
+    order by run_at
+    limit ${input.limit}`;
+  const claimed = await db
     .update(jobs)
     .set({ status: "running", attempts: sql`${jobs.attempts} + 1`, lockedUntil: claimLeaseEnd(input.now, input.leases) })
-    .where(inArray(jobs.id, due))
+    .where(sql`${jobs.id} in (${due})`)
     .returning();
+  return claimed.sort((a, b) => a.runAt.getTime() - b.runAt.getTime());
 }
 
 /** Rows a runner could claim now: the job backlog the metrics report. */
@@ -164,11 +192,11 @@ export async function markFailed(db: Handle, row: JobRow, input: { now: Date; er
 export async function findOverdueJobs(
   db: Handle,
   input: { names: string[]; now: Date; graceSeconds: number; limit: number },
-): Promise<Pick<JobRow, "id" | "name">[]> {
+): Promise<Pick<JobRow, "id" | "name" | "accountId">[]> {
   if (input.names.length === 0) return [];
   const overdueBefore = new Date(input.now.getTime() - input.graceSeconds * 1000);
   return db
-    .select({ id: jobs.id, name: jobs.name })
+    .select({ id: jobs.id, name: jobs.name, accountId: jobs.accountId })
     .from(jobs)
     .where(and(inArray(jobs.name, input.names), claimable(overdueBefore)))
     .orderBy(asc(jobs.runAt))

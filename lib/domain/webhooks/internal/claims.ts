@@ -71,12 +71,16 @@ const claimStatement = (narrowed: boolean) =>
           .groupBy(d.webhookId),
       );
       const ofIds = narrowed ? sql`${d.id} in (select jsonb_array_elements_text(${jsonbOf(sql.placeholder("ids"))}))` : undefined;
+      // A webhook at its cap is left out before the candidates' limit: else one webhook's backlog
+      // (an account's burst) fills the candidates, none of which may be claimed, and every other
+      // webhook's deliveries wait until that backlog is shorter than the limit.
+      const belowCap = sql`${d.webhookId} not in (select busy.webhook_id from busy where busy.in_flight >= ${sql.placeholder("perWebhook")})`;
       const candidates = tx.$with("candidates").as(
         tx
           .select({ id: d.id, webhookId: d.webhookId, eventSeq: d.eventSeq, dueAt: sql<Date>`${d.nextAttemptAt}`.as("due_at") })
           .from(d)
           .innerJoin(w, eq(w.id, d.webhookId))
-          .where(and(dueAt(now), lt(d.attempts, maxDeliveryAttempts), eq(w.active, true), ofIds))
+          .where(and(dueAt(now), lt(d.attempts, maxDeliveryAttempts), eq(w.active, true), belowCap, ofIds))
           .orderBy(asc(d.nextAttemptAt))
           .limit(sql.placeholder("candidates")),
       );
