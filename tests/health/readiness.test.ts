@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET as ready } from "@/app/api/health/ready/route";
 import { GET as live } from "@/app/api/health/route";
-import { closeDatabase, configureDatabase } from "@/db";
+import { closeDatabase, configureDatabase, database } from "@/db";
 import { beginShutdown } from "@/lib/adapters/lifecycle/shutdown-state";
 import { databaseSettings, resetConfig } from "@/lib/base/config";
 import { logger } from "@/lib/base/logger";
@@ -49,6 +49,9 @@ describe("GET /api/health/ready", () => {
     } finally {
       await closeDatabase();
       configureDatabase(fileSettings);
+      // Opened again here: loading the template takes longer than a check's bound on a busy machine, and
+      // the next cases are about other checks.
+      await database();
     }
   });
 
