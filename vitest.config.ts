@@ -53,8 +53,16 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/**/*.test.ts"],
-          // tests/bundle runs the release bundle as processes of its own (vitest.bundle.config.ts, npm run test:bundle).
-          exclude: ["tests/unit/**", "tests/faults/**", "tests/audit/**", "tests/bundle/**", "tests/**/*.isolated.test.ts"],
+          // tests/bundle and tests/fleet run the release bundle as processes of their own (vitest.bundle.config.ts,
+          // vitest.fleet.config.ts: npm run test:bundle, npm run test:fleet).
+          exclude: [
+            "tests/unit/**",
+            "tests/faults/**",
+            "tests/audit/**",
+            "tests/bundle/**",
+            "tests/fleet/**",
+            "tests/**/*.isolated.test.ts",
+          ],
           ...integrationSetup,
           pool: "forks",
           isolate: false,
