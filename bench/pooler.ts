@@ -24,7 +24,7 @@ import { cycle, keysInTurn, patchRequestAt, readRequests } from "./requests";
 import { currentRuntime, node24, type Runtime } from "./runtimes";
 import { seedFigureData } from "./seed";
 import { startNext, type RunningServer } from "./servers";
-import { accountsPerPool, loadRuns, type LoadSettings, type Side } from "./turns";
+import { loadRuns, type LoadSettings, type Side } from "./turns";
 
 type Configuration = "direct" | "pooled" | "unnamed";
 const labels: Record<Configuration, string> = {
@@ -49,17 +49,7 @@ export async function runPoolerBench(input: {
   const runtime = "unavailable" in found ? currentRuntime() : found;
   if ("unavailable" in found) log(`Node 24 unavailable (${found.unavailable}): measuring on ${runtime.name} (${runtime.version}) instead`);
 
-  const data = await seedFigureData(
-    ctx,
-    pg,
-    {
-      accountsPerSet: accountsPerPool(settings),
-      listings: settings.listings,
-      maxRate: settings.maxRate,
-      seconds: settings.duration + settings.warmup * 3,
-    },
-    log,
-  );
+  const data = await seedFigureData(ctx, pg, settings, log);
   // Vacuumed as well as analysed, as in the main bench: autovacuum would take up the fresh rows during the first figures.
   await pg`vacuum analyze`;
 

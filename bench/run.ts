@@ -20,7 +20,7 @@ import { createAccounts, listingTemplate, seedFigureData, seedListings } from ".
 import { currentRuntime, node24, type Runtime } from "./runtimes";
 import { startOtlpSink } from "./otlp-sink";
 import { ensureBuild, ensureCeilingBuild, startBare, startCeiling, startNext, type RunningServer } from "./servers";
-import { accountsPerPool, loadRuns, type SettlingPools, type Side } from "./turns";
+import { loadRuns, type SettlingPools, type Side } from "./turns";
 import { photoSettings, runPhotoBench } from "./photos";
 import { runWebhookBench, webhookSettings } from "./webhooks";
 import { importSettings, runImportBench } from "./imports";
@@ -123,17 +123,7 @@ async function main(cleanup: (step: () => Promise<void>) => void): Promise<numbe
   await ensureCeilingBuild(log);
   const { throwaway, pg, ctx } = await throwawayDatabase(settings.adminUrl, "bench", log, cleanup);
 
-  const { pingAccounts, readAccounts, patchAccounts, template, readListings, patchListings } = await seedFigureData(
-    ctx,
-    pg,
-    {
-      accountsPerSet: accountsPerPool(settings),
-      listings: settings.listings,
-      maxRate: settings.maxRate,
-      seconds: settings.duration + settings.warmup * 3,
-    },
-    log,
-  );
+  const { pingAccounts, readAccounts, patchAccounts, template, readListings, patchListings } = await seedFigureData(ctx, pg, settings, log);
 
   const bulk = settings.skipBulk ? undefined : await seedBulk(ctx, pg, template);
   // Vacuumed as well as analysed: otherwise autovacuum takes up the fresh rows during the first figures (in

@@ -7,6 +7,7 @@ import { exampleApartment } from "@/lib/domain/listings/examples";
 import { searchKey } from "@/lib/domain/listings/internal/search-key";
 import { searchColumns } from "@/lib/domain/listings/store";
 import { validateOrThrow } from "@/lib/domain/listings/internal/validate";
+import { accountsPerPool, type LoadSettings } from "./turns";
 
 export interface BenchAccount {
   id: string;
@@ -142,9 +143,15 @@ export interface FigureData {
 export async function seedFigureData(
   ctx: ServiceContext<OperatorActor>,
   pg: Sql,
-  sizes: { accountsPerSet: number; listings: number; maxRate: number; seconds: number },
+  settings: Pick<LoadSettings, "duration" | "warmup" | "maxRate"> & { listings: number },
   log: (line: string) => void,
 ): Promise<FigureData> {
+  const sizes = {
+    accountsPerSet: accountsPerPool(settings),
+    listings: settings.listings,
+    maxRate: settings.maxRate,
+    seconds: settings.duration + settings.warmup * 3,
+  };
   log(`creating 3 × ${sizes.accountsPerSet} accounts with 10 keys each (≤ ${sizes.maxRate} req/s for ${sizes.seconds} s without a 429)`);
   const [pingAccounts, readAccounts, patchAccounts] = [
     await createAccounts(ctx, "ping", sizes.accountsPerSet),
