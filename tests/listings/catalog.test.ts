@@ -68,6 +68,26 @@ describe("GET /listings – the public catalog", () => {
     );
   });
 
+  it("answers its owner, another account and an unknown code alike, and says where an owner reads a listing that is not public", async () => {
+    const owner = await accountWithKey();
+    const pending = await createListing(owner.key);
+    const other = await accountWithKey({ permissions: ["listings:read"] });
+    const unknownCode = "ZZZZZZZ9";
+    const read = (key: string, code: string, language = "en") =>
+      call(catalogListing, { path: `/listings/${code}`, key, params: { code }, headers: { "accept-language": language } });
+    const asOwner = await read(owner.key, pending.code);
+    const asOther = await read(other.key, pending.code);
+    expect([asOwner.status, asOther.status]).toEqual([404, 404]);
+    expect(asOwner.json).toMatchObject({ code: "not_found" });
+    expect(asOwner.json!.detail).toContain(`GET /account/listings/${pending.code}`);
+    expect(asOther.json!.detail).toBe(asOwner.json!.detail);
+    const unknown = await read(owner.key, unknownCode);
+    expect(unknown.json!.detail).toBe(asOwner.json!.detail.replaceAll(pending.code, unknownCode));
+    const romanian = await read(owner.key, pending.code, "ro");
+    expect(romanian.json!.detail).toContain("catalogul public");
+    expect(romanian.json!.detail).toContain(`GET /account/listings/${pending.code}`);
+  });
+
   it("refuses bad filters with 422 and needs a valid key", async () => {
     const { key } = await accountWithKey();
     const bad = await call(catalog, { path: "/listings?price_min=cheap", key });

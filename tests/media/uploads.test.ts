@@ -160,7 +160,7 @@ describe.each(storageKinds)("PUT to the upload URL, %s storage", (kind) => {
       },
     });
     const tooLong = await sendUpload(grant.url, endless, headers);
-    expect(tooLong).toMatchObject({ status: 413, json: { code: "payload_too_large", detail: "The request body exceeds 1000 bytes." } });
+    expect(tooLong).toMatchObject({ status: 413, json: { code: "payload_too_large", detail: "The request body exceeds 1,000 bytes." } });
     expect(pulled).toBeLessThan(10);
     expect(await readBlob(storage(), uploadBlobKey(grant.key))).toBeNull();
 

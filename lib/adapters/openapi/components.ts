@@ -11,7 +11,7 @@ export const problemSchema = z
       .meta({ description: "Stable, never translated." }),
     reason: z.string().optional().meta({
       description:
-        "Stable, never translated: why, more precisely than `code`, for the codes that have reasons (`unauthenticated`: `missing_key`, `malformed_key`, `production_key`, `sandbox_key`; `not_found`: `not_paused`; `listing_action_refused`; `limit_reached`). Listed on the page `type` points at.",
+        "Stable, never translated: why, more precisely than `code`, for the codes that have reasons (`unauthenticated`: `missing_key`, `malformed_key`, `production_key`, `sandbox_key`; `not_found`: `not_paused`, `not_in_catalog`; `listing_action_refused`; `limit_reached`). Listed on the page `type` points at.",
     }),
     detail: z.string(),
     errors: z

@@ -54,6 +54,7 @@ export const problemReasons = {
   },
   not_found: {
     not_paused: ["status"],
+    not_in_catalog: ["code"],
   },
   listing_action_refused: {
     open_reports: [],

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { listings } from "@/db/schema";
 import { readMayLag, type AccountActor, type ServiceContext } from "@/lib/base/context";
-import { notFound } from "@/lib/base/errors";
+import { AppError, notFound } from "@/lib/base/errors";
 import { patterns } from "./validation/field-schemas";
 import { isListingCode } from "./codes";
 import { detailOf, itemOf, type ListedRow } from "./read-shape";
@@ -37,5 +37,8 @@ export async function getAccountListingByRef({ ctx, input }: { ctx: ServiceConte
 /** One listing of the public catalog: a read that may lag, on a replica when there are some. */
 export async function getCatalogListing({ ctx, input }: { ctx: ServiceContext; input: { code: string } }) {
   if (!isListingCode(input.code)) throw notFound();
-  return itemOf(await readMayLag(ctx, (reader) => findListed(reader.db, and(eq(listings.code, input.code), publicScope)!)));
+  // Whoever asks, and whatever the code names, one answer: the catalog is public data and cannot say
+  // whose a listing is, so it says where an owner reads one that is not public.
+  const notInCatalog = () => new AppError("not_found", { reason: "not_in_catalog", code: input.code });
+  return itemOf(await readMayLag(ctx, (reader) => findListed(reader.db, and(eq(listings.code, input.code), publicScope)!, notInCatalog)));
 }

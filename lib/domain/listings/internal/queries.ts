@@ -154,9 +154,9 @@ async function selectListed(db: Handle, where: SQL, order: "newest" | "oldest", 
   return rows.map(listedOf);
 }
 
-export async function findListed(db: Handle, where: SQL): Promise<ListedRow> {
+export async function findListed(db: Handle, where: SQL, notThere: () => Error = notFound): Promise<ListedRow> {
   const [found] = await selectListed(db, where, "newest", 1);
-  if (!found) throw notFound();
+  if (!found) throw notThere();
   return found;
 }
 
