@@ -22,6 +22,25 @@ const internalZones = domainAreas.map((area) => ({
   message: `lib/domain/${area}/internal/ is private to that area: use what lib/domain/${area} exports beside it.`,
 }));
 
+// A module inside an area (lib/domain/webhooks/delivery) may have an internal/ of its own, private to that module.
+const moduleInternalZones = domainAreas.flatMap((area) =>
+  readdirSync(new URL(`./lib/domain/${area}`, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== "internal")
+    .filter((entry) => readdirSync(new URL(`./lib/domain/${area}/${entry.name}`, import.meta.url)).includes("internal"))
+    .map(({ name }) => ({
+      target: [
+        "./!(lib|tests|bench)/**",
+        "./*.{ts,tsx,mjs}",
+        "./lib/!(domain)/**",
+        `./lib/domain/!(${area})/**`,
+        `./lib/domain/${area}/!(${name})/**`,
+        `./lib/domain/${area}/*.{ts,tsx}`,
+      ],
+      from: `./lib/domain/${area}/${name}/internal`,
+      message: `lib/domain/${area}/${name}/internal/ is private to that module: use what lib/domain/${area}/${name} exports from its index.`,
+    })),
+);
+
 const layering = {
   files: ["**/*.{ts,tsx,mts,cts,js,mjs}"],
   rules: {
@@ -48,6 +67,7 @@ const layering = {
             message: `lib/${name} imports only the layers beneath it (base < infra < domain < adapters).`,
           })),
           ...internalZones,
+          ...moduleInternalZones,
           {
             target: "./app/**/{page,layout,template,default,loading,error,global-error,not-found}.tsx",
             from: "./db",

@@ -2,9 +2,8 @@ import { performance } from "node:perf_hooks";
 import postgres, { type Sql } from "postgres";
 import type { events } from "@/db/schema";
 import { openSecret } from "@/lib/base/secret-box";
-import { defaultMaxInFlight } from "@/lib/adapters/worker/delivery-lane";
-import { eventId } from "@/lib/domain/events/ids";
-import { deliveryBody, deliveryLeaseSeconds, maxInFlightPerWebhook } from "@/lib/domain/webhooks/deliver";
+import { eventId } from "@/lib/domain/event-types";
+import { defaultMaxInFlight, deliveryBody, deliveryLeaseSeconds, maxInFlightPerWebhook } from "@/lib/domain/webhooks/delivery";
 import { signedPost, type BareRequest } from "./webhook-post";
 
 /**

@@ -19,8 +19,7 @@
 import http from "node:http";
 import { performance } from "node:perf_hooks";
 import { openDatabase } from "@/db/client";
-import { maxInFlightPerWebhook } from "@/lib/domain/webhooks/deliver";
-import { DeliveryLane, defaultMaxInFlight } from "@/lib/adapters/worker/delivery-lane";
+import { DeliveryLane, defaultMaxInFlight, maxInFlightPerWebhook } from "@/lib/domain/webhooks/delivery";
 import { CeilingLane } from "./webhook-ceiling";
 import { signedPost, type BareRequest } from "./webhook-post";
 

@@ -1,6 +1,6 @@
 import { inngestConfigured } from "@/lib/base/config";
 import { registerJobDispatcher, type DispatchedJob, type JobDispatcher } from "@/lib/infra/jobs/dispatch";
-import { registerDeliveryDispatcher, type DeliveryDispatcher } from "@/lib/domain/events/delivery-dispatch";
+import { registerDeliveryDispatcher, type DeliveryDispatcher } from "@/lib/domain/webhooks/delivery";
 import { inngest } from "./client";
 import { deliveryEvent } from "./functions/webhook-delivery";
 

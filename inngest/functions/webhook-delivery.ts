@@ -6,7 +6,7 @@ import {
   maxDeliveryAttempts,
   maxInFlightPerWebhook,
   type DeliveryStep,
-} from "@/lib/domain/webhooks/deliver";
+} from "@/lib/domain/webhooks/delivery";
 import { systemContext } from "@/lib/base/context";
 import { inngest } from "../client";
 

@@ -12,7 +12,7 @@ import { config } from "@/lib/base/config";
 import { instrumentationName } from "@/lib/base/tracing";
 import { logger } from "@/lib/base/logger";
 import { countDueJobs } from "@/lib/infra/jobs/store";
-import { countDueDeliveries } from "@/lib/domain/webhooks/deliver";
+import { countDueDeliveries } from "@/lib/domain/webhooks/delivery";
 
 /**
  * The OpenTelemetry SDK, loaded by instrumentation.ts only when `OTEL_EXPORTER_OTLP_ENDPOINT` is set

@@ -5,7 +5,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetConfig } from "@/lib/base/config";
-import { attemptDelivery } from "@/lib/domain/webhooks/attempt";
+import { attemptDelivery } from "@/lib/domain/webhooks/delivery";
 import { newWebhookSecret } from "@/lib/domain/webhooks/signature";
 import { locales } from "@/lib/base/i18n";
 import { accountWithKey } from "../support/fixtures";

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { database } from "@/db";
 import { webhooks } from "@/db/schema";
 import { eventId } from "@/lib/domain/events";
-import { deliveryLeaseSeconds, maxDeliveryAttempts, retryDelaysSeconds } from "@/lib/domain/webhooks/deliver";
+import { deliveryLeaseSeconds, maxDeliveryAttempts, retryDelaysSeconds } from "@/lib/domain/webhooks/delivery";
 import { startHttpServer, type LocalServer, type ReceivedRequest } from "../support/local-http-server";
 import { keyedAccount, record, webhookOf } from "@/tests/webhooks/support";
 

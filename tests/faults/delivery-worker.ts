@@ -38,9 +38,9 @@ async function main(): Promise<void> {
   const { inArray, sql } = await import("drizzle-orm");
   const { configureDatabase, database } = await import("@/db");
   const { webhookDeliveries } = await import("@/db/schema");
-  const { deliveriesChannel } = await import("@/lib/domain/webhooks/deliver");
+  const { deliveriesChannel } = await import("@/lib/domain/webhooks/delivery");
   const { databaseSettings } = await import("@/lib/base/config");
-  const { DeliveryLane } = await import("@/lib/adapters/worker/delivery-lane");
+  const { DeliveryLane } = await import("@/lib/domain/webhooks/delivery");
 
   configureDatabase(databaseSettings);
   const db = await database();

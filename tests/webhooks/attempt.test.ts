@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { attemptDelivery } from "@/lib/domain/webhooks/attempt";
+import { attemptDelivery } from "@/lib/domain/webhooks/delivery";
 import { newWebhookSecret } from "@/lib/domain/webhooks/signature";
 import { resetConfig } from "@/lib/base/config";
 import { closedPort, startHttpServer, type LocalServer, type ReceivedRequest } from "../support/local-http-server";

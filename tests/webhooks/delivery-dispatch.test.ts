@@ -3,7 +3,7 @@ import { database } from "@/db";
 import { resetConfig } from "@/lib/base/config";
 import { systemContext, withTransaction } from "@/lib/base/context";
 import { eventTypes, recordEvent } from "@/lib/domain/events";
-import { registerDeliveryDispatcher } from "@/lib/domain/events/delivery-dispatch";
+import { registerDeliveryDispatcher } from "@/lib/domain/webhooks/delivery";
 import { registerJobDispatcher } from "@/lib/infra/jobs/dispatch";
 import { startFakeInngest, type FakeInngest } from "../support/fake-inngest";
 import { hookedAccount, localReceiver, onlyDelivery, withLocalReceivers } from "./delivery-support";

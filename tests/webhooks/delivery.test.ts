@@ -5,20 +5,13 @@ import { database } from "@/db";
 import { webhooks } from "@/db/schema";
 import { eventTypes, listEvents } from "@/lib/domain/events";
 import { registerClient } from "@/lib/domain/oauth/register-client";
-import {
-  attemptClaimed,
-  claimDueDeliveries,
-  deliveryLeaseSeconds,
-  maxClaimedPerWebhook,
-  maxInFlightPerWebhook,
-  recordSuccessesAndHandOff,
-  retryDelaysSeconds,
-  runClaimedDelivery,
-} from "@/lib/domain/webhooks/deliver";
+import { deliveryLeaseSeconds, DeliveryLane, maxInFlightPerWebhook, retryDelaysSeconds } from "@/lib/domain/webhooks/delivery";
+import { attemptClaimed, runClaimedDelivery } from "@/lib/domain/webhooks/delivery/internal/attempt";
+import { recordSuccessesAndHandOff } from "@/lib/domain/webhooks/delivery/internal/outcomes";
+import { claimDueDeliveries, maxClaimedPerWebhook } from "@/lib/domain/webhooks/delivery/internal/queue";
 import { setAppWebhook } from "@/lib/domain/webhooks/set-app-webhook";
 import { startWebhook } from "@/lib/domain/webhooks/start-webhook";
 import { stopWebhook } from "@/lib/domain/webhooks/stop-webhook";
-import { DeliveryLane } from "@/lib/adapters/worker/delivery-lane";
 import { consentCode, exchange, redirectUri } from "../oauth/support";
 import { ownDatabaseOnPostgres } from "../support/child-database";
 import {

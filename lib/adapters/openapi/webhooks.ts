@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from "zod-openapi";
 import { eventTypes, webhookEventBodySchema, type EventType } from "@/lib/domain/events";
-import { failingDaysBeforeStop } from "@/lib/domain/webhooks/health";
+import { failingDaysBeforeStop } from "@/lib/domain/webhooks/delivery";
 
 /**
  * The `webhooks` of the OpenAPI document: one `POST` per event type, as the platform

@@ -2,7 +2,7 @@ import { database as processDatabase, type Database } from "@/db";
 import { config, inngestConfigured } from "@/lib/base/config";
 import { clockFrom, systemContext } from "@/lib/base/context";
 import { logger } from "@/lib/base/logger";
-import { DeliveryLane } from "./delivery-lane";
+import { DeliveryLane } from "@/lib/domain/webhooks/delivery";
 import { cronDedupeKey, nextOccurrence, type JobDefinition } from "@/lib/infra/jobs/define";
 import { executeJob, type JobOutcome } from "./execute";
 import { jobRegistry } from "./registry";

@@ -1,9 +1,10 @@
-export { eventId, parseEventId } from "./ids";
 export { listEvents, listEventsQuery, maxWaitSeconds, type EventPage, type ListEventsInput } from "./list-events";
 export { endEventWaits, eventWaiters, maxWaitingPerKey } from "./process-waiters";
 export { eventsChannel, recordEvent, type NewEvent } from "./record-event";
 export {
   eventBodySchema,
+  eventId,
+  parseEventId,
   eventDataSchemas,
   eventTypes,
   importTotalsSchema,
@@ -11,4 +12,4 @@ export {
   webhookEventBodySchema,
   type EventBody,
   type EventType,
-} from "./types";
+} from "@/lib/domain/event-types";

@@ -4,9 +4,8 @@ import { z } from "zod";
 import { actorLabel, type ServiceContext } from "@/lib/base/context";
 import { AppError } from "@/lib/base/errors";
 import { sharedWaitingPlaces } from "@/lib/infra/rate-limit";
-import { eventIdPattern, parseEventId } from "./ids";
 import { listeningWaiters, maxWaitingPerKey } from "./process-waiters";
-import { eventBody, type EventBody } from "./types";
+import { eventBody, eventIdPattern, parseEventId, type EventBody } from "@/lib/domain/event-types";
 
 /** The longest `wait` of `GET /events`, in seconds. */
 export const maxWaitSeconds = 30;

@@ -1,10 +1,8 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Handle } from "@/db";
 import { apiKeys, events } from "@/db/schema";
-import { afterCommit } from "@/lib/base/context";
-import { fanOutEvent } from "@/lib/domain/events/fan-out";
-import { deliveryDispatcherRegistered, dispatchDeliveries } from "./delivery-dispatch";
-import { eventBody, type EventBody, type EventType } from "./types";
+import { eventBody, type EventBody, type EventType } from "@/lib/domain/event-types";
+import { createDeliveries } from "@/lib/domain/webhooks/delivery";
 
 // First key of the two-integer advisory lock space, naming "events of account <hash>". Lock ids of
 // the one-bigint form never collide with it (PostgreSQL keeps the two spaces apart).
@@ -50,7 +48,6 @@ export async function recordEvent(tx: Handle, event: NewEvent): Promise<EventBod
     .insert(events)
     .values({ accountId: event.accountId, type: event.type, data: event.data, createdAt: event.now })
     .returning();
-  const deliveries = await fanOutEvent({ tx, event: row });
-  if (deliveries.length > 0 && deliveryDispatcherRegistered()) afterCommit(tx, () => dispatchDeliveries(deliveries));
+  await createDeliveries({ tx, event: row });
   return eventBody(row);
 }

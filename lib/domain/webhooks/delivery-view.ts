@@ -1,8 +1,8 @@
 import { eq, getTableColumns } from "drizzle-orm";
 import { events, webhookDeliveries } from "@/db/schema";
-import { eventBody } from "@/lib/domain/events/types";
+import { eventBody } from "@/lib/domain/event-types";
 import { cursorTimestamp } from "@/lib/base/cursor";
-import { maxDeliveryAttempts } from "./deliver";
+import { maxDeliveryAttempts } from "./delivery";
 
 /** One delivery as the delivery log shows it. */
 export interface DeliveryView {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { eventTypes, type EventType } from "@/lib/domain/events";
+import { eventTypes, type EventType } from "@/lib/domain/event-types";
 import { ValidationError, type FieldIssue } from "@/lib/base/errors";
 import { checkPublicUrl, MAX_URL_LENGTH, type UrlRefusal } from "@/lib/infra/net/public-address";
 

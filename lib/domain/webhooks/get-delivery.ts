@@ -3,7 +3,7 @@ import { events, webhookDeliveries, webhooks } from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { notFound } from "@/lib/base/errors";
 import { idPattern } from "@/lib/base/ids";
-import { deliveryBody } from "./deliver";
+import { deliveryBody } from "./delivery";
 import { deliveryColumns, deliveryView, eventOfDelivery, type DeliveryView } from "./delivery-view";
 import { webhookView, type WebhookView } from "./internal/view";
 

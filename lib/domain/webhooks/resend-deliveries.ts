@@ -6,7 +6,7 @@ import { withTransaction, type AccountActor, type ServiceContext, type Transacti
 import { notFound } from "@/lib/base/errors";
 import { idPattern } from "@/lib/base/ids";
 import { parseOrThrow } from "@/lib/base/validation/zod";
-import { deliveriesChannel } from "@/lib/domain/events/fan-out";
+import { deliveriesChannel } from "./delivery";
 import { lockOwnWebhook } from "./internal/own-webhook";
 
 const d = webhookDeliveries;

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { webhooks } from "@/db/schema";
-import { eventTypes } from "@/lib/domain/events";
+import { eventTypes } from "@/lib/domain/event-types";
 import type { AccountActor, ServiceContext, StaffActor } from "@/lib/base/context";
 import { notFound } from "@/lib/base/errors";
 import { idPattern, idPrefixes } from "@/lib/base/ids";
-import { attemptDelivery, type AttemptFailure } from "./attempt";
+import { attemptDelivery, type AttemptFailure } from "./delivery";
 import { signingSecretOf } from "./webhook-signing-secret";
 
 export interface TestDeliveryResult {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { eventTypes } from "@/lib/domain/events";
-import { attemptDelivery } from "@/lib/domain/webhooks/attempt";
+import { attemptDelivery } from "@/lib/domain/webhooks/delivery";
 import { newWebhookSecret, signWebhook } from "@/lib/domain/webhooks/signature";
 import { resetConfig } from "@/lib/base/config";
 

@@ -5,7 +5,7 @@ import { formToken } from "@/lib/adapters/portal/csrf";
 import { config } from "@/lib/base/config";
 import { ActionButton } from "@/components/forms/action-button";
 import { listOwnClients } from "@/lib/domain/oauth/list-own-clients";
-import { webhookSuccessRates } from "@/lib/domain/webhooks/health";
+import { webhookSuccessRates } from "@/lib/domain/webhooks/delivery";
 import { maxWebhooksPerAccount, subscribableEventTypes } from "@/lib/domain/webhooks/fields";
 import { listWebhooks } from "@/lib/domain/webhooks/list-webhooks";
 import { format } from "@/lib/base/i18n";

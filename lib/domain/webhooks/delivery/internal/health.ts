@@ -15,14 +15,7 @@ export const failingDaysBeforeStop = 5;
 
 const dayMs = 24 * 60 * 60 * 1000;
 
-export type SystemStopReason = "gone" | "failing";
-
-export interface StoppedWebhook {
-  webhookId: string;
-  accountId: string;
-  url: string;
-  reason: SystemStopReason;
-}
+type SystemStopReason = "gone" | "failing";
 
 /** Why a failed attempt stops its webhook, if it does: a `410 Gone` at once, else failures for 5 days. */
 export function systemStopReason(input: { gone: boolean; failingSince: Date | null; now: Date }): SystemStopReason | null {
@@ -32,39 +25,30 @@ export function systemStopReason(input: { gone: boolean; failingSince: Date | nu
 }
 
 /**
- * Stops a webhook for the system, with its activity entry, in one transaction; resolves with it
- * when this call stopped it (tell the owner with `tellOwnerWebhookStopped` then), null when it was
- * stopped already.
+ * Stops a webhook for the system, with its activity entry, in one transaction; when this call
+ * stopped it (not another before it), mails its owner in the account's language. A mail that cannot
+ * be sent is logged and not retried: the stop itself is committed and the portal shows its notice.
  */
-export async function stopBySystem(
-  db: Handle,
-  input: { webhookId: string; reason: SystemStopReason; now: Date },
-): Promise<StoppedWebhook | null> {
+export async function stopFailingWebhook(db: Handle, input: { webhookId: string; reason: SystemStopReason; now: Date }): Promise<void> {
   const { webhookId, reason, now } = input;
-  return db.transaction(async (tx) => {
-    const [stopped] = await tx
+  const stopped = await db.transaction(async (tx) => {
+    const [row] = await tx
       .update(webhooks)
       .set({ active: false, stoppedReason: reason, stoppedAt: now })
       .where(and(eq(webhooks.id, webhookId), eq(webhooks.active, true)))
       .returning({ accountId: webhooks.accountId, url: webhooks.url });
-    if (!stopped) return null;
+    if (!row) return null;
     await recordActivity(tx, {
-      accountId: stopped.accountId,
+      accountId: row.accountId,
       actor: { kind: "system" },
       action: reason === "gone" ? "webhook.stopped_gone" : "webhook.stopped_failing",
       subjectId: webhookId,
-      details: stopped.url,
+      details: row.url,
     });
     logger.info("webhook stopped by the health check", { webhookId, reason });
-    return { webhookId, accountId: stopped.accountId, url: stopped.url, reason };
+    return row;
   });
-}
-
-/**
- * Mails the owner of a webhook the system stopped, in the account's language. A mail that cannot be
- * sent is logged and not retried: the stop itself is committed and the portal shows its notice.
- */
-export async function tellOwnerWebhookStopped(db: Handle, stopped: StoppedWebhook): Promise<void> {
+  if (!stopped) return;
   try {
     const [account] = await db
       .select({ email: accounts.email, name: accounts.name, language: accounts.language })
@@ -74,11 +58,11 @@ export async function tellOwnerWebhookStopped(db: Handle, stopped: StoppedWebhoo
     await sendAccountMail({
       to: account.email,
       locale: account.language as Locale,
-      key: stopped.reason === "gone" ? "webhook_stopped_gone" : "webhook_stopped_failing",
+      key: reason === "gone" ? "webhook_stopped_gone" : "webhook_stopped_failing",
       params: { name: account.name, url: stopped.url, days: failingDaysBeforeStop, link: portalLink("/settings/api/webhooks") },
     });
   } catch (error) {
-    logger.error("webhook stopped: the owner's mail could not be sent", { webhookId: stopped.webhookId, error });
+    logger.error("webhook stopped: the owner's mail could not be sent", { webhookId, error });
   }
 }
 

@@ -1,40 +1,18 @@
 import type { Database } from "@/db";
+import { postgresError, sqlState } from "@/db/errors";
+import { logger } from "@/lib/base/logger";
+import { attemptClaimed } from "./attempt";
+import { deliveriesChannel } from "./create";
+import { recordDeliveryOutcomes, recordSuccessesAndHandOff, type AttemptEnded } from "./outcomes";
 import {
-  attemptClaimed,
   claimDueDeliveries,
-  deliveriesChannel,
   deliveryLeaseSeconds,
   maxClaimedPerWebhook,
   maxInFlightPerWebhook,
   nextDeliveryDueAt,
   releaseClaims,
   type ClaimedDelivery,
-} from "@/lib/domain/webhooks/deliver";
-import { logger } from "@/lib/base/logger";
-import { OutcomeWriter } from "./delivery-outcomes";
-
-/**
- * The embedded runner's webhook deliveries. They do not go through the jobs table: a delivery row
- * is its own job (`lib/domain/webhooks/deliver.ts`). The lane claims due deliveries and runs their
- * attempts without waiting for one another, up to `maxInFlight` requests at once in this process
- * and `maxInFlightPerWebhook` per webhook, so one slow receiver never holds up the others.
- *
- * It claims ahead: up to `maxClaimedPerWebhook` deliveries per webhook (four times the requests), those
- * beyond the free slots waiting in the lane. When a receiver answers, its slot goes on at once to
- * its webhook's next claimed delivery while the answer's outcome is written; the write hands a
- * newly claimed delivery on to the lane in the ended one's place (`delivery-outcomes.ts`). A slot
- * thus never waits for the database between two requests. Claims the lane could not start are
- * given back when it stops.
- *
- * A pass (a claim) starts:
- * - when woken: the NOTIFY that the event's transaction sends reaches every listening instance at
- *   its commit (this process and the others through LISTEN on PostgreSQL; in process on PGlite);
- * - when an attempt ends, unless the outcome's write handed a delivery on in its place;
- * - when the next retry or lease end falls due, and at least every `sweepMs` as a safety net.
- *
- * One lane per process, made and started by the job runner (`runner.ts`): `start`, then `stop`,
- * which drains it. A stopped lane stays stopped; starting again takes a new one.
- */
+} from "./queue";
 
 export interface DeliveryLaneOptions {
   database: Database;
@@ -68,9 +46,33 @@ interface Held {
   claimedAt: number;
 }
 
+interface PendingOutcome {
+  ended: AttemptEnded;
+  /** Resolves once written: `true` when the write handed a delivery on in the attempt's place. */
+  written: (handedOn: boolean) => void;
+  failed: (error: unknown) => void;
+}
+
+/**
+ * The embedded runner's webhook deliveries, one lane per process (`start`, then `stop`, which drains
+ * it; a stopped lane stays stopped). It claims due deliveries and runs their attempts without
+ * waiting for one another, up to `maxInFlight` requests at once and `maxInFlightPerWebhook` per
+ * webhook, so one slow receiver never holds up the others.
+ *
+ * It claims ahead, up to `maxClaimedPerWebhook` per webhook, those beyond the free slots waiting in
+ * the lane: when a receiver answers, its slot goes on at once to its webhook's next claimed delivery
+ * while the answer's outcome is written. Outcomes are group-committed: an attempt ending while no
+ * write runs is written at once, those ending meanwhile go together in the next statement (one write
+ * at a time: two at once made smaller batches and drained slower). When every attempt of a batch
+ * succeeded, the same statement hands each one's slot on to its webhook's next due delivery
+ * (`recordSuccessesAndHandOff`), so a busy slot never waits for a claim between two requests.
+ *
+ * A pass (a claim) starts when woken (the NOTIFY of a commit, on every listening instance), when an
+ * attempt ends that handed nothing on, when the next retry or lease end falls due, and at least
+ * every `sweepMs` as a safety net.
+ */
 export class DeliveryLane {
   private readonly options: Required<Omit<DeliveryLaneOptions, "timeoutMs">> & { timeoutMs?: number };
-  private readonly outcomes: OutcomeWriter;
   /** Attempts whose outcome is not written yet (the request in flight, or its outcome being written). */
   private readonly attempts = new Set<Promise<void>>();
   /** Requests in flight, in all and per webhook. */
@@ -78,6 +80,9 @@ export class DeliveryLane {
   private readonly requestsPerWebhook = new Map<string, number>();
   /** Claimed ahead, per webhook, waiting for a free slot (oldest first; webhooks take turns). */
   private readonly waiting = new Map<string, Held[]>();
+  /** Ended attempts waiting for the outcome write in progress; written together by the next one. */
+  private readonly pendingOutcomes: PendingOutcome[] = [];
+  private writing = false;
   private timer?: NodeJS.Timeout;
   private refill?: NodeJS.Timeout;
   private passing?: Promise<void>;
@@ -88,11 +93,6 @@ export class DeliveryLane {
 
   constructor(options: DeliveryLaneOptions) {
     this.options = { maxInFlight: defaultMaxInFlight, sweepMs: 60_000, ...options };
-    this.outcomes = new OutcomeWriter({
-      database: this.options.database,
-      stopped: () => this.stopped,
-      handedOn: (claimed, claimedAt) => this.hold(claimed, claimedAt),
-    });
   }
 
   /** Listens for commits' wake-ups and starts the first pass (it resolves before that pass ends). Once. */
@@ -117,12 +117,6 @@ export class DeliveryLane {
     while (this.attempts.size > 0) await Promise.all([...this.attempts]);
     // An outcome's write that began before the stop may have handed a delivery on meanwhile.
     await this.giveBackWaiting();
-  }
-
-  private async giveBackWaiting(): Promise<void> {
-    const unstarted = [...this.waiting.values()].flat().map((held) => held.claimed);
-    this.waiting.clear();
-    if (unstarted.length > 0) await this.giveBack(unstarted);
   }
 
   /** Resolves once the pass in progress, if any, has ended (the fault tests' worker waits for the first). */
@@ -156,13 +150,15 @@ export class DeliveryLane {
   }
 
   private async pass(): Promise<void> {
-    const { database, sweepMs } = this.options;
+    const { database, sweepMs, maxInFlight } = this.options;
     const db = database.connection;
     let nextInMs = sweepMs;
     try {
       do {
         this.again = false;
-        const room = this.claimLimit() - this.attempts.size - this.waitingCount();
+        // Three claimed ahead for each request the process may have in flight (`maxClaimedPerWebhook`).
+        const waitingCount = [...this.waiting.values()].reduce((count, queue) => count + queue.length, 0);
+        const room = 4 * maxInFlight - this.attempts.size - waitingCount;
         if (room <= 0) break;
         const now = new Date();
         const claimed = await claimDueDeliveries(db, { now, limit: room, perWebhook: maxClaimedPerWebhook });
@@ -183,15 +179,6 @@ export class DeliveryLane {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.wake(), nextInMs).unref();
     }
-  }
-
-  /** Claims held at once: three ahead for each request the process may have in flight (`maxClaimedPerWebhook`). */
-  private claimLimit(): number {
-    return 4 * this.options.maxInFlight;
-  }
-
-  private waitingCount(): number {
-    return [...this.waiting.values()].reduce((count, queue) => count + queue.length, 0);
   }
 
   /** A claimed delivery joins its webhook's turn, and starts at once when a slot is free. */
@@ -231,7 +218,9 @@ export class DeliveryLane {
       // The slot is free once the receiver has answered: the next delivery claimed ahead goes now,
       // while this outcome is written.
       .finally(() => this.freeSlot(webhookId))
-      .then((result) => this.outcomes.write({ claimed, result, now }))
+      .then(
+        (result) => new Promise<boolean>((written, failed) => void this.writeOutcome({ ended: { claimed, result, now }, written, failed })),
+      )
       .catch((error: unknown) => {
         logger.error("webhook delivery attempt not recorded; its lease will end and it is retried", { error });
         return false;
@@ -249,6 +238,52 @@ export class DeliveryLane {
     if (left > 0) this.requestsPerWebhook.set(webhookId, left);
     else this.requestsPerWebhook.delete(webhookId);
     this.startWaiting();
+  }
+
+  /** Queues an ended attempt's outcome, and writes the queue unless a write runs (it goes on to the queue then). */
+  private async writeOutcome(outcome: PendingOutcome): Promise<void> {
+    this.pendingOutcomes.push(outcome);
+    if (this.writing) return;
+    this.writing = true;
+    while (this.pendingOutcomes.length > 0) {
+      const batch = this.pendingOutcomes.splice(0);
+      await this.writeBatch(batch).catch((error: unknown) => batch.forEach((one) => one.failed(error)));
+    }
+    this.writing = false;
+  }
+
+  private async writeBatch(batch: PendingOutcome[]): Promise<void> {
+    const db = this.options.database.connection;
+    const ended = batch.map((one) => one.ended);
+    // A lane stopping hands nothing on: it would only give the claims back.
+    if (this.stopped || ended.some(({ result }) => !result.ok)) {
+      await recordDeliveryOutcomes(db, ended);
+      batch.forEach((one) => one.written(false));
+      return;
+    }
+    const now = new Date();
+    const next = await recordSuccessesAndHandOff(db, { ended, now }).catch(async (error: unknown) => {
+      if (postgresError(error)?.code !== sqlState.deadlockDetected) throw error;
+      // A hand-off waits for no claim, but a claim of another instance may still wait for it while
+      // holding a row it wants (one it re-checked): then the outcomes go without handing off.
+      await recordDeliveryOutcomes(db, ended);
+      return [];
+    });
+    for (const one of next) this.hold(one, now);
+    // Each delivery handed on takes the place of one ended attempt of its webhook.
+    const handedOn = new Map<string, number>();
+    for (const one of next) handedOn.set(one.webhookId, (handedOn.get(one.webhookId) ?? 0) + 1);
+    for (const one of batch) {
+      const left = handedOn.get(one.ended.claimed.webhookId) ?? 0;
+      handedOn.set(one.ended.claimed.webhookId, left - 1);
+      one.written(left > 0);
+    }
+  }
+
+  private async giveBackWaiting(): Promise<void> {
+    const unstarted = [...this.waiting.values()].flat().map((held) => held.claimed);
+    this.waiting.clear();
+    if (unstarted.length > 0) await this.giveBack(unstarted);
   }
 
   /** Claims the lane will not start (it stops, or they waited too long): due again at once, for any instance. */

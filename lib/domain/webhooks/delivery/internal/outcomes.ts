@@ -1,21 +1,22 @@
 import { and, sql, type SQL } from "drizzle-orm";
 import type { Handle } from "@/db";
+import { builtOnce } from "@/db/built-once";
 import { webhookDeliveries, webhooks } from "@/db/schema";
 import type { DeliveryAttemptResult } from "./attempt";
-import { stopBySystem, systemStopReason, tellOwnerWebhookStopped } from "./health";
-import { jsonbOf, stillClaimedAs } from "./internal/delivery-queue";
-import { maxDeliveryAttempts, retryDelaysSeconds } from "./internal/schedule";
-
-export interface ClaimedDelivery {
-  id: string;
-  webhookId: string;
-  /** The number of this attempt, 1 to 7 (the claim counts it). */
-  attempt: number;
-  url: string;
-  /** Null when the stored secret does not open: the attempt fails without a request. */
-  secret: string | null;
-  event: { id: string; body: string };
-}
+import { stopFailingWebhook, systemStopReason } from "./health";
+import {
+  claimChosen,
+  claimedDelivery,
+  claimedSelection,
+  dueAt,
+  jsonbOf,
+  maxDeliveryAttempts,
+  momentOf,
+  retryDelaysSeconds,
+  stillClaimedAs,
+  type ClaimedDelivery,
+  type ClaimedRow,
+} from "./queue";
 
 export type DeliveryOutcome =
   | { id: string; attempt: number; status: "succeeded"; statusCode: number | null }
@@ -45,7 +46,7 @@ function outcomeOf({ claimed, result, now }: AttemptEnded): DeliveryOutcome {
 }
 
 /** The ended attempts' outcomes, as the JSON array `outcomesWritten` reads. */
-export function outcomeRows(ended: AttemptEnded[], outcomes: DeliveryOutcome[] = ended.map(outcomeOf)): string {
+function outcomeRows(ended: AttemptEnded[], outcomes: DeliveryOutcome[] = ended.map(outcomeOf)): string {
   const rows = ended.map(({ claimed, result, now }, i) => {
     const outcome = outcomes[i];
     return {
@@ -71,7 +72,7 @@ export function outcomeRows(ended: AttemptEnded[], outcomes: DeliveryOutcome[] =
  * only while the claim is still that attempt's (a run whose lease ended and whose delivery was
  * claimed again must not overwrite the newer attempt).
  */
-export function outcomesWritten(db: Handle, rows: SQL) {
+function outcomesWritten(db: Handle, rows: SQL) {
   return db.$with("written").as(
     db
       .update(d)
@@ -96,10 +97,10 @@ export function outcomesWritten(db: Handle, rows: SQL) {
 }
 
 /**
- * Writes the outcomes of ended attempts, many in one statement (the embedded runner groups those
- * ending while the previous write runs) with `outcomesWritten`, and each webhook's `failing_since` (cleared by a success in the batch, else set by the
- * first failure). Then the health check: a `410 Gone` stops the webhook at once, 5 days of failures
- * too, each in its own transaction, and its owner is mailed.
+ * Writes the outcomes of ended attempts in one statement (the lane groups those ending while the
+ * previous write runs), and each webhook's `failing_since` (cleared by a success in the batch, else
+ * set by the first failure). Then the health check: a `410 Gone` stops the webhook at once, 5 days
+ * of failures too, and its owner is mailed.
  *
  * A write lost in a crash leaves its delivery `delivering` until its lease ends, then attempted
  * again: at worst a duplicate, never a lost delivery.
@@ -132,15 +133,67 @@ export async function recordDeliveryOutcomes(db: Handle, ended: AttemptEnded[]):
     const reason = systemStopReason({ gone: result.status === 410, failingSince: failingSince.get(claimed.webhookId) ?? null, now });
     if (reason) stops.set(claimed.webhookId, { reason, now });
   }
-  for (const [webhookId, { reason, now }] of stops) {
-    const stopped = await stopBySystem(db, { webhookId, reason, now });
-    if (stopped) await tellOwnerWebhookStopped(db, stopped);
-  }
+  for (const [webhookId, { reason, now }] of stops) await stopFailingWebhook(db, { webhookId, reason, now });
   return outcomes;
 }
 
-/** One attempt's outcome (the Inngest path and the CLI's passes write them one by one). */
-export async function recordDeliveryOutcome(db: Handle, ended: AttemptEnded): Promise<DeliveryOutcome> {
-  const [outcome] = await recordDeliveryOutcomes(db, [ended]);
-  return outcome;
+/**
+ * The lane's outcome write when every attempt of the batch succeeded: the outcomes (and the
+ * webhooks' `failing_since` cleared), and in the same statement each succeeded attempt's slot
+ * handed to its webhook's next due delivery, claimed as `claimDueDeliveries` claims. One for one per
+ * webhook, in the statement that ends the attempts, so a webhook's deliveries in flight never grow
+ * (the cap holds across instances without the claim's lock), and a busy lane moves from one
+ * delivery to the next without a claim transaction in between. Its candidates skip rows another
+ * session has locked: it never waits for a claim that may be waiting for it (a deadlock otherwise).
+ * Answers the deliveries claimed.
+ */
+export async function recordSuccessesAndHandOff(db: Handle, input: { ended: AttemptEnded[]; now: Date }): Promise<ClaimedDelivery[]> {
+  const { ended, now } = input;
+  if (ended.length === 0) return [];
+  if (ended.some(({ result }) => !result.ok)) throw new Error("recordSuccessesAndHandOff takes succeeded attempts only");
+  const perWebhook = new Map<string, number>();
+  for (const { claimed } of ended) perWebhook.set(claimed.webhookId, (perWebhook.get(claimed.webhookId) ?? 0) + 1);
+  const slots = [...perWebhook].map(([webhookId, count]) => ({ webhook_id: webhookId, count }));
+  const rows = await handOff.run(db, { outcomes: outcomeRows(ended), slots: JSON.stringify(slots), now: now.toISOString() });
+  return rows.map(claimedDelivery);
 }
+
+/**
+ * `recordSuccessesAndHandOff`'s statement, built once: it runs for every few deliveries of a busy
+ * lane, and building it each time was a sixth of the lane's CPU (docs/benchmarks.md). Planned at
+ * each run. Placeholders: `outcomes` (`outcomeRows`), `slots` (per webhook, how many of its
+ * attempts ended), `now`.
+ */
+const handOff = builtOnce<ClaimedRow>(
+  claimedSelection,
+  (db) => {
+    const outcomes = jsonbOf(sql.placeholder("outcomes"));
+    const slots = jsonbOf(sql.placeholder("slots"));
+    const now = momentOf(sql.placeholder("now"));
+    const healed = db.$with("healed").as(
+      db
+        .update(w)
+        .set({ failingSince: null })
+        .where(
+          and(
+            sql`${w.id} in (select s.webhook_id from jsonb_to_recordset(${slots}) as s(webhook_id text))`,
+            sql`${w.failingSince} is not null`,
+          ),
+        )
+        .returning({ id: w.id }),
+    );
+    const handedOff = db.$with("handed_off", { id: d.id, webhookId: d.webhookId, eventSeq: d.eventSeq }).as(sql`
+      select next.id, next.webhook_id, next.event_seq
+      from jsonb_to_recordset(${slots}) as s(webhook_id text, count int)
+      join ${w} on ${w.id} = s.webhook_id and ${w.active}
+      cross join lateral (
+        select ${d.id}, ${d.webhookId}, ${d.eventSeq} from ${d}
+        where ${d.webhookId} = s.webhook_id and ${dueAt(now)} and ${d.attempts} < ${maxDeliveryAttempts}
+          and ${d.id} not in (select e.id from jsonb_to_recordset(${outcomes}) as e(id text))
+        order by ${d.nextAttemptAt} limit s.count
+        for update skip locked
+      ) as next`);
+    return claimChosen(db.with(outcomesWritten(db, outcomes), healed, handedOff), handedOff, now);
+  },
+  { planEachRun: true },
+);

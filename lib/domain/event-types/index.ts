@@ -4,6 +4,13 @@ import { rejectionCodes } from "@/lib/domain/vocabulary/rejection-codes";
 import { listingUrl } from "@/lib/base/public-urls";
 import { eventId } from "./ids";
 
+export { eventId, eventIdPattern, parseEventId } from "./ids";
+
+/**
+ * The events' vocabulary, below both the outbox (`lib/domain/events`) and the webhooks that deliver it:
+ * the types, their bodies, their ids.
+ */
+
 /** The nine event types of release 1.0.0, then those added since. Clients must accept new ones later. */
 export const eventTypes = {
   published: "listing.published",
