@@ -7,6 +7,7 @@ import type { Permission } from "@/lib/domain/keys/format";
 import { exampleApartment } from "@/lib/domain/listings/examples";
 import { loggedRow } from "../support/api-log-rows";
 import { accountWithKey } from "../support/fixtures";
+import { consentCode, exchange, freshAccount, freshClient } from "../oauth/support";
 
 const endpoint = new URL("/api/mcp", config().APP_URL);
 
@@ -216,6 +217,16 @@ describe("POST /api/mcp", () => {
       { "mcp-protocol-version": "2025-06-18" },
     );
     expect((await called.json()).result.structuredContent).toEqual({ data: { valid: true }, warnings: [] });
+  });
+
+  it("accepts an access token of our authorization server, with exactly the permissions of its grant", async () => {
+    const client = await freshClient();
+    const holder = await freshAccount();
+    const token = await exchange(client, await consentCode(holder.id, client.client_id, { scope: ["listings:read"] }));
+    const { client: agent } = await connect(token.access_token);
+    expect((await call(agent, "list_listings")).structured).toMatchObject({ data: [] });
+    const refused = await call(agent, "upsert_listing_by_ref", { external_ref: "mcp-oauth", listing: exampleApartment });
+    expect(refused).toMatchObject({ isError: true, structured: { code: "missing_ability" } });
   });
 
   it("answers 401 naming its protected resource metadata, which names our authorization server", async () => {
