@@ -13,6 +13,7 @@ export const guideSlugs = [
   "photos",
   "webhooks",
   "oauth",
+  "ai-agents",
   "errors",
   "limits",
   "sandbox",

@@ -55,8 +55,24 @@ export function endpoint<D extends RouteDeclaration>(
       ? publicEndpoint<PathInputOf<D>>(rateRules[declaration.rateRule ?? "ip"], run, route)
       : keyedEndpoint<PathInputOf<D>>(permission === "any key" ? null : permission, run, route);
   registerDeclaration(routeHandler, declaration);
+  // The path parameters are strings before the declaration's schema parses them, as Next.js passes them.
+  operations.set(routeHandler, { declaration, run: run as DeclaredOperation["run"] });
   return routeHandler;
 }
+
+/**
+ * A declared operation without the request pipeline around it: its path, query and body parsing,
+ * its handler and its span, for a caller that has admitted the request itself (the MCP endpoint,
+ * whose one request carries one tool call: one key check, one rate-limit hit, one API log row).
+ */
+export interface DeclaredOperation {
+  declaration: RouteDeclaration;
+  run(req: KeyedRequest<Record<string, string>>): Promise<Response>;
+}
+
+const operations = new WeakMap<object, DeclaredOperation>();
+
+export const operationOf = (handler: object): DeclaredOperation | undefined => operations.get(handler);
 
 function pathParameters(declaration: RouteDeclaration, params: unknown): unknown {
   if (!declaration.params) return params;

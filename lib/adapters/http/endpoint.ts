@@ -52,17 +52,25 @@ interface Exchange {
   route?: string;
 }
 
-/** An endpoint that needs a key with `permission` (`null`: any valid key). */
+/**
+ * An endpoint that needs a key with `permission` (`null`: any valid key). With `resourceMetadata`
+ * (an OAuth protected resource's RFC 9728 document, the MCP endpoint's), every 401's challenge
+ * names that document, so a client that has no token yet finds where to get one.
+ */
 export function keyedEndpoint<P = Record<string, never>>(
   permission: Permission | null,
   handler: (req: KeyedRequest<P>) => Promise<Response>,
   route?: string,
+  options: { resourceMetadata?: () => string } = {},
 ): RouteHandler<P> {
   return pipeline<P>(route, async (exchange, request, db) => {
     let principal: Principal;
     try {
       principal = await authenticate(db, bearerToken(request.headers.get("authorization")), new Date());
     } catch (error) {
+      if (options.resourceMetadata && error instanceof AppError && error.code === "unauthenticated") {
+        namesResourceMetadata(error, options.resourceMetadata());
+      }
       // Failed authentications count against the caller's address, so guessing keys is limited too.
       await limit(exchange, `ip:${exchange.ip}`, rateRules.ip);
       throw error;
@@ -75,6 +83,13 @@ export function keyedEndpoint<P = Record<string, never>>(
     const ctx = apiContext(db, caller, { locale: exchange.locale, signal: request.signal });
     return (req) => handler({ ...req, ctx, principal });
   });
+}
+
+/** RFC 9728 §5.1: `resource_metadata` beside the RFC 6750 challenge's own parameters. */
+function namesResourceMetadata(error: AppError, url: string): void {
+  const challenge = error.headers["WWW-Authenticate"] ?? "Bearer";
+  const parameter = `resource_metadata="${url}"`;
+  error.headers["WWW-Authenticate"] = challenge === "Bearer" ? `Bearer ${parameter}` : `${challenge}, ${parameter}`;
 }
 
 /** An endpoint without a key (vocabulary, token exchange, unknown paths), limited per address. */
