@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -46,9 +46,17 @@ describe("the sdk package", () => {
     const files = packed.files.map((file) => file.path);
     expect(packed).toMatchObject({ name: "@listings-platform/client", version: "1.0.0" });
     expect(files).toEqual(
-      expect.arrayContaining(["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/generated/openapi.d.ts"]),
+      expect.arrayContaining([
+        "package.json",
+        "README.md",
+        "LICENSE",
+        "dist/index.js",
+        "dist/index.d.ts",
+        "dist/generated/openapi.d.ts",
+        "dist/cli.js",
+      ]),
     );
-    expect(files.filter((file) => !file.startsWith("dist/") && !["package.json", "README.md"].includes(file))).toEqual([]);
+    expect(files.filter((file) => !file.startsWith("dist/") && !["package.json", "README.md", "LICENSE"].includes(file))).toEqual([]);
 
     const project = path.join(work, "project");
     const modules = path.join(project, "node_modules");
@@ -65,6 +73,13 @@ describe("the sdk package", () => {
     }
     writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "integrator", private: true, type: "module" }));
     writeFileSync(path.join(project, "program.ts"), program);
+
+    const manifest = JSON.parse(readFileSync(path.join(modules, "@listings-platform/client/package.json"), "utf8"));
+    expect(manifest).toMatchObject({ license: "MIT", publishConfig: { access: "public" }, bin: { listings: "./dist/cli.js" } });
+    const help = await run(process.execPath, [path.join(modules, "@listings-platform/client", manifest.bin.listings), "--help"], {
+      cwd: project,
+    });
+    expect(help.stderr).toContain("listings listen --forward-to <url>");
 
     const script = `const sdk = await import("@listings-platform/client");
       console.log(JSON.stringify({ exports: Object.keys(sdk).sort(), wait: sdk.retryAfterMs("2") }));`;
