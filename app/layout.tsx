@@ -11,6 +11,7 @@ import { signedInAccount } from "@/lib/adapters/portal/session";
 import { config } from "@/lib/base/config";
 import "./globals.css";
 import { ReferenceLink } from "@/components/reference-link";
+import "@/components/ui.css";
 
 export async function generateMetadata(): Promise<Metadata> {
   const locale = await requestLocale();
@@ -71,6 +72,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             current={locale}
             label={site.language}
             names={{ ro: pageMessages("ro").site.switchTo, en: pageMessages("en").site.switchTo }}
+            account={account ? { label: site.accountLanguage, hint: site.accountLanguageHint } : undefined}
           />
         </header>
         <main id="main" tabIndex={-1}>

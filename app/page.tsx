@@ -8,6 +8,7 @@ import { signedInAccount } from "@/lib/adapters/portal/session";
 import { config, mailDelivery } from "@/lib/base/config";
 import { demoEmail, sandboxPassword } from "@/lib/domain/seed/accounts";
 import { ReferenceLink } from "@/components/reference-link";
+import "./home.css";
 
 export async function generateMetadata(): Promise<Metadata> {
   const locale = await requestLocale();

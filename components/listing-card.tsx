@@ -9,6 +9,7 @@ import type { Locale } from "@/lib/base/i18n";
 import { format } from "@/lib/base/i18n/format";
 import { listingPath } from "@/lib/base/public-urls";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
+import "./listing-card.css";
 
 /**
  * One result of the catalog: the cover photo (400 px, over its placeholder) or a box saying there is

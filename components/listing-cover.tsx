@@ -1,4 +1,5 @@
 import type { PublicPhoto } from "@/lib/domain/media/list-public-photos";
+import "./listing-card.css";
 
 /** A listing's cover photo (400 px, over its placeholder), or a box saying there is none; decorative, the title says what it is. */
 export function ListingCover({ cover, noPhoto }: { cover: PublicPhoto | undefined; noPhoto: string }) {

@@ -2,6 +2,7 @@ import type { PublicPhoto } from "@/lib/domain/media/list-public-photos";
 import { photoTagLabels } from "@/lib/domain/vocabulary/photo-rooms";
 import type { Locale } from "@/lib/base/i18n";
 import { format } from "@/lib/base/i18n/format";
+import "./listing-photos.css";
 
 /**
  * A listing's photos in order, the first (the cover) loaded at once and the others as they come into

@@ -2,6 +2,7 @@
 
 import { useRef, useState } from "react";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
+import "./secret-once.css";
 
 /**
  * A secret shown once, with its label, a Copy button (the clipboard, or else the text selected for

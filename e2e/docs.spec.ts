@@ -14,7 +14,7 @@ const texts = {
     docs: "Documentație",
     header: "Documentație",
     quickstart: "Pornire rapidă",
-    webhooks: "Webhook-uri: primire și verificare",
+    webhooks: "Webhookuri: primire și verificare",
     onThisPage: "Pe această pagină",
     search: "Caută în ghiduri",
   },

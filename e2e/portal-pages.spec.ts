@@ -217,6 +217,12 @@ const pages: PageCase[] = [
       await expect(receipt.getByRole("heading", { name: "webhook.test" })).toBeVisible();
       await expect(receipt.getByText(t.verified)).toBeVisible();
       await expect(receipt.getByLabel(t.body)).toContainText('"type": "webhook.test"');
+      // The way to the webhooks, in the menu's own words.
+      const { shell } = pageMessages(locale);
+      await expect(page.getByRole("link", { name: `${shell.apiSettings} → ${shell.webhooks}` })).toHaveAttribute(
+        "href",
+        "/settings/api/webhooks",
+      );
     },
   },
   { name: "login", path: () => "/login", status: 200, ready: (page, locale) => heading(pageMessages(locale).access.login.title)(page) },
@@ -348,6 +354,17 @@ const pages: PageCase[] = [
     ready: async (page, locale) => {
       const t = pageMessages(locale).listingForm;
       await heading(t.newTitle)(page);
+      // In sections, linked from the top; the country as the API reads it; what submitting still needs, kept up to date.
+      const parts = page.getByRole("navigation", { name: t.sectionsNav });
+      await expect(parts.getByRole("link")).toHaveCount(6);
+      await expect(page.getByRole("group", { name: t.sections.location })).toBeVisible();
+      await expect(page.locator("#f-country")).toHaveValue("RO");
+      const missing = page.locator(".missing-fields");
+      const titleLabel = (await page.locator("label[for=f-title]").textContent())!.replace(t.required, "").trim();
+      await expect(missing.getByRole("link", { name: titleLabel })).toBeVisible();
+      await page.locator("#f-title").fill("Garsonieră luminoasă lângă parc");
+      await expect(missing.getByRole("link", { name: titleLabel })).toHaveCount(0);
+      await page.locator("#f-title").fill("");
       // The refused form is scanned: the summary and the errors next to their fields.
       await page.getByRole("button", { name: t.submit }).click();
       await expect(page.getByRole("alert").filter({ hasText: t.errorSummary })).toBeVisible();
@@ -484,6 +501,26 @@ test("the accessibility check reports a serious violation (so a page without one
     document.querySelector("main")!.append(unnamed);
   });
   expect(await seriousAxeViolations(page)).toEqual([expect.stringMatching(/^image-alt: /)]);
+});
+
+test("the site's icon answers at /favicon.ico and is linked from every page", async ({ request, page }) => {
+  const icon = await request.get("/favicon.ico");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toMatch(/^image\//);
+  await page.goto("/");
+  await expect(page.locator('link[rel="icon"]').first()).toHaveAttribute("href", /favicon\.ico|icon/);
+});
+
+test("signed in, the language switcher says that it is the account's language", async ({ browser }) => {
+  const holder = await newHolder({ locale: "ro" });
+  const { context, page } = await newPage(browser, "ro-RO");
+  await signInContext(context, holder);
+  await page.goto("/account");
+  const switcher = page.getByRole("form", { name: pageMessages("ro").site.accountLanguage });
+  await expect(switcher).toHaveAccessibleDescription(pageMessages("ro").site.accountLanguageHint);
+  await switcher.getByRole("button", { name: "English" }).click();
+  await expect(page.getByRole("form", { name: pageMessages("en").site.accountLanguage })).toBeVisible();
+  await context.close();
 });
 
 test("each page gets its own nonce, and API answers carry none of the page headers", async ({ request }) => {

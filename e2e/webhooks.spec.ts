@@ -112,6 +112,13 @@ test("create a webhook, Test it, see a listing's signed delivery logged, break t
     await expect(page.getByRole("heading", { level: 1, name: t.log.title })).toBeVisible();
     await expect(await logRow(page, "listing.published")).toContainText(t.log.statuses.succeeded);
     await expect(await logRow(page, "listing.published")).toContainText("204");
+    // The resend form's periods are dated as every date of the portal, never in the browser's own format.
+    const periods = page.getByLabel(t.log.resendFailed.since).locator("option");
+    await expect(periods).toHaveCount(6);
+    for (const period of await periods.allTextContents()) {
+      expect(period).toMatch(/\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}/);
+      expect(period).not.toMatch(/\d{2}\/\d{2}\/\d{4}/);
+    }
 
     // The receiver breaks: the paused listing's delivery fails and waits for its retry, 30 s later.
     hook.state.broken = true;
@@ -148,11 +155,23 @@ test("create a webhook, Test it, see a listing's signed delivery logged, break t
     await (await logRow(page, "listing.paused")).getByRole("link").click();
     await expect(page.getByRole("heading", { level: 1 })).toContainText("whd_");
     await expect(page.getByText(`webhook-id: ${first.id}`)).toBeVisible();
+    // Its own subtitle, not the log's.
+    await expect(page.locator("main")).toContainText(format("en", t.delivery.intro, { url: hook.url }));
+    await expect(page.locator("main")).not.toContainText(format("en", t.log.intro, { url: hook.url }));
     await checkPage(page, testInfo, "webhook-delivery");
     await page.getByRole("button", { name: t.delivery.resend }).click();
     await expect(page.getByRole("status").filter({ hasText: t.delivery.resent })).toBeVisible();
     await expect.poll(() => hook.state.received.filter((r) => r.type === "listing.paused").length).toBe(3);
     expect(hook.state.received.at(-1)).toMatchObject({ id: first.id, verified: true });
+
+    // Resent from the log too, one row's button, named after its delivery.
+    await page.getByRole("link", { name: t.delivery.back }).click();
+    const resendPublished = (await logRow(page, "listing.published")).getByRole("button", {
+      name: /^Resend the delivery of listing\.published made /,
+    });
+    await resendPublished.click();
+    await expect((await logRow(page, "listing.published")).getByRole("status")).toHaveText(t.delivery.resent);
+    await expect.poll(() => hook.state.received.filter((r) => r.type === "listing.published").length).toBe(2);
 
     // Another holder cannot open this webhook's log or delivery.
     const stranger = await signedInPage(browser, await newHolder());

@@ -18,6 +18,7 @@ import { catalogContext } from "@/lib/adapters/portal/session";
 import { givenValues, type SearchParams } from "@/lib/adapters/portal/search-params";
 import { givenCursor, pageAt, pageHref, twoWayPaging } from "@/lib/adapters/portal/paging";
 import { notIndexedButFollowed, publicPageMetadata } from "@/lib/adapters/portal/page-metadata";
+import "./catalog.css";
 
 type Props = { searchParams: Promise<SearchParams> };
 

@@ -13,12 +13,15 @@ export function ActionButton({
   fields,
   label,
   pending,
+  accessibleLabel,
   className = "secondary",
 }: {
   action: (previous: FormState, form: FormData) => Promise<FormState>;
   fields: Record<string, string>;
   label: string;
   pending: string;
+  /** The button's name for assistive technology when several alike share a page (one per table row); it begins with `label`. */
+  accessibleLabel?: string;
   className?: string;
 }) {
   const [state, run] = useActionState(action, {});
@@ -27,7 +30,7 @@ export function ActionButton({
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <SubmitButton pending={pending} className={className}>
+      <SubmitButton pending={pending} className={className} accessibleLabel={accessibleLabel}>
         {label}
       </SubmitButton>
       <FormMessage state={state} />

@@ -3,28 +3,7 @@
 import { useFormStatus } from "react-dom";
 import type { ReactNode } from "react";
 import type { FormState } from "@/lib/adapters/portal/form-state";
-
-/** The ids a control's `aria-describedby` names: its hint's and its error's, those it has. */
-export const describedBy = (id: string, hint?: string, error?: string): string | undefined =>
-  [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-
-/** A control's hint and error, below it, with the ids `describedBy` names (`<id>-hint`, `<id>-error`). */
-export function FieldNotes({ id, hint, error }: { id: string; hint?: string; error?: string }) {
-  return (
-    <>
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
-    </>
-  );
-}
+import { FormField } from "./form-field";
 
 /**
  * A labelled input whose error (from the action's `FormState`) is announced with it: `aria-invalid`
@@ -49,24 +28,21 @@ export function Field({
   type?: string;
 } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name" | "type">) {
   const error = state?.fieldErrors?.[name];
-  const described = describedBy(id, hint, error);
   const kept = type === "password" ? undefined : state?.values?.[name];
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        name={name}
-        type={type}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described}
-        // A new value after each answer (key) so the kept value replaces what the browser reset.
-        key={kept}
-        defaultValue={kept ?? defaultValue}
-        {...input}
-      />
-      <FieldNotes id={id} hint={hint} error={error} />
-    </div>
+    <FormField id={id} label={label} hint={hint} error={error}>
+      {(control) => (
+        <input
+          {...control}
+          name={name}
+          type={type}
+          // A new value after each answer (key) so the kept value replaces what the browser reset.
+          key={kept}
+          defaultValue={kept ?? defaultValue}
+          {...input}
+        />
+      )}
+    </FormField>
   );
 }
 
@@ -78,6 +54,7 @@ export function SubmitButton({
   autoFocus,
   name,
   value,
+  accessibleLabel,
 }: {
   children: ReactNode;
   pending: string;
@@ -86,10 +63,21 @@ export function SubmitButton({
   /** For a form with several buttons: which one was pressed reaches the action as `name=value`. */
   name?: string;
   value?: string;
+  accessibleLabel?: string;
 }) {
   const { pending } = useFormStatus();
   return (
-    <button type="submit" disabled={pending} aria-disabled={pending} className={className} autoFocus={autoFocus} name={name} value={value}>
+    <button
+      type="submit"
+      disabled={pending}
+      aria-disabled={pending}
+      className={className}
+      autoFocus={autoFocus}
+      name={name}
+      value={value}
+      // While pending, the visible text (the pending label) is the name.
+      aria-label={pending ? undefined : accessibleLabel}
+    >
       {pending ? pendingLabel : children}
     </button>
   );

@@ -5,10 +5,10 @@ import { events } from "@/db/schema";
 import { createListing } from "@/lib/domain/listings/create";
 import { editListing } from "@/lib/domain/listings/edit";
 import { getCatalogListing, getManagedListing } from "@/lib/domain/listings/get";
-import { listingEtag } from "@/lib/domain/listings/read-shape";
+import { listingEtag, toListingDetail } from "@/lib/domain/listings/read-shape";
 import { ValidationError } from "@/lib/base/errors";
 import { refusalState } from "@/lib/adapters/portal/form-state";
-import { documentOf, formSections, postedValues, storedValues } from "@/lib/adapters/portal/listing-form";
+import { documentOf, formSections, postedValues, storedValues, unsaidValues } from "@/lib/adapters/portal/listing-form";
 import { controlOfPointer } from "@/lib/adapters/portal/unit-type-rows";
 import { appErrorCode, freshAccount, signedIn } from "../portal-services/support";
 import { accountWithKey } from "../support/fixtures";
@@ -140,6 +140,36 @@ describe("the portal's listing form: fields from the vocabulary", () => {
     const land = formSections({ type: "land", transaction: "sale" }, "en").flatMap((section) => section.fields);
     expect(land.find((field) => field.name === "land_area_sqm")).toMatchObject({ label: "Land area", required: true });
     expect(land.map((field) => field.name)).not.toContain("rooms");
+  });
+
+  it("groups the fields in short sections, every field of the vocabulary in one of them", () => {
+    const sections = formSections({ type: "apartment", transaction: "rent" }, "en");
+    expect(sections.map((section) => section.id)).toEqual(["description", "location", "size", "price", "facts", "more"]);
+    const of = (id: string) => sections.find((section) => section.id === id)?.fields.map((field) => field.name) ?? [];
+    expect(of("description")).toEqual(["subtype", "title", "content_locale", "description"]);
+    expect(of("location")).toContain("country");
+    expect(of("price")).toEqual(expect.arrayContaining(["price", "price_period", "negotiable"]));
+    expect(of("more")).not.toContain("price_period");
+    const names = sections.flatMap((section) => section.fields.map((field) => field.name));
+    expect(new Set(names).size).toBe(names.length);
+    for (const kind of [
+      { type: "land", transaction: "sale" },
+      { type: "development", transaction: "sale" },
+      { type: "commercial", transaction: "rent" },
+    ] as const) {
+      // No section is empty: a kind without any of a section's fields has no such section.
+      expect(formSections(kind, "ro").every((section) => section.fields.length > 0)).toBe(true);
+    }
+  });
+
+  it("shows the country the API reads when a listing gives none", async () => {
+    const ctx = await signedIn(await freshAccount());
+    const withoutCountry = validApartment();
+    delete withoutCountry.country;
+    const { listed } = await createListing({ ctx, input: { body: withoutCountry, source: "portal", draft: true } });
+    expect(listed.row.fields.country).toBeUndefined();
+    expect(toListingDetail(listed.row, listed.lister, null).location.country).toBe("RO");
+    expect(unsaidValues.country).toBe("RO");
   });
 
   it("turns the posted form into a merge patch (empty means null) and a stored listing back into the form's values", () => {

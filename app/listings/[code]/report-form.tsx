@@ -4,6 +4,7 @@ import { useActionState } from "react";
 import { Field, FormMessage, SubmitButton } from "@/components/forms/form-kit";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { reportListingAction } from "./actions";
+import "./report.css";
 
 /** "Report this listing", folded until asked for; once sent, only the thanks remains. */
 export function ReportForm({ code, texts }: { code: string; texts: PageMessages["listing"]["report"] }) {

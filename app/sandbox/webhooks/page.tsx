@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { connection } from "next/server";
 import { notFound } from "next/navigation";
 import { fill } from "@/components/fill";
@@ -8,6 +9,7 @@ import { portalDateTime } from "@/lib/adapters/portal/dates";
 import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { requireAccount } from "@/lib/adapters/portal/session";
 import { listSandboxReceipts, sandboxReceiverEnabled, type SandboxReceipt } from "@/lib/domain/webhooks/sandbox-receiver";
+import "./receiver.css";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { sandboxReceiver } = pageMessages(await requestLocale());
@@ -27,7 +29,7 @@ export default async function SandboxWebhooksPage() {
   if (!sandboxReceiverEnabled()) notFound();
   const { ctx } = await requireAccount();
   const locale = await requestLocale();
-  const { sandboxReceiver: text } = pageMessages(locale);
+  const { sandboxReceiver: text, shell } = pageMessages(locale);
   const { url, receipts } = await listSandboxReceipts({ ctx, input: { limit: shown } });
   const dates = portalDateTime(locale, "second");
   return (
@@ -35,7 +37,12 @@ export default async function SandboxWebhooksPage() {
       <h1>{text.title}</h1>
       <p>{text.intro}</p>
       <p>{fill(locale, text.address, { url: <code className="receiver-url">{url}</code> })}</p>
-      <p className="muted">{text.addressHint}</p>
+      <p className="muted">
+        {fill(locale, text.addressHint, {
+          // The menu's own words, so the way there cannot drift from what the menu says.
+          menu: <Link href="/settings/api/webhooks">{`${shell.apiSettings} → ${shell.webhooks}`}</Link>,
+        })}
+      </p>
       {receipts.length === 0 ? (
         <p>{text.empty}</p>
       ) : (

@@ -60,7 +60,7 @@ const fixes: Record<ErrorCode, Record<Locale, string>> = {
   },
   limit_reached: {
     en: "An account limit is reached (detail names it, for example 10 keys or 5 webhooks): remove one before adding another.",
-    ro: "S-a atins o limită a contului (detail o numește, de exemplu 10 chei sau 5 webhook-uri): elimină una înainte de a adăuga alta.",
+    ro: "S-a atins o limită a contului (detail o numește, de exemplu 10 chei sau 5 webhookuri): elimină una înainte de a adăuga alta.",
   },
   listing_changed_meanwhile: {
     en: "The listing changed after the version in If-Match: read it again, reapply your change and send it with the new ETag.",

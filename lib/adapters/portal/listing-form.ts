@@ -1,4 +1,4 @@
-import { coreFields } from "@/lib/domain/vocabulary/fields/core";
+import { coreFields, defaultCountry } from "@/lib/domain/vocabulary/fields/core";
 import { extraFields } from "@/lib/domain/vocabulary/fields/extras";
 import { factFields } from "@/lib/domain/vocabulary/fields/facts";
 import {
@@ -56,14 +56,60 @@ export interface FormFieldView {
 }
 
 export interface FormSection {
-  id: "main" | "facts" | "more";
+  id: "description" | "location" | "size" | "price" | "facts" | "more";
   fields: FormFieldView[];
 }
 
 /** Chosen before the form, never edited in it. */
 const notInForm = new Set<string>(["type", "transaction"]);
 
-const sectionFields = { main: coreFields, facts: factFields, more: extraFields } as const;
+/**
+ * The vocabulary's fields grouped as a holder fills them in: what the listing is, where, how big,
+ * for how much; then the facts about the property, then the rest. Each section is one fieldset of
+ * the form, so the form reads as a few short parts rather than one long column.
+ */
+const grouped = {
+  description: ["subtype", "title", "content_locale", "description"],
+  location: [
+    "county",
+    "country",
+    "city",
+    "area",
+    "address",
+    "street",
+    "street_number",
+    "street_manual",
+    "landmark",
+    "latitude",
+    "longitude",
+  ],
+  size: ["rooms", "bedrooms", "bathrooms", "floor", "total_floors", "usable_area_sqm", "built_area_sqm", "land_area_sqm", "year_built"],
+  price: [
+    "price",
+    "price_currency",
+    "price_period",
+    "negotiable",
+    "reserved",
+    "deposit_months",
+    "deposit_amount",
+    "no_commission",
+    "utilities_included",
+    "accepts_trade",
+    "trade_accepts",
+    "trade_other",
+    "trade_price_diff",
+  ],
+} as const satisfies Partial<Record<FormSection["id"], readonly WriteFieldName[]>>;
+const inGroups = new Set<string>(Object.values(grouped).flat());
+const allFields: Readonly<Record<string, FieldSpec>> = { ...coreFields, ...extraFields, ...factFields };
+const sectionFields: Record<FormSection["id"], [string, FieldSpec][]> = {
+  ...(Object.fromEntries(Object.entries(grouped).map(([id, names]) => [id, names.map((name) => [name, allFields[name]])])) as Record<
+    keyof typeof grouped,
+    [string, FieldSpec][]
+  >),
+  facts: Object.entries(factFields),
+  more: Object.entries(extraFields).filter(([name]) => !inGroups.has(name)),
+};
 
 /** The type and transaction given (a GET parameter or the stored listing), when they make a listing. */
 export function kindOf(type: unknown, transaction: unknown): ListingKind | undefined {
@@ -78,7 +124,7 @@ export const optionsOf = (list: Enumeration, locale: Locale, codes: readonly str
 export function formSections(kind: ListingKind, locale: Locale): FormSection[] {
   return (Object.keys(sectionFields) as FormSection["id"][]).map((id) => ({
     id,
-    fields: Object.entries(sectionFields[id]).flatMap(([name, spec]) =>
+    fields: sectionFields[id].flatMap(([name, spec]) =>
       notInForm.has(name) || !applies(spec, kind) ? [] : [viewOf(name as WriteFieldName, spec, kind, locale)],
     ),
   }));
@@ -211,6 +257,9 @@ export function postedValues(form: FormData, sections: FormSection[]): Record<st
     }),
   );
 }
+
+/** What the form shows for a field the listing does not give: what the API reads then (the country, `RO`). */
+export const unsaidValues: Readonly<Record<string, string>> = { country: defaultCountry };
 
 /** What the form's fields show for a stored listing. */
 export function storedValues(fields: Record<string, unknown>): Record<string, string> {

@@ -34,3 +34,15 @@ export function deliveryErrorText(delivery: Pick<DeliveryView, "last_error">, t:
   if (!delivery.last_error) return null;
   return t.errors[delivery.last_error as keyof typeof t.errors] ?? delivery.last_error;
 }
+
+const hourMs = 60 * 60 * 1000;
+
+/** The periods the failed deliveries of a log are resent from, the longest the log keeps (30 days) last. */
+export const resendPeriodHours = { hour: 1, sixHours: 6, day: 24, threeDays: 72, week: 168, month: 720 } as const;
+
+/** Each period with the instant it starts at `now`: the form offers the instants, dated as every date of the portal. */
+export const resendPeriods = (now: Date): { id: keyof typeof resendPeriodHours; since: Date }[] =>
+  (Object.entries(resendPeriodHours) as [keyof typeof resendPeriodHours, number][]).map(([id, hours]) => ({
+    id,
+    since: new Date(now.getTime() - hours * hourMs),
+  }));

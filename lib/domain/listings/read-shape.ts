@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { listings } from "@/db/schema";
 import { baseCurrency } from "@/lib/domain/currency/currencies";
 import { listingUrl } from "@/lib/base/public-urls";
+import { defaultCountry } from "@/lib/domain/vocabulary/fields/core";
 import type { ListingDetail, ListingItem } from "./schemas";
 
 export type ListingRow = typeof listings.$inferSelect;
@@ -79,7 +80,7 @@ export function toListingItem(row: ListingRow, lister: string): ListingItem {
     reserved: (f.reserved as boolean | undefined) ?? false,
     negotiable: (f.negotiable as boolean | undefined) ?? false,
     location: {
-      country: (f.country as string | undefined) ?? "RO",
+      country: (f.country as string | undefined) ?? defaultCountry,
       county: str(f.county),
       city: f.city as string,
       area: str(f.area),

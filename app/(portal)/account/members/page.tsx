@@ -6,6 +6,7 @@ import { AppError } from "@/lib/base/errors";
 import { format } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
+import { DataTable } from "@/components/data-table";
 import { requireAccount } from "@/lib/adapters/portal/session";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -28,34 +29,32 @@ export default async function MembersPage() {
     <>
       <h1>{t.title}</h1>
       <p>{format(locale, t.intro, { agency: members.agency.name })}</p>
-      <div className="table-wrap" role="region" aria-label={t.title} tabIndex={0}>
-        <table className="data portal-table">
-          <thead>
-            <tr>
-              <th scope="col">{t.name}</th>
-              <th scope="col">{t.email}</th>
-              <th scope="col">{t.role}</th>
-              <th scope="col">{t.status}</th>
-              <th scope="col">{t.joined}</th>
+      <DataTable rows={members.members.length} empty={t.empty} label={t.title} variant="words">
+        <thead>
+          <tr>
+            <th scope="col">{t.name}</th>
+            <th scope="col">{t.email}</th>
+            <th scope="col">{t.role}</th>
+            <th scope="col">{t.status}</th>
+            <th scope="col">{t.joined}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {members.members.map((member) => (
+            <tr key={member.accountId}>
+              <th scope="row" className="text">
+                {member.name} {member.accountId === account.id ? <span className="muted">{t.you}</span> : null}
+              </th>
+              <td>{member.email}</td>
+              <td className="nowrap">{shell.roles[member.role]}</td>
+              <td>
+                <span className={member.confirmed ? "badge ok" : "badge"}>{member.confirmed ? t.confirmed : t.unconfirmed}</span>
+              </td>
+              <td className="date">{date.format(member.joinedAt)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {members.members.map((member) => (
-              <tr key={member.accountId}>
-                <th scope="row" className="text">
-                  {member.name} {member.accountId === account.id ? <span className="muted">{t.you}</span> : null}
-                </th>
-                <td>{member.email}</td>
-                <td className="nowrap">{shell.roles[member.role]}</td>
-                <td>
-                  <span className={member.confirmed ? "badge ok" : "badge"}>{member.confirmed ? t.confirmed : t.unconfirmed}</span>
-                </td>
-                <td className="date">{date.format(member.joinedAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </DataTable>
     </>
   );
 }

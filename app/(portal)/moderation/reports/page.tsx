@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requestLocale } from "@/lib/adapters/portal/request-locale";
+import { DataTable } from "@/components/data-table";
 import { ConfirmAction } from "@/components/forms/confirm-action";
 import { listOpenReports } from "@/lib/domain/listings/reports";
 import { format } from "@/lib/base/i18n";
@@ -33,54 +34,48 @@ export default async function ReportsPage() {
       <h1>{t.title}</h1>
       <p>{t.intro}</p>
       <p className="muted">{format(locale, t.count, { count: reports.length })}</p>
-      {reports.length === 0 ? (
-        <p className="empty">{t.empty}</p>
-      ) : (
-        <div className="table-wrap" role="region" aria-label={t.title} tabIndex={0}>
-          <table className="data portal-table">
-            <thead>
-              <tr>
-                <th scope="col">{t.listing}</th>
-                <th scope="col">{t.reason}</th>
-                <th scope="col">{t.reporter}</th>
-                <th scope="col">{t.date}</th>
-                <th scope="col">{t.actions}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {reports.map((report) => (
-                <tr key={report.id}>
-                  <th scope="row" className="text">
-                    <Link href={reviewPath(report.listingCode)}>{report.listingTitle}</Link>
-                    <br />
-                    <Link href={listingPath(report.listingCode)} className="muted">
-                      {t.publicPage} ({report.listingCode})
-                    </Link>
-                  </th>
-                  <td className="text pre-wrap">{report.reason}</td>
-                  <td className="text">{report.reporterEmail ?? <span className="muted">{t.anonymous}</span>}</td>
-                  <td className="date">{date.format(report.createdAt)}</td>
-                  <td>
-                    {report.own ? (
-                      <span className="badge">{t.own}</span>
-                    ) : (
-                      <ConfirmAction
-                        action={closeReportAction}
-                        fields={{ id: report.id, token: formToken(account, reportToken, { id: report.id }) }}
-                        label={t.close}
-                        question={t.closeQuestion}
-                        confirm={moderation.review.confirm}
-                        cancel={moderation.review.cancel}
-                        pending={t.closing}
-                      />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable rows={reports.length} empty={t.empty} label={t.title} variant="words">
+        <thead>
+          <tr>
+            <th scope="col">{t.listing}</th>
+            <th scope="col">{t.reason}</th>
+            <th scope="col">{t.reporter}</th>
+            <th scope="col">{t.date}</th>
+            <th scope="col">{t.actions}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {reports.map((report) => (
+            <tr key={report.id}>
+              <th scope="row" className="text">
+                <Link href={reviewPath(report.listingCode)}>{report.listingTitle}</Link>
+                <br />
+                <Link href={listingPath(report.listingCode)} className="muted">
+                  {t.publicPage} ({report.listingCode})
+                </Link>
+              </th>
+              <td className="text pre-wrap">{report.reason}</td>
+              <td className="text">{report.reporterEmail ?? <span className="muted">{t.anonymous}</span>}</td>
+              <td className="date">{date.format(report.createdAt)}</td>
+              <td>
+                {report.own ? (
+                  <span className="badge">{t.own}</span>
+                ) : (
+                  <ConfirmAction
+                    action={closeReportAction}
+                    fields={{ id: report.id, token: formToken(account, reportToken, { id: report.id }) }}
+                    label={t.close}
+                    question={t.closeQuestion}
+                    confirm={moderation.review.confirm}
+                    cancel={moderation.review.cancel}
+                    pending={t.closing}
+                  />
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </DataTable>
     </>
   );
 }

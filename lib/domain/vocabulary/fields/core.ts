@@ -2,6 +2,8 @@ import type { PropertyType } from "@/lib/domain/vocabulary/property-types";
 import { boolean, choice, integer, list, number, text, area } from "./build";
 
 const always = { rule: "required" } as const;
+/** A listing's country when it gives none: the API reads it so, and the form shows it so. */
+export const defaultCountry = "RO";
 export const buildings: readonly PropertyType[] = ["apartment", "house", "commercial", "office", "industrial"];
 export const buildingsAndProjects: readonly PropertyType[] = [...buildings, "development"];
 

@@ -12,6 +12,7 @@ import { listingPath } from "@/lib/base/public-urls";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
 import { confirmListingAction, deleteListingAction, markListingSoldAction, pauseListingAction, resumeListingAction } from "./actions";
+import "@/components/listing-card.css";
 
 const badgeClass: Partial<Record<ListedRow["row"]["status"], string>> = {
   active: "badge ok",

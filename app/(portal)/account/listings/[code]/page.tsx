@@ -11,7 +11,7 @@ import { AppError } from "@/lib/base/errors";
 import { format, type Locale } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { formToken } from "@/lib/adapters/portal/csrf";
-import { formSections, kindOf, storedValues } from "@/lib/adapters/portal/listing-form";
+import { formSections, kindOf, storedValues, unsaidValues } from "@/lib/adapters/portal/listing-form";
 import { requireAccount, type PortalSession } from "@/lib/adapters/portal/session";
 import { listingFormToken } from "../_form/form-token";
 import { ListingForm } from "../_form/listing-form";
@@ -99,7 +99,7 @@ export default async function OwnListingPage({ params, searchParams }: Props) {
           <h2 id="listing-form-title">{t.formTitle}</h2>
           <ListingForm
             sections={formSections(kind, locale)}
-            initial={storedValues(row.pendingFields ?? row.fields)}
+            initial={{ ...unsaidValues, ...storedValues(row.pendingFields ?? row.fields) }}
             hidden={{ code: row.code, token: formToken(account, listingFormToken, { code: row.code }), etag: listingEtag(row) }}
             intents={intents}
             hint={row.status === "draft" ? t.draftHint : undefined}

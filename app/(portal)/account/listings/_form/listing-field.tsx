@@ -1,4 +1,4 @@
-import { FieldNotes, describedBy } from "@/components/forms/form-kit";
+import { FieldGroup, FormField } from "@/components/forms/form-field";
 import { useFormat, type Formatter } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import type { FormFieldView } from "@/lib/adapters/portal/listing-form";
@@ -47,7 +47,6 @@ export function ListingField({
 
   const id = fieldId(name);
   const hint = boundsHint(field, texts, format);
-  const described = describedBy(id, hint, error);
   const unit = field.unit === "price_currency" ? texts.priceCurrency : field.unit;
   const label = (
     <>
@@ -56,59 +55,54 @@ export function ListingField({
       {field.required ? <span className="hint"> {texts.required}</span> : null}
     </>
   );
-  const notes = <FieldNotes id={id} hint={hint} error={error} />;
-  const aria = { "aria-invalid": error ? true : undefined, "aria-describedby": described } as const;
 
   if (field.control === "checkboxes") {
     const chosen = new Set(value.split(" "));
     return (
-      <fieldset id={id} className="field choices" aria-describedby={described}>
-        <legend>{label}</legend>
-        {notes}
+      <FieldGroup id={id} legend={label} hint={hint} error={error} className="choices wide">
         {field.options?.map((option) => (
           <label key={option.value} className="choice">
             <input type="checkbox" name={name} value={option.value} defaultChecked={chosen.has(option.value)} /> {option.label}
           </label>
         ))}
-      </fieldset>
+      </FieldGroup>
     );
   }
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {field.control === "select" || field.control === "yesno" ? (
-        <select id={id} name={name} defaultValue={value} {...aria}>
-          <option value="">{texts.notSaid}</option>
-          {(field.control === "yesno"
-            ? [
-                { value: "yes", label: texts.yes },
-                { value: "no", label: texts.no },
-              ]
-            : (field.options ?? [])
-          ).map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      ) : field.control === "textarea" ? (
-        <textarea id={id} name={name} defaultValue={value} rows={6} minLength={field.minLength} maxLength={field.maxLength} {...aria} />
-      ) : (
-        <input
-          id={id}
-          name={name}
-          type={field.control}
-          defaultValue={value}
-          min={field.min}
-          max={field.max}
-          step={field.step}
-          minLength={field.minLength}
-          maxLength={field.maxLength}
-          inputMode={field.control === "number" ? (field.step === "1" ? "numeric" : "decimal") : undefined}
-          {...aria}
-        />
-      )}
-      {notes}
-    </div>
+    <FormField id={id} label={label} hint={hint} error={error} className={field.control === "textarea" ? "wide" : undefined}>
+      {(control) =>
+        field.control === "select" || field.control === "yesno" ? (
+          <select {...control} name={name} defaultValue={value}>
+            <option value="">{texts.notSaid}</option>
+            {(field.control === "yesno"
+              ? [
+                  { value: "yes", label: texts.yes },
+                  { value: "no", label: texts.no },
+                ]
+              : (field.options ?? [])
+            ).map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        ) : field.control === "textarea" ? (
+          <textarea {...control} name={name} defaultValue={value} rows={6} minLength={field.minLength} maxLength={field.maxLength} />
+        ) : (
+          <input
+            {...control}
+            name={name}
+            type={field.control}
+            defaultValue={value}
+            min={field.min}
+            max={field.max}
+            step={field.step}
+            minLength={field.minLength}
+            maxLength={field.maxLength}
+            inputMode={field.control === "number" ? (field.step === "1" ? "numeric" : "decimal") : undefined}
+          />
+        )
+      }
+    </FormField>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useEffect, useRef } from "react";
+import { useActionState, useEffect, useRef, useState } from "react";
 import { SubmitButton } from "@/components/forms/form-kit";
 import { useFormat, type Formatter } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
@@ -11,14 +11,18 @@ import { saveListingAction } from "./actions";
 import { ListingField, fieldId } from "./listing-field";
 import { ParcelField } from "./parcel-field";
 import { UnitTypesEditor, type FormControlProps } from "./unit-types-editor";
+import "./listing-form.css";
 
 export type ListingFormTexts = PageMessages["listingForm"];
 
 /**
- * The listing form: the sections the vocabulary gives for the listing's type and transaction, the
- * listing's version (`etag`, sent as If-Match), and a button per intent (save a draft, submit...).
- * A refusal comes back with the posted values, each error next to its field and linked from a
- * summary at the top, which takes the focus. Works without JavaScript (a plain post of the action).
+ * The listing form: the sections the vocabulary gives for the listing's type and transaction (each
+ * a fieldset, linked from a list at the top), the listing's version (`etag`, sent as If-Match), and
+ * a button per intent (save a draft, submit...). Above the sections, the fields needed to submit
+ * that are still empty, each linked, kept up to date as the holder types. A refusal comes back with
+ * the posted values, each error next to its field and linked from a summary at the top, which takes
+ * the focus. Works without JavaScript (a plain post of the action; the list of empty fields is then
+ * the one the page was drawn with).
  */
 export function ListingForm({
   sections,
@@ -45,9 +49,19 @@ export function ListingForm({
     if (state.message) summary.current?.focus();
   }, [state]);
   const labelOf = controlLabels(sections, texts, format);
+  // What was typed since the last answer; before any typing, the values the page or the answer holds.
+  const [typed, setTyped] = useState<{ answer: FormState; filled: (name: string) => boolean }>();
+  const filled = typed?.answer === state ? typed.filled : filledIn(values);
+  const missing = sections.flatMap((section) => section.fields).filter((field) => field.required && !filled(field.name));
 
   return (
-    <form action={action} className="stack listing-form" noValidate aria-labelledby="listing-form-title">
+    <form
+      action={action}
+      className="stack listing-form"
+      noValidate
+      aria-labelledby="listing-form-title"
+      onInput={(event) => setTyped({ answer: state, filled: filledIn(new FormData(event.currentTarget)) })}
+    >
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
@@ -66,12 +80,39 @@ export function ListingForm({
           {state.code === "listing_changed_meanwhile" ? <a href={`/account/listings/${hidden.code}`}>{texts.reload}</a> : null}
         </div>
       ) : null}
-      {sections.map((section) => (
-        <fieldset key={section.id} className="stack">
-          <legend>{texts.sections[section.id]}</legend>
-          {section.fields.map((field) => (
-            <FormControl key={controlKey(field, values, errors)} field={field} values={values} errors={errors} texts={texts} />
+      <nav aria-label={texts.sectionsNav} className="form-sections">
+        <ul>
+          {sections.map((section) => (
+            <li key={section.id}>
+              <a href={`#section-${section.id}`}>{texts.sections[section.id]}</a>
+            </li>
           ))}
+        </ul>
+      </nav>
+      <div className="notice missing-fields">
+        {missing.length ? (
+          <>
+            <p>{format(texts.missing, { count: missing.length })}</p>
+            <ul>
+              {missing.map((field) => (
+                <li key={field.name}>
+                  <a href={`#${fieldId(field.name)}`}>{field.label}</a>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : (
+          <p>{texts.missingNone}</p>
+        )}
+      </div>
+      {sections.map((section) => (
+        <fieldset key={section.id} id={`section-${section.id}`} className="form-section">
+          <legend>{texts.sections[section.id]}</legend>
+          <div className="form-grid">
+            {section.fields.map((field) => (
+              <FormControl key={controlKey(field, values, errors)} field={field} values={values} errors={errors} texts={texts} />
+            ))}
+          </div>
         </fieldset>
       ))}
       {hint ? <p className="hint">{hint}</p> : null}
@@ -84,6 +125,16 @@ export function ListingForm({
       </div>
     </form>
   );
+}
+
+/**
+ * Whether a field holds something, from the form's values (`unit_types.2.rooms` for a development's
+ * rows, several entries for checkboxes): what the list of fields still needed to submit reads.
+ */
+function filledIn(values: Record<string, string> | FormData): (name: string) => boolean {
+  const entries = values instanceof FormData ? [...values.entries()] : Object.entries(values);
+  const given = new Set(entries.filter(([, value]) => typeof value === "string" && value.trim() !== "").map(([name]) => name));
+  return (name) => given.has(name) || [...given].some((control) => control.startsWith(`${name}.`));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { FieldNotes, describedBy } from "@/components/forms/form-kit";
+import { FormField } from "@/components/forms/form-field";
 import { useFormat } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import type { FormFieldView } from "@/lib/adapters/portal/listing-form";
@@ -29,19 +29,10 @@ export function ParcelField({
   const hint = format(texts.parcel.hint, { min: field.minItems ?? 0, max: field.maxItems ?? 0 });
   const corners = cornersOfText(value, field.maxItems ?? 0);
   return (
-    <div className="field">
-      <label htmlFor={id}>{field.label}</label>
-      <textarea
-        id={id}
-        name={field.name}
-        defaultValue={value}
-        rows={6}
-        spellCheck={false}
-        autoComplete="off"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, hint, error)}
-      />
-      <FieldNotes id={id} hint={hint} error={error} />
+    <div className="wide">
+      <FormField id={id} label={field.label} hint={hint} error={error}>
+        {(control) => <textarea {...control} name={field.name} defaultValue={value} rows={6} spellCheck={false} autoComplete="off" />}
+      </FormField>
       {corners ? (
         <figure className="parcel-preview">
           <svg

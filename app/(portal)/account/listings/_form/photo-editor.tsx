@@ -7,6 +7,7 @@ import { useFormat } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { createPhotoUploadAction, savePhotosAction } from "./photo-actions";
 import { PhotoTags, type TagOption } from "./photo-tags";
+import "./listing-form.css";
 
 type Texts = PageMessages["listingForm"]["photos"];
 

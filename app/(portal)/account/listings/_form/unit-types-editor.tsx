@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { FieldNotes, describedBy } from "@/components/forms/form-kit";
+import { FieldNotes, describedBy } from "@/components/forms/form-field";
 import { useFormat } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import type { FormFieldView } from "@/lib/adapters/portal/listing-form";
@@ -98,7 +98,7 @@ export function UnitTypesEditor({ field, values, errors, texts }: FormControlPro
   const id = fieldId(field.name);
   const error = errors[field.name];
   return (
-    <fieldset id={id} className="stack unit-types" aria-describedby={describedBy(id, texts.unitTypes.hint, error)}>
+    <fieldset id={id} className="stack unit-types wide" aria-describedby={describedBy(id, texts.unitTypes.hint, error)}>
       <legend>{field.label}</legend>
       <FieldNotes id={id} hint={texts.unitTypes.hint} error={error} />
       {/* Said until the buttons work; a <noscript> here came out empty in the served page. */}

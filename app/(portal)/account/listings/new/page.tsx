@@ -4,7 +4,7 @@ import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { firstValue, type SearchParams } from "@/lib/adapters/portal/search-params";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { formToken } from "@/lib/adapters/portal/csrf";
-import { formSections, kindOf } from "@/lib/adapters/portal/listing-form";
+import { formSections, kindOf, unsaidValues } from "@/lib/adapters/portal/listing-form";
 import { requireAccount } from "@/lib/adapters/portal/session";
 import { listingFormToken } from "../_form/form-token";
 import { KindChooser } from "../_form/kind-chooser";
@@ -42,7 +42,7 @@ export default async function NewListingPage({ searchParams }: Props) {
           <h2 id="listing-form-title">{t.formTitle}</h2>
           <ListingForm
             sections={formSections(kind, locale)}
-            initial={{}}
+            initial={unsaidValues}
             hidden={{ code: "", token: formToken(account, listingFormToken, { code: "" }), ...kind }}
             intents={[
               { intent: "draft", label: t.saveDraft },

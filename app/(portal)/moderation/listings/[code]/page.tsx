@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DataTable } from "@/components/data-table";
 import { notFound } from "next/navigation";
 import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { ConfirmAction } from "@/components/forms/confirm-action";
@@ -105,36 +106,30 @@ export default async function ReviewPage({ params, searchParams }: Props) {
         <section>
           <h2 id="edit-heading">{t.editHeading}</h2>
           <p>{t.editIntro}</p>
-          {changes.length === 0 ? (
-            <p className="empty">{t.noChange}</p>
-          ) : (
-            <div className="table-wrap" role="region" aria-labelledby="edit-heading" tabIndex={0}>
-              <table className="data diff">
-                <thead>
-                  <tr>
-                    <th scope="col">{t.field}</th>
-                    <th scope="col">{t.before}</th>
-                    <th scope="col">{t.after}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {changes.map((change) => (
-                    <tr key={change.name}>
-                      <th scope="row" className="text">
-                        {change.label}
-                      </th>
-                      <td className="text pre-wrap">
-                        {change.before === null ? <span className="muted">{t.none}</span> : <del>{change.before}</del>}
-                      </td>
-                      <td className="text pre-wrap">
-                        {change.after === null ? <span className="muted">{t.none}</span> : <ins>{change.after}</ins>}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DataTable rows={changes.length} empty={t.noChange} labelledBy="edit-heading" variant="words">
+            <thead>
+              <tr>
+                <th scope="col">{t.field}</th>
+                <th scope="col">{t.before}</th>
+                <th scope="col">{t.after}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {changes.map((change) => (
+                <tr key={change.name}>
+                  <th scope="row" className="text">
+                    {change.label}
+                  </th>
+                  <td className="text pre-wrap">
+                    {change.before === null ? <span className="muted">{t.none}</span> : <del>{change.before}</del>}
+                  </td>
+                  <td className="text pre-wrap">
+                    {change.after === null ? <span className="muted">{t.none}</span> : <ins>{change.after}</ins>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </DataTable>
         </section>
       ) : null}
       <section aria-labelledby="decision-heading" className="card">

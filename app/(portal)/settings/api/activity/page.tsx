@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DataTable } from "@/components/data-table";
 import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { listActivity } from "@/lib/domain/accounts/list-activity";
 import { listOwnKeys } from "@/lib/domain/keys/list-keys";
@@ -37,33 +38,29 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
         <p className="notice error" role="alert">
           {t.badCursor} <Link href={activityPath}>{t.newest}</Link>
         </p>
-      ) : page.items.length === 0 && !paging.pastLast ? (
-        <p className="empty">{t.empty}</p>
       ) : (
         <section aria-labelledby="activity-heading">
           <h2 id="activity-heading">{t.heading}</h2>
-          <div className="table-wrap" role="region" aria-labelledby="activity-heading" tabIndex={0}>
-            <table className="data portal-table">
-              <thead>
-                <tr>
-                  <th scope="col">{t.when}</th>
-                  <th scope="col">{t.what}</th>
-                  <th scope="col">{t.who}</th>
+          <DataTable rows={page.items.length} empty={paging.pastLast ? t.emptyMore : t.empty} labelledBy="activity-heading" variant="words">
+            <thead>
+              <tr>
+                <th scope="col">{t.when}</th>
+                <th scope="col">{t.what}</th>
+                <th scope="col">{t.who}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.items.map((entry) => (
+                <tr key={entry.id}>
+                  <td className="date">
+                    <time dateTime={entry.createdAt.toISOString()}>{date.format(entry.createdAt)}</time>
+                  </td>
+                  <td className="text">{activitySentence(entry, t, locale)}</td>
+                  <td className="text">{activityWho(entry.by, t, keyNames, locale)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {page.items.map((entry) => (
-                  <tr key={entry.id}>
-                    <td className="date">
-                      <time dateTime={entry.createdAt.toISOString()}>{date.format(entry.createdAt)}</time>
-                    </td>
-                    <td className="text">{activitySentence(entry, t, locale)}</td>
-                    <td className="text">{activityWho(entry.by, t, keyNames, locale)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </DataTable>
           {paging.first || paging.next ? (
             <nav className="actions pager" aria-label={t.heading}>
               {paging.first ? <Link href={paging.first}>{t.newest}</Link> : null}

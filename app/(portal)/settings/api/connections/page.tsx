@@ -4,6 +4,7 @@ import { listConnections } from "@/lib/domain/oauth/list-connections";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
 import { requireAccount } from "@/lib/adapters/portal/session";
+import { DataTable } from "@/components/data-table";
 import { DisconnectButton } from "./disconnect-button";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -21,46 +22,40 @@ export default async function ConnectionsPage() {
     <>
       <h1>{texts.connections.title}</h1>
       <p>{texts.connections.intro}</p>
-      {connections.length === 0 ? (
-        <p className="empty">{texts.connections.empty}</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">{texts.connections.app}</th>
-                <th scope="col">{texts.connections.scope}</th>
-                <th scope="col">{texts.connections.connected}</th>
-                <th scope="col">{texts.connections.keyExpires}</th>
-                <th scope="col">{texts.connections.actions}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {connections.map((connection) => (
-                <tr key={connection.connection_id}>
-                  <th scope="row">{connection.app_name}</th>
-                  <td>
-                    {connection.scope.map((permission) => (
-                      <span key={permission} className="badge">
-                        {permission}
-                      </span>
-                    ))}
-                  </td>
-                  <td>{portalDateTime(locale, "day").format(connection.connected_at)}</td>
-                  <td>
-                    {connection.key_expires_at && connection.key_expires_at.getTime() > now
-                      ? portalDateTime(locale, "day").format(connection.key_expires_at)
-                      : texts.connections.noKey}
-                  </td>
-                  <td>
-                    <DisconnectButton connectionId={connection.connection_id} app={connection.app_name} texts={texts} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable rows={connections.length} empty={texts.connections.empty} label={texts.connections.title} variant="words">
+        <thead>
+          <tr>
+            <th scope="col">{texts.connections.app}</th>
+            <th scope="col">{texts.connections.scope}</th>
+            <th scope="col">{texts.connections.connected}</th>
+            <th scope="col">{texts.connections.keyExpires}</th>
+            <th scope="col">{texts.connections.actions}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {connections.map((connection) => (
+            <tr key={connection.connection_id}>
+              <th scope="row">{connection.app_name}</th>
+              <td>
+                {connection.scope.map((permission) => (
+                  <span key={permission} className="badge">
+                    {permission}
+                  </span>
+                ))}
+              </td>
+              <td>{portalDateTime(locale, "day").format(connection.connected_at)}</td>
+              <td>
+                {connection.key_expires_at && connection.key_expires_at.getTime() > now
+                  ? portalDateTime(locale, "day").format(connection.key_expires_at)
+                  : texts.connections.noKey}
+              </td>
+              <td>
+                <DisconnectButton connectionId={connection.connection_id} app={connection.app_name} texts={texts} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </DataTable>
     </>
   );
 }

@@ -6,9 +6,11 @@ import { format } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
 import { requireAccount } from "@/lib/adapters/portal/session";
+import { DataTable } from "@/components/data-table";
 import { KeyCreation } from "./key-creation";
 import { RevokeButton } from "./revoke-button";
 import { RevokedNotice } from "./revoked-notice";
+import "./keys.css";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: pageMessages(await requestLocale()).apiKeys.title };
@@ -32,60 +34,52 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">{t.list.heading}</h2>
         <p>{format(locale, t.usage, { used: usable, limit })}</p>
-        {keys.length === 0 ? (
-          <p className="empty">{t.list.empty}</p>
-        ) : (
-          <div className="table-wrap" role="region" aria-labelledby="keys-heading" tabIndex={0}>
-            <table className="data portal-table">
-              <thead>
-                <tr>
-                  <th scope="col">{t.list.name}</th>
-                  <th scope="col">{t.list.prefix}</th>
-                  <th scope="col">{t.list.permissions}</th>
-                  <th scope="col">{t.list.created}</th>
-                  <th scope="col">{t.list.expires}</th>
-                  <th scope="col">{t.list.lastUsed}</th>
-                  <th scope="col">{t.list.origin}</th>
-                  <th scope="col">{t.list.status}</th>
-                  <th scope="col">{t.list.actions}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.map((key) => (
-                  <tr key={key.id}>
-                    <th scope="row" className="text">
-                      {key.name}
-                    </th>
-                    <td>
-                      <code className="key-prefix">{key.displayPrefix}</code>
-                    </td>
-                    <td className="nowrap">
-                      <ul className="key-permissions">
-                        {key.permissions.map((permission) => (
-                          <li key={permission}>
-                            <code>{permission}</code>
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                    <td className="date">{date.format(key.createdAt)}</td>
-                    <td className="date">{date.format(key.expiresAt)}</td>
-                    <td className="date">{key.lastUsedAt ? date.format(key.lastUsedAt) : t.list.never}</td>
-                    <td>
-                      {key.origin.kind === "app" ? format(locale, t.list.originApp, { app: key.origin.appName }) : t.list.originAccount}
-                    </td>
-                    <td className="nowrap">
-                      <span className={badge[key.status]}>{t.list.statuses[key.status]}</span>
-                    </td>
-                    <td className="row-actions">
-                      {key.status === "active" ? <RevokeButton id={key.id} name={key.name} texts={t.revoke} /> : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable rows={keys.length} empty={t.list.empty} labelledBy="keys-heading" variant="words">
+          <thead>
+            <tr>
+              <th scope="col">{t.list.name}</th>
+              <th scope="col">{t.list.prefix}</th>
+              <th scope="col">{t.list.permissions}</th>
+              <th scope="col">{t.list.created}</th>
+              <th scope="col">{t.list.expires}</th>
+              <th scope="col">{t.list.lastUsed}</th>
+              <th scope="col">{t.list.origin}</th>
+              <th scope="col">{t.list.status}</th>
+              <th scope="col">{t.list.actions}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((key) => (
+              <tr key={key.id}>
+                <th scope="row" className="text">
+                  {key.name}
+                </th>
+                <td>
+                  <code className="key-prefix">{key.displayPrefix}</code>
+                </td>
+                <td className="nowrap">
+                  <ul className="key-permissions">
+                    {key.permissions.map((permission) => (
+                      <li key={permission}>
+                        <code>{permission}</code>
+                      </li>
+                    ))}
+                  </ul>
+                </td>
+                <td className="date">{date.format(key.createdAt)}</td>
+                <td className="date">{date.format(key.expiresAt)}</td>
+                <td className="date">{key.lastUsedAt ? date.format(key.lastUsedAt) : t.list.never}</td>
+                <td>{key.origin.kind === "app" ? format(locale, t.list.originApp, { app: key.origin.appName }) : t.list.originAccount}</td>
+                <td className="nowrap">
+                  <span className={badge[key.status]}>{t.list.statuses[key.status]}</span>
+                </td>
+                <td className="row-actions">
+                  {key.status === "active" ? <RevokeButton id={key.id} name={key.name} texts={t.revoke} /> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </DataTable>
       </section>
       <KeyCreation
         texts={t}

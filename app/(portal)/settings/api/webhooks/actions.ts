@@ -14,7 +14,6 @@ import { AppError } from "@/lib/base/errors";
 import { format } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { portalAction, type PortalAction } from "@/lib/adapters/portal/action";
-import { bucharestLocalTime } from "@/lib/adapters/portal/dates";
 import { text, texts } from "@/lib/adapters/portal/form-fields";
 import type { FormState } from "@/lib/adapters/portal/form-state";
 import { sandboxEventToken } from "./sandbox-event-token";
@@ -26,6 +25,7 @@ export interface WebhookFormState extends FormState {
 
 const webhooksPath = "/settings/api/webhooks";
 const oneWebhook = z.object({ id: text(200) });
+const sinceInstant = z.iso.datetime();
 
 export const createWebhookAction: PortalAction<WebhookFormState> = portalAction({
   session: "account",
@@ -115,8 +115,10 @@ export const resendFailedAction = portalAction({
   values: ({ since }) => ({ since }),
   run: async ({ ctx, input, locale }) => {
     const t = pageMessages(locale).webhooks.log.resendFailed;
-    const since = bucharestLocalTime(input.since);
-    if (!since) return { ok: false, fieldErrors: { since: t.invalidSince }, values: { since: input.since } };
+    // The start of the period chosen, as the page wrote it (an instant, so the date the page showed is the one used).
+    if (!sinceInstant.safeParse(input.since).success)
+      return { ok: false, fieldErrors: { since: t.invalidSince }, values: { since: input.since } };
+    const since = new Date(input.since);
     const result = await resendFailedDeliveries({ ctx, input: { webhookId: input.id, since } });
     const said = result.resent === 0 ? t.none : format(locale, t.done, { count: result.resent });
     return {

@@ -1,7 +1,8 @@
 "use client";
 
 import { useActionState } from "react";
-import { describedBy, Field, FieldNotes, FormMessage, SubmitButton } from "@/components/forms/form-kit";
+import { Field, FormMessage, SubmitButton } from "@/components/forms/form-kit";
+import { FormField } from "@/components/forms/form-field";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 import { triggerSandboxEventAction } from "./actions";
 
@@ -34,25 +35,18 @@ export function SandboxEventForm({
     <form action={action} className="stack" noValidate>
       <FormMessage state={state} />
       <input type="hidden" name="token" value={token} />
-      <div className="field">
-        <label htmlFor="sandbox-event-type">{texts.type}</label>
-        <select
-          id="sandbox-event-type"
-          name="type"
+      <FormField id="sandbox-event-type" label={texts.type} error={typeError}>
+        {(control) => (
           // A new element after each answer, so the kept choice replaces what React reset.
-          key={chosenType}
-          defaultValue={chosenType}
-          aria-invalid={typeError ? true : undefined}
-          aria-describedby={describedBy("sandbox-event-type", undefined, typeError)}
-        >
-          {eventTypes.map((type) => (
-            <option key={type} value={type}>
-              {type}
-            </option>
-          ))}
-        </select>
-        <FieldNotes id="sandbox-event-type" error={typeError} />
-      </div>
+          <select {...control} name="type" key={chosenType} defaultValue={chosenType}>
+            {eventTypes.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
       <Field
         name="code"
         id="sandbox-event-code"

@@ -3,6 +3,7 @@
 import { useActionState } from "react";
 import { ConfirmAction } from "@/components/forms/confirm-action";
 import { Field, FormMessage, SubmitButton } from "@/components/forms/form-kit";
+import { FormField } from "@/components/forms/form-field";
 import { SecretOnce } from "@/components/secret-once";
 import { useFormat } from "@/components/locale-provider";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
@@ -99,22 +100,40 @@ export function DeleteWebhook({ id, url, texts }: { id: string; url: string; tex
   );
 }
 
-export function ResendFailedForm({ id, defaultSince, texts }: { id: string; defaultSince: string; texts: Texts }) {
+/**
+ * Resends a webhook's failed deliveries made in a period chosen from a list, each period with the
+ * date it starts written as every date of the portal (a `datetime-local` field shows the browser's
+ * own format, `11/28/2026, 08:41 AM`, whatever the page's language).
+ */
+export function ResendFailedForm({
+  id,
+  periods,
+  defaultSince,
+  texts,
+}: {
+  id: string;
+  periods: { value: string; label: string }[];
+  defaultSince: string;
+  texts: Texts;
+}) {
   const [state, action] = useActionState(resendFailedAction, {});
   const t = texts.webhooks.log.resendFailed;
+  const chosen = state.values?.since ?? defaultSince;
   return (
     <form action={action} className="stack" noValidate>
       <FormMessage state={state.fieldErrors ? undefined : state} />
       <input type="hidden" name="id" value={id} />
-      <Field
-        name="since"
-        label={t.since}
-        hint={t.sinceHint}
-        state={state}
-        type="datetime-local"
-        required
-        defaultValue={state.values?.since ?? defaultSince}
-      />
+      <FormField id="since" label={t.since} hint={t.sinceHint} error={state.fieldErrors?.since}>
+        {(control) => (
+          <select {...control} name="since" key={chosen} defaultValue={chosen}>
+            {periods.map((period) => (
+              <option key={period.value} value={period.value}>
+                {period.label}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
       <SubmitButton pending={t.submitting}>{t.submit}</SubmitButton>
     </form>
   );

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DataTable } from "@/components/data-table";
 import { notFound } from "next/navigation";
 import { ImportStatus } from "@/components/import-status";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
@@ -58,45 +59,39 @@ export default async function ImportPage({ params, searchParams }: Props) {
       </p>
       <section aria-labelledby="results">
         <h2 id="results">{t.results}</h2>
-        {results.length === 0 ? (
-          <p className="empty">{t.noResults}</p>
-        ) : (
-          <div className="table-wrap" role="region" aria-labelledby="results" tabIndex={0}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t.line}</th>
-                  <th scope="col">{t.ref}</th>
-                  <th scope="col">{t.outcome}</th>
-                  <th scope="col">{t.listing}</th>
-                  <th scope="col">{t.why}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {results.map((result) => (
-                  <tr key={result.line}>
-                    <th scope="row">{result.line}</th>
-                    <td>{result.external_ref ?? "—"}</td>
-                    <td>{t.outcomes[result.outcome]}</td>
-                    <td>{result.code ? <Link href={`/account/listings/${result.code}`}>{result.code}</Link> : "—"}</td>
-                    <td>
-                      {result.detail ? <p>{result.detail}</p> : null}
-                      {result.errors.length > 0 ? (
-                        <ul>
-                          {result.errors.map((error) => (
-                            <li key={`${error.pointer} ${error.code}`}>
-                              <code>{error.pointer}</code> {error.detail}
-                            </li>
-                          ))}
-                        </ul>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable rows={results.length} empty={t.noResults} labelledBy="results">
+          <thead>
+            <tr>
+              <th scope="col">{t.line}</th>
+              <th scope="col">{t.ref}</th>
+              <th scope="col">{t.outcome}</th>
+              <th scope="col">{t.listing}</th>
+              <th scope="col">{t.why}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {results.map((result) => (
+              <tr key={result.line}>
+                <th scope="row">{result.line}</th>
+                <td>{result.external_ref ?? "—"}</td>
+                <td>{t.outcomes[result.outcome]}</td>
+                <td>{result.code ? <Link href={`/account/listings/${result.code}`}>{result.code}</Link> : "—"}</td>
+                <td>
+                  {result.detail ? <p>{result.detail}</p> : null}
+                  {result.errors.length > 0 ? (
+                    <ul>
+                      {result.errors.map((error) => (
+                        <li key={`${error.pointer} ${error.code}`}>
+                          <code>{error.pointer}</code> {error.detail}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </DataTable>
         <nav className="paging" aria-label={t.results}>
           {given.after ? <Link href={`/account/listings/imports/${id}`}>{t.first}</Link> : null}
           {found.next ? <Link href={`/account/listings/imports/${id}?after=${found.next}`}>{t.next}</Link> : null}

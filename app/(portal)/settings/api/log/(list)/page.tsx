@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requestLocale } from "@/lib/adapters/portal/request-locale";
+import { DataTable } from "@/components/data-table";
 import { WithCode } from "@/components/with-code";
 import { listApiLog, statusClasses } from "@/lib/domain/api-log/list-api-log";
 import { listOwnKeys, type OwnKey } from "@/lib/domain/keys/list-keys";
@@ -109,80 +110,80 @@ export default async function ApiLogPage({ searchParams }: { searchParams: Promi
         </div>
       </form>
 
-      {page.items.length === 0 ? (
-        filtered || paging.pastLast ? (
-          <div className="empty">
-            <p>{t.empty.filtered}</p>
-            <p>
-              <Link href={apiLogPath}>{t.empty.clear}</Link>
-            </p>
-          </div>
-        ) : (
-          <div className="empty">
-            <h2>{t.empty.title}</h2>
-            <p>
-              <WithCode text={t.empty.text} placeholder="request" code="GET /api/v1/ping" />
-            </p>
-            <p>
-              <ReferenceLink>{t.empty.reference}</ReferenceLink>
-            </p>
-          </div>
-        )
-      ) : (
-        <>
-          <div className="table-wrap" role="region" aria-labelledby="log-caption" tabIndex={0}>
-            <table className="data log-table">
-              <caption id="log-caption">{t.table.caption}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t.table.time}</th>
-                  <th scope="col">{t.table.method}</th>
-                  <th scope="col">{t.table.path}</th>
-                  <th scope="col">{t.table.status}</th>
-                  <th scope="col">{t.table.duration}</th>
-                  <th scope="col">{t.table.key}</th>
-                  <th scope="col">{t.table.requestId}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.items.map((row) => (
-                  <tr key={row.id}>
-                    <td className="log-time">
-                      <Link href={apiLogEntryHref(row.id)}>
-                        <time dateTime={row.createdAt.toISOString()}>{portalDateTime(locale, "second").format(row.createdAt)}</time>
-                      </Link>
-                    </td>
-                    <td>
-                      <code>{row.method}</code>
-                    </td>
-                    <td className="log-path">
-                      <code>{row.path}</code>
-                    </td>
-                    <td>
-                      <span className={`badge ${statusTone(row.status)}`}>{row.status}</span>
-                    </td>
-                    <td>{format(locale, t.table.durationMs, { ms: row.durationMs })}</td>
-                    <td className="log-key">{row.keyName ?? t.table.noKey}</td>
-                    <td className="log-id">
-                      <code>{row.requestId}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {paging.first || paging.next ? (
-            <nav aria-label={t.paging.label} className="actions paging">
-              {paging.first ? <Link href={paging.first}>{t.paging.newest}</Link> : null}
-              {paging.next ? (
-                <Link href={paging.next} rel="next">
-                  {t.paging.older}
+      <DataTable
+        rows={page.items.length}
+        empty={
+          filtered || paging.pastLast ? (
+            <>
+              <p>{t.empty.filtered}</p>
+              <p>
+                <Link href={apiLogPath}>{t.empty.clear}</Link>
+              </p>
+            </>
+          ) : (
+            <>
+              <h2>{t.empty.title}</h2>
+              <p>
+                <WithCode text={t.empty.text} placeholder="request" code="GET /api/v1/ping" />
+              </p>
+              <p>
+                <ReferenceLink>{t.empty.reference}</ReferenceLink>
+              </p>
+            </>
+          )
+        }
+        caption={t.table.caption}
+        captionId="log-caption"
+        labelledBy="log-caption"
+        variant="log"
+      >
+        <thead>
+          <tr>
+            <th scope="col">{t.table.time}</th>
+            <th scope="col">{t.table.method}</th>
+            <th scope="col">{t.table.path}</th>
+            <th scope="col">{t.table.status}</th>
+            <th scope="col">{t.table.duration}</th>
+            <th scope="col">{t.table.key}</th>
+            <th scope="col">{t.table.requestId}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {page.items.map((row) => (
+            <tr key={row.id}>
+              <td className="log-time">
+                <Link href={apiLogEntryHref(row.id)}>
+                  <time dateTime={row.createdAt.toISOString()}>{portalDateTime(locale, "second").format(row.createdAt)}</time>
                 </Link>
-              ) : null}
-            </nav>
+              </td>
+              <td>
+                <code>{row.method}</code>
+              </td>
+              <td className="log-path">
+                <code>{row.path}</code>
+              </td>
+              <td>
+                <span className={`badge ${statusTone(row.status)}`}>{row.status}</span>
+              </td>
+              <td>{format(locale, t.table.durationMs, { ms: row.durationMs })}</td>
+              <td className="log-key">{row.keyName ?? t.table.noKey}</td>
+              <td className="log-id">
+                <code>{row.requestId}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </DataTable>
+      {paging.first || paging.next ? (
+        <nav aria-label={t.paging.label} className="actions paging">
+          {paging.first ? <Link href={paging.first}>{t.paging.newest}</Link> : null}
+          {paging.next ? (
+            <Link href={paging.next} rel="next">
+              {t.paging.older}
+            </Link>
           ) : null}
-        </>
-      )}
+        </nav>
+      ) : null}
     </>
   );
 }

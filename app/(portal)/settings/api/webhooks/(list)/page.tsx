@@ -16,6 +16,7 @@ import { startWebhookAction, stopWebhookAction, testWebhookAction } from "../act
 import { sandboxEventToken } from "../sandbox-event-token";
 import { CreateWebhookForm, DeleteWebhook, RotateWebhookSecret } from "../webhook-forms";
 import { SandboxEventSection } from "../sandbox-event-section";
+import "./webhooks.css";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: pageMessages(await requestLocale()).webhooks.title };

@@ -2,12 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requestLocale } from "@/lib/adapters/portal/request-locale";
+import { DataTable } from "@/components/data-table";
 import { WithCode } from "@/components/with-code";
 import { listDeliveries, deliveryStatuses } from "@/lib/domain/webhooks/list-deliveries";
 import { AppError } from "@/lib/base/errors";
 import { format } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
-import { bucharestLocalInput, portalDateTime } from "@/lib/adapters/portal/dates";
+import { portalDateTime } from "@/lib/adapters/portal/dates";
 import { forwardPaging, pageAt } from "@/lib/adapters/portal/paging";
 import { requireAccount } from "@/lib/adapters/portal/session";
 import {
@@ -17,8 +18,11 @@ import {
   deliveryPath,
   deliveryTone,
   parseDeliveryLogQuery,
+  resendPeriods,
   webhooksPath,
 } from "@/lib/adapters/portal/webhook-pages";
+import { ActionButton } from "@/components/forms/action-button";
+import { resendDeliveryAction } from "../actions";
 import { ResendFailedForm } from "../webhook-forms";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -50,7 +54,12 @@ export default async function DeliveryLogPage({ params, searchParams }: Props) {
     items: page.items,
   });
   const minute = portalDateTime(locale, "second");
-  const dayAgo = new Date(ctx.now.getTime() - 24 * 60 * 60 * 1000);
+  const day = portalDateTime(locale, "minute");
+  const periods = resendPeriods(ctx.now).map((period) => ({
+    id: period.id,
+    value: period.since.toISOString(),
+    label: format(locale, t.resendFailed.periods[period.id], { date: day.format(period.since) }),
+  }));
 
   return (
     <>
@@ -82,71 +91,86 @@ export default async function DeliveryLogPage({ params, searchParams }: Props) {
         </button>
       </form>
 
-      {page.items.length === 0 ? (
-        <p className="empty">{query.status || paging.pastLast ? t.emptyFiltered : t.empty}</p>
-      ) : (
-        <>
-          <div className="table-wrap" role="region" aria-labelledby="deliveries-caption" tabIndex={0}>
-            <table className="data log-table">
-              <caption id="deliveries-caption">{t.title}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t.created}</th>
-                  <th scope="col">{t.event}</th>
-                  <th scope="col">{t.status}</th>
-                  <th scope="col">{t.attempts}</th>
-                  <th scope="col">{t.receiver}</th>
-                  <th scope="col">{t.latency}</th>
-                  <th scope="col">{t.error}</th>
-                  <th scope="col">{t.nextAttempt}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.items.map((delivery) => (
-                  <tr key={delivery.id}>
-                    <td className="log-time">
-                      <Link href={deliveryPath(webhook.id, delivery.id)}>
-                        <time dateTime={delivery.created_at.toISOString()}>{minute.format(delivery.created_at)}</time>
-                      </Link>
-                    </td>
-                    <td className="log-path">
-                      <code>{delivery.event_type}</code>
-                      <br />
-                      <code className="muted">{delivery.event_id}</code>
-                    </td>
-                    <td>
-                      <span className={`badge ${deliveryTone(delivery.status)}`}>{t.statuses[delivery.status]}</span>
-                    </td>
-                    <td>{format(locale, t.attemptsOf, { attempts: delivery.attempts, max: delivery.max_attempts })}</td>
-                    <td>{delivery.last_status_code ?? (delivery.attempts > 0 ? t.noAnswer : t.none)}</td>
-                    <td>{delivery.last_duration_ms === null ? t.none : format(locale, t.ms, { ms: delivery.last_duration_ms })}</td>
-                    <td className="log-key">{deliveryErrorText(delivery, texts.webhooks) ?? t.none}</td>
-                    <td className="log-time">
-                      {delivery.status === "pending" && delivery.next_attempt_at ? minute.format(delivery.next_attempt_at) : t.none}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {paging.first || paging.next ? (
-            <nav aria-label={t.title} className="actions paging">
-              {paging.first ? <Link href={paging.first}>{t.newest}</Link> : null}
-              {paging.next ? (
-                <Link href={paging.next} rel="next">
-                  {t.more}
+      <DataTable
+        rows={page.items.length}
+        empty={query.status || paging.pastLast ? t.emptyFiltered : t.empty}
+        caption={t.title}
+        captionId="deliveries-caption"
+        labelledBy="deliveries-caption"
+        variant="log"
+      >
+        <thead>
+          <tr>
+            <th scope="col">{t.created}</th>
+            <th scope="col">{t.event}</th>
+            <th scope="col">{t.status}</th>
+            <th scope="col">{t.attempts}</th>
+            <th scope="col">{t.receiver}</th>
+            <th scope="col">{t.latency}</th>
+            <th scope="col">{t.error}</th>
+            <th scope="col">{t.nextAttempt}</th>
+            <th scope="col">{t.actions}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {page.items.map((delivery) => (
+            <tr key={delivery.id}>
+              <td className="log-time">
+                <Link href={deliveryPath(webhook.id, delivery.id)}>
+                  <time dateTime={delivery.created_at.toISOString()}>{minute.format(delivery.created_at)}</time>
                 </Link>
-              ) : null}
-            </nav>
+              </td>
+              <td className="log-path">
+                <code>{delivery.event_type}</code>
+                <br />
+                <code className="muted">{delivery.event_id}</code>
+              </td>
+              <td>
+                <span className={`badge ${deliveryTone(delivery.status)}`}>{t.statuses[delivery.status]}</span>
+              </td>
+              <td>{format(locale, t.attemptsOf, { attempts: delivery.attempts, max: delivery.max_attempts })}</td>
+              <td>{delivery.last_status_code ?? (delivery.attempts > 0 ? t.noAnswer : t.none)}</td>
+              <td>{delivery.last_duration_ms === null ? t.none : format(locale, t.ms, { ms: delivery.last_duration_ms })}</td>
+              <td className="log-key">{deliveryErrorText(delivery, texts.webhooks) ?? t.none}</td>
+              <td className="log-time">
+                {delivery.status === "pending" && delivery.next_attempt_at ? minute.format(delivery.next_attempt_at) : t.none}
+              </td>
+              <td>
+                {/* One still being tried is not resent (the service would say so): its attempts are on their way. */}
+                {delivery.status === "succeeded" || delivery.status === "failed" ? (
+                  <ActionButton
+                    action={resendDeliveryAction}
+                    fields={{ id: delivery.id, webhook_id: webhook.id }}
+                    label={texts.webhooks.delivery.resend}
+                    accessibleLabel={format(locale, t.resendRow, {
+                      event: delivery.event_type,
+                      date: minute.format(delivery.created_at),
+                    })}
+                    pending={texts.webhooks.delivery.resending}
+                  />
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </DataTable>
+      {paging.first || paging.next ? (
+        <nav aria-label={t.title} className="actions paging">
+          {paging.first ? <Link href={paging.first}>{t.newest}</Link> : null}
+          {paging.next ? (
+            <Link href={paging.next} rel="next">
+              {t.more}
+            </Link>
           ) : null}
-        </>
-      )}
+        </nav>
+      ) : null}
 
       <section className="card" aria-labelledby="resend-failed">
         <h2 id="resend-failed">{t.resendFailed.heading}</h2>
         <ResendFailedForm
           id={webhook.id}
-          defaultSince={bucharestLocalInput(dayAgo)}
+          periods={periods}
+          defaultSince={periods.find((period) => period.id === "day")?.value ?? ""}
           texts={{ webhooks: texts.webhooks, secret: texts.secret }}
         />
       </section>

@@ -43,7 +43,7 @@ export default async function DeliveryPage({ params }: Props) {
       </p>
       <h1>{format(locale, t.title, { id: delivery.id })}</h1>
       <p>
-        <WithCode text={texts.log.intro} placeholder="url" code={delivery.webhook.url} />
+        <WithCode text={t.intro} placeholder="url" code={delivery.webhook.url} />
       </p>
       <section className="card">
         <dl className="facts">
