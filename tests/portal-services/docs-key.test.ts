@@ -15,7 +15,11 @@ describe("createDocsKey (the guides' key for their samples)", () => {
     const ctx = await signedIn(account);
     const first = await createDocsKey({ ctx });
     createdKeys.push(first.key);
-    expect(first).toMatchObject({ name: docsKeyName, environment: "sandbox", permissions: ["listings:read", "listings:write", "media:write"] });
+    expect(first).toMatchObject({
+      name: docsKeyName,
+      environment: "sandbox",
+      permissions: ["listings:read", "listings:write", "media:write"],
+    });
     expect(first.key).toMatch(/^key_.+\|svc_test_/);
     expect(await ping(first.key)).toBe(200);
 
