@@ -7,7 +7,8 @@ import { format as formatMessage } from "@/lib/base/i18n/format";
 
 /**
  * `npm run i18n:openapi`: writes the `openapi` part of messages/en.json from the English OpenAPI
- * document (the route declarations' summaries and descriptions, by operationId; the tags'; the API's),
+ * document (the route declarations' summaries and descriptions, by operationId; the tags' names and
+ * descriptions; the API's title and description),
  * as ICU messages that read as written. The route declarations stay the one place the English texts
  * are written; this part is their copy for translators, beside which messages/ro.json holds the
  * Romanian. Run it after changing a declaration's summary or description, then translate what
@@ -17,7 +18,7 @@ import { format as formatMessage } from "@/lib/base/i18n/format";
 const root = path.resolve(import.meta.dirname, "..");
 const englishFile = path.join(root, "messages/en.json");
 
-type Messages = { info: string; tags: Record<string, string>; operations: Record<string, { summary: string; description: string }> };
+type Messages = DocumentTexts;
 
 /** The English part as ICU messages; each is checked to format back to the document's text. */
 export function openApiMessages(texts: DocumentTexts = documentTexts(apiDocument())): Messages {
@@ -27,7 +28,9 @@ export function openApiMessages(texts: DocumentTexts = documentTexts(apiDocument
     return message;
   };
   return {
+    title: literal(texts.title),
     info: literal(texts.info),
+    tagNames: Object.fromEntries(Object.entries(texts.tagNames).map(([name, shown]) => [name, literal(shown)])),
     tags: Object.fromEntries(Object.entries(texts.tags).map(([name, text]) => [name, literal(text)])),
     operations: Object.fromEntries(
       Object.entries(texts.operations).map(([id, { summary, description }]) => [

@@ -24,6 +24,14 @@ describe("the OpenAPI document", () => {
     expect(JSON.stringify(schemas.PhotoItem.properties.rooms)).not.toContain('"enum"');
   });
 
+  it("gives every schema a form Scalar's reference reads without a document warning: no empty additionalProperties", () => {
+    const text = JSON.stringify(apiDocument());
+    expect(text).not.toContain('"additionalProperties":{}');
+    expect(text).not.toContain('"propertyNames"');
+    const schemas = apiDocument().components?.schemas as Record<string, { properties: Record<string, unknown> }>;
+    expect(schemas.Event.properties.data).toEqual({ type: "object", additionalProperties: true });
+  });
+
   it("matches the committed client types of sdk/ (npm run sdk:generate writes them)", async () => {
     expect(
       readFileSync(generatedClientFile, "utf8") === (await renderedClient()),

@@ -26,6 +26,7 @@ describe("the OpenAPI document's texts in the catalogues", () => {
     const ro = catalogue("ro").openapi;
     expect(Object.keys(ro.operations).sort()).toEqual(Object.keys(en.operations).sort());
     expect(Object.keys(ro.tags).sort()).toEqual(Object.keys(en.tags).sort());
+    expect(Object.keys(ro.tagNames).sort()).toEqual(Object.keys(en.tagNames).sort());
     const romanian = catalogueTexts("ro");
     for (const [id, text] of Object.entries(romanian.operations)) {
       expect(text.summary.trim(), id).not.toBe("");
@@ -40,6 +41,9 @@ describe("the OpenAPI document's texts in the catalogues", () => {
     }
     for (const [name, text] of Object.entries(romanian.tags)) expect(text, name).not.toBe(english.tags[name]);
     expect(romanian.info).not.toBe(english.info);
+    expect(romanian.title).not.toBe(english.title);
+    for (const name of ["Keys", "Vocabulary", "Listings", "Photos", "Events", "Webhooks"])
+      expect(romanian.tagNames[name], name).not.toBe(english.tagNames[name]);
   });
 
   it("writes any text as an ICU message that reads as written", () => {
@@ -64,7 +68,7 @@ describe("GET /openapi.json?locale=", () => {
     expect((await call(openapi, { path: "/openapi.json?locale=en" })).text).toBe(expected);
   });
 
-  it("answers the Romanian summaries and descriptions of operations, webhooks and tags with locale=ro", async () => {
+  it("answers the Romanian title, tag names and summaries and descriptions of operations, webhooks and tags with locale=ro", async () => {
     const res = await call(openapi, { path: "/openapi.json?locale=ro" });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-language")).toBe("ro");
@@ -76,6 +80,10 @@ describe("GET /openapi.json?locale=", () => {
     expect(document.webhooks["listing.edited_in_portal"].post.description).toContain("`GET /account/listings/{code}`");
     expect(document.tags.find((tag: { name: string }) => tag.name === "Webhooks").description).toMatch(/^Ce trimite platforma/);
     expect(document.info.description).toMatch(/^Publicați și gestionați/);
+    expect(document.info.title).toBe("API de publicare a anunțurilor");
+    // The names stay the English ones, by which clients and the operations' `tags` refer to them; the reference shows `x-displayName`.
+    expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(apiDocument().tags!.map((tag) => tag.name));
+    expect(document.tags.find((tag: { name: string }) => tag.name === "Listings")["x-displayName"]).toBe("Anunțuri");
   });
 
   it("changes only those texts: the rest of the Romanian document is the English one", () => {
@@ -84,8 +92,12 @@ describe("GET /openapi.json?locale=", () => {
     expect(romanian).not.toBe(document);
     // Putting the English texts back gives the English document exactly.
     const restored = structuredClone(romanian) as typeof document;
+    restored.info.title = english.title;
     restored.info.description = english.info;
-    for (const tag of restored.tags ?? []) tag.description = english.tags[tag.name];
+    for (const tag of restored.tags ?? []) {
+      delete (tag as { "x-displayName"?: string })["x-displayName"];
+      tag.description = english.tags[tag.name];
+    }
     for (const item of [...Object.values(restored.paths ?? {}), ...Object.values(restored.webhooks ?? {})])
       for (const operation of Object.values(item ?? {}) as { operationId: string; summary: string; description: string }[]) {
         operation.summary = english.operations[operation.operationId].summary;

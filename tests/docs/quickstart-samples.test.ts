@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -43,17 +43,22 @@ describe.each(locales)("the quickstart's samples (%s)", (locale) => {
 
   it("has the samples this test runs, and no other", () => {
     expect([...samples.keys()].sort()).toEqual(
-      ["add-photo.sh", "add-photo.ts", "create-listing.sh", "create-listing.ts", "publish.sh", "publish.ts", "webhook-receiver.ts"].sort(),
+      [
+        "get-photo.sh",
+        "add-photo.sh",
+        "add-photo.ts",
+        "create-listing.sh",
+        "create-listing.ts",
+        "publish.sh",
+        "publish.ts",
+        "webhook-receiver.ts",
+      ].sort(),
     );
   });
 
   it("creates, illustrates and publishes a listing with curl and with the client; the receiver gets the event", async () => {
     const { key } = await accountWithKey();
     const folder = workFolder();
-    const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 90, g: 140, b: 200 } } })
-      .jpeg()
-      .toBuffer();
-    await writeFile(path.join(folder, "photo.jpg"), photo);
     const shell = (title: string, env: Record<string, string> = {}) =>
       runShell(sample(title), { curlHome: bridge.curlHome, cwd: folder, env: { LISTINGS_API_KEY: key, ...env } });
 
@@ -64,13 +69,15 @@ describe.each(locales)("the quickstart's samples (%s)", (locale) => {
     expect(curlCode).toHaveLength(8);
 
     const byClient = await runTypeScript(sample("create-listing.ts"), { folder, env: { LISTINGS_API_KEY: key } });
+    // It prints the code alone, which `export LISTING_CODE=$(npx tsx create-listing.ts)` keeps.
     expect(byClient.printed).toHaveLength(1);
-    const [clientCode, clientStatus] = byClient.printed[0].split(" ");
-    expect(clientCode).toHaveLength(8);
-    expect(clientStatus).toBe("pending");
-    expect((await get(key, `/account/listings/${clientCode}`)).data.external_ref).toBe("quickstart-2");
+    const clientCode = byClient.printed[0];
+    expect(clientCode).toMatch(/^[A-Z0-9]{8}$/);
+    expect((await get(key, `/account/listings/${clientCode}`)).data).toMatchObject({ external_ref: "quickstart-2", status: "pending" });
 
-    // 6. Add a photo.
+    // 6. Add a photo: the sandbox's own, downloaded by the guide's command.
+    await shell("get-photo.sh");
+    expect((await sharp(await readFile(path.join(folder, "photo.jpg"))).metadata()).format).toBe("jpeg");
     const photoByCurl = (await shell("add-photo.sh", { LISTING_CODE: curlCode })).trim();
     expect(JSON.parse(photoByCurl.slice(photoByCurl.lastIndexOf("{")))).toEqual({ queued: 1 });
     const photoByClient = await runTypeScript(sample("add-photo.ts"), {

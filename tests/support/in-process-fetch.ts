@@ -1,5 +1,6 @@
 import { GET as authorizationServerMetadata } from "@/app/.well-known/oauth-authorization-server/route";
 import { routes } from "@/app/api/v1/routes";
+import { GET as sandboxSamplePhoto } from "@/app/sandbox/sample-photo.jpg/route";
 import type { RouteDeclaration } from "@/lib/adapters/http/route";
 import { routeModuleOf } from "./documented";
 
@@ -12,11 +13,13 @@ const patternOf = (route: RouteDeclaration) => new RegExp(`^${route.path.replace
  * `fetch` for a generated client (openapi-fetch) that answers in this process: the request goes to
  * the route file of the declaration its method and path match, with the decoded path parameters
  * Next.js would pass. A path no declaration matches is a 404, as the catch-all route answers. The
- * OAuth metadata (RFC 8414), outside `/api/v1`, is answered too: a client discovers the endpoints there.
+ * OAuth metadata (RFC 8414), outside `/api/v1`, is answered too: a client discovers the endpoints there;
+ * so is the sandbox's sample photo, which the quickstart downloads.
  */
 export async function inProcessFetch(request: Request): Promise<Response> {
   const pathname = new URL(request.url).pathname;
   if (pathname === "/.well-known/oauth-authorization-server" && request.method === "GET") return authorizationServerMetadata();
+  if (pathname === "/sandbox/sample-photo.jpg" && request.method === "GET") return sandboxSamplePhoto();
   const relative = pathname.startsWith(base) ? pathname.slice(base.length) : pathname;
   for (const route of routes) {
     if (route.method !== request.method) continue;

@@ -42,31 +42,51 @@ export function openApiDocument(routes: readonly RouteDeclaration[]) {
     if (item[method]) throw new Error(`${route.method} ${route.path} is declared twice`);
     item[method] = operationOf(route);
   }
-  return createDocument({
-    openapi: "3.1.0",
-    info: {
-      title: "Listings Publishing API",
-      version: apiRelease,
-      description:
-        "Publish and manage real-estate listings on behalf of an account. Errors are RFC 9457 problems with stable codes; every response carries `X-Request-Id` and rate-limit headers. Bodies up to 1 MiB. Unknown query parameters are ignored; unknown body members are ignored and reported in `warnings[]`; read-only members are refused (422 `invalid`).",
-      // Not open source: offered to integrators under the platform's terms. SPDX lists no identifier
-      // for that, so it is a `LicenseRef-` one (SPDX's form for licenses outside its list).
-      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
-    },
-    // Relative to this document (`/api/v1/openapi.json`): the same document serves the sandbox and
-    // production, each at its own origin, and names no host that is wrong for the other.
-    servers: [{ url: "/api/v1", description: `This deployment (${config().APP_ENV})` }],
-    tags,
-    components: {
-      securitySchemes: {
-        apiKey: {
-          type: "http",
-          scheme: "bearer",
-          description: "`<id>|svc_test_<secret>` (sandbox) or `<id>|svc_live_<secret>` (production).",
+  return withExplicitOpenObjects(
+    createDocument({
+      openapi: "3.1.0",
+      info: {
+        title: "Listings Publishing API",
+        version: apiRelease,
+        description:
+          "Publish and manage real-estate listings on behalf of an account. Errors are RFC 9457 problems with stable codes; every response carries `X-Request-Id` and rate-limit headers. Bodies up to 1 MiB. Unknown query parameters are ignored; unknown body members are ignored and reported in `warnings[]`; read-only members are refused (422 `invalid`).",
+        // Not open source: offered to integrators under the platform's terms. SPDX lists no identifier
+        // for that, so it is a `LicenseRef-` one (SPDX's form for licenses outside its list).
+        license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+      },
+      // Relative to this document (`/api/v1/openapi.json`): the same document serves the sandbox and
+      // production, each at its own origin, and names no host that is wrong for the other.
+      servers: [{ url: "/api/v1", description: `This deployment (${config().APP_ENV})` }],
+      tags,
+      components: {
+        securitySchemes: {
+          apiKey: {
+            type: "http",
+            scheme: "bearer",
+            description: "`<id>|svc_test_<secret>` (sandbox) or `<id>|svc_live_<secret>` (production).",
+          },
         },
       },
-    },
-    paths,
-    webhooks: webhookPathItems(),
+      paths,
+      webhooks: webhookPathItems(),
+    }),
+  );
+}
+
+/**
+ * zod writes a record of anything (`z.record(z.string(), z.unknown())`: a listing's `facts`, an
+ * event's `data`) as `propertyNames: {type: string}` and `additionalProperties: {}`. Both say no more
+ * than an object with any members, but Scalar's reference checks every schema for a `type` and logs a
+ * document warning for the empty one; `additionalProperties: true` says the same in the form it
+ * reads, and JSON's member names are strings anyway.
+ */
+function withExplicitOpenObjects<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(withExplicitOpenObjects) as T;
+  if (!node || typeof node !== "object") return node;
+  const entries = Object.entries(node).flatMap(([key, value]): [string, unknown][] => {
+    if (key === "propertyNames" && JSON.stringify(value) === '{"type":"string"}') return [];
+    if (key === "additionalProperties" && JSON.stringify(value) === "{}") return [[key, true]];
+    return [[key, withExplicitOpenObjects(value)]];
   });
+  return Object.fromEntries(entries) as T;
 }

@@ -3,8 +3,9 @@ import { catalogue, format, type Locale } from "@/lib/base/i18n";
 /**
  * The OpenAPI document in another language. The English texts are the route declarations' own
  * (document.ts, webhooks.ts); the `openapi` part of each catalogue holds the texts a reader sees first,
- * keyed by operationId: the summary and description of every operation and webhook, the description
- * of every tag and of the API. messages/en.json's part is generated from the English document
+ * keyed by operationId: the summary and description of every operation and webhook, the name shown
+ * for every tag (`x-displayName`, which Scalar shows instead of the name a client's code keys by) and
+ * its description, the API's title and description. messages/en.json's part is generated from the English document
  * (`npm run i18n:openapi`, scripts/openapi-messages.ts) and a test fails while it is stale; the
  * Romanian one is translated from it. Schemas, parameters and responses stay English.
  */
@@ -16,15 +17,18 @@ interface Operation {
   description?: string;
 }
 interface Document {
-  info: { description?: string };
-  tags?: { name: string; description?: string }[];
+  info: { title: string; description?: string };
+  tags?: { name: string; description?: string; "x-displayName"?: string }[];
   paths?: Record<string, object | undefined>;
   webhooks?: Record<string, object | undefined>;
 }
 
 /** The translated texts of a document, as in the catalogues' `openapi` part (plain text, not ICU). */
 export interface DocumentTexts {
+  title: string;
   info: string;
+  /** The name each tag is shown by, keyed by its name (which stays as it is: tools and clients key by it). */
+  tagNames: Record<string, string>;
   tags: Record<string, string>;
   operations: Record<string, { summary: string; description: string }>;
 }
@@ -48,7 +52,9 @@ export function documentTexts(document: Document): DocumentTexts {
     operations[operation.operationId] = { summary: operation.summary ?? "", description: operation.description ?? "" };
   }
   return {
+    title: document.info.title,
     info: document.info.description ?? "",
+    tagNames: Object.fromEntries((document.tags ?? []).map((tag) => [tag.name, tag["x-displayName"] ?? tag.name])),
     tags: Object.fromEntries((document.tags ?? []).map((tag) => [tag.name, tag.description ?? ""])),
     operations,
   };
@@ -56,10 +62,12 @@ export function documentTexts(document: Document): DocumentTexts {
 
 /** The catalogue's texts of the document in a language, formatted (their ICU escapes resolved). */
 export function catalogueTexts(locale: Locale): DocumentTexts {
-  const part = catalogue(locale).openapi as { info: string; tags: Record<string, string>; operations: DocumentTexts["operations"] };
+  const part = catalogue(locale).openapi as DocumentTexts;
   const text = (message: string) => format(locale, message);
   return {
+    title: text(part.title),
     info: text(part.info),
+    tagNames: Object.fromEntries(Object.entries(part.tagNames).map(([name, shown]) => [name, text(shown)])),
     tags: Object.fromEntries(Object.entries(part.tags).map(([name, description]) => [name, text(description)])),
     operations: Object.fromEntries(
       Object.entries(part.operations).map(([id, operation]) => [
@@ -79,8 +87,12 @@ export function localizedDocument<D extends Document>(document: D, locale: Local
   if (locale === "en") return document;
   const texts = catalogueTexts(locale);
   const copy = structuredClone(document);
+  copy.info.title = texts.title;
   if (copy.info.description !== undefined) copy.info.description = texts.info;
-  for (const tag of copy.tags ?? []) if (texts.tags[tag.name] !== undefined) tag.description = texts.tags[tag.name];
+  for (const tag of copy.tags ?? []) {
+    if (texts.tagNames[tag.name] !== undefined) tag["x-displayName"] = texts.tagNames[tag.name];
+    if (texts.tags[tag.name] !== undefined) tag.description = texts.tags[tag.name];
+  }
   for (const operation of operationsOf(copy)) {
     const translated = operation.operationId ? texts.operations[operation.operationId] : undefined;
     if (!translated) continue;

@@ -809,3 +809,13 @@ function drawScene(scene: SceneKind, random: Random, listing: ListingShape): str
       return sitePlan(random, listing);
   }
 }
+
+/**
+ * The photo the quickstart uploads (GET /sandbox/sample-photo.jpg): a living room drawn as the seed
+ * draws one, the same bytes on every call, so a reader has a JPEG to send without bringing their own.
+ */
+export async function drawQuickstartPhoto(): Promise<Buffer> {
+  const listing: ListingShape = { type: "apartment", title: "Apartament 3 camere Floreasca", rooms: 3, floor: "4", total_floors: 8 };
+  const svg = drawScene("living_room", generator(`${listing.title}#quickstart`), listing);
+  return sharp(Buffer.from(svg)).jpeg({ quality: 82 }).toBuffer();
+}

@@ -11,7 +11,8 @@ import { createWebhookAction, deleteWebhookAction, resendFailedAction, rotateWeb
 
 type Texts = Pick<PageMessages, "webhooks" | "secret">;
 
-export function CreateWebhookForm({ eventTypes, texts }: { eventTypes: string[]; texts: Texts }) {
+/** `localUrls`: the server accepts loopback addresses (UNSAFE_ALLOW_LOCAL_URLS), so the address's hint says so. */
+export function CreateWebhookForm({ eventTypes, localUrls, texts }: { eventTypes: string[]; localUrls: boolean; texts: Texts }) {
   const [state, action] = useActionState(createWebhookAction, {});
   const t = texts.webhooks.create;
   const kept = state.ok ? undefined : state.values?.events;
@@ -29,7 +30,7 @@ export function CreateWebhookForm({ eventTypes, texts }: { eventTypes: string[];
         <Field
           name="url"
           label={t.url}
-          hint={t.urlHint}
+          hint={localUrls ? t.urlHintLocal : t.urlHint}
           state={state.ok ? undefined : state}
           type="url"
           required

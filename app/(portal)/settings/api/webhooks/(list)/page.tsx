@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { formToken } from "@/lib/adapters/portal/csrf";
-import { config } from "@/lib/base/config";
+import { config, localUrlsAllowed } from "@/lib/base/config";
 import { ActionButton } from "@/components/forms/action-button";
 import { listOwnClients } from "@/lib/domain/oauth/list-own-clients";
 import { webhookSuccessRates } from "@/lib/domain/webhooks/delivery";
@@ -101,7 +101,7 @@ export default async function WebhooksPage() {
         {webhooks.length >= maxWebhooksPerAccount ? (
           <p className="notice warning">{format(locale, t.create.full, { limit: maxWebhooksPerAccount })}</p>
         ) : (
-          <CreateWebhookForm eventTypes={[...subscribableEventTypes]} texts={formTexts} />
+          <CreateWebhookForm eventTypes={[...subscribableEventTypes]} localUrls={localUrlsAllowed()} texts={formTexts} />
         )}
       </section>
       {config().APP_ENV === "sandbox" ? (
