@@ -183,7 +183,7 @@ export class CeilingLane {
               last_status_code = v.status,
               last_error = case when v.status is null then 'connection_failed' when v.status between 200 and 299 then null else 'status_not_2xx' end,
               last_duration_ms = v.ms, last_response_excerpt = '', last_request_headers = v.headers, updated_at = now()
-          from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as v(id text, attempt int, status int, ms int, headers jsonb)
+          from jsonb_to_recordset(${JSON.stringify(batch)}::text::jsonb) as v(id text, attempt int, status int, ms int, headers jsonb)
           where d.id = v.id and d.status = 'delivering' and d.attempts = v.attempt`;
       }
     })()

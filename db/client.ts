@@ -126,8 +126,8 @@ const reconnectBackoff = (failures: number): number => Math.min(0.05 * 2 ** fail
 /**
  * The pool on `url`; behind a transaction-mode pooler (`directUrl` given) without named prepared
  * statements, since a statement prepared on one server connection would be run by name on another
- * (SQLSTATE 26000, or another statement of that name): every statement then goes unnamed, parsed,
- * bound and run in one round trip (patches/postgres+3.4.9.patch). `LISTEN` holds a session, so it
+ * (SQLSTATE 26000, or another statement of that name): every statement then goes unnamed, its
+ * parameters' types asked for before it is bound and run (two round trips). `LISTEN` holds a session, so it
  * goes to the direct address there. Each replica gets a pool of its own of the same size and kind
  * (postgres.js connects lazily: a replica no read reaches holds no connection).
  */

@@ -1,4 +1,5 @@
 import { closeDatabase, configureDatabase } from "@/db";
+import { exitOnUnpatchedDriver } from "@/db/driver-patch";
 import { registerInngestDispatcher } from "@/inngest/dispatch";
 import { runCli } from "@/lib/adapters/cli/main";
 import { databaseSettings } from "@/lib/base/config";
@@ -10,6 +11,7 @@ if (tooOld) {
   process.stderr.write(`${tooOld}\n`);
   process.exit(1);
 }
+exitOnUnpatchedDriver((line) => process.stderr.write(`${line}\n`));
 const argv = process.argv.slice(2);
 // db:migrate opens the database as it is, neither migrated nor checked against this release:
 // migrating it, and saying what it applied, is the command's work (in production too, where

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { configureDatabase, database, PoolerModeError, PoolingSettingsError, ReplicaSettingsError, type Database } from "@/db";
+import { exitOnUnpatchedDriver } from "@/db/driver-patch";
 import { databaseUnavailable, unreachableMessage } from "@/db/errors";
 import { DatabaseInUseError } from "@/db/lock";
 import { SchemaBehindError } from "@/db/migrate";
@@ -21,6 +22,7 @@ import { upgradeSandboxReceiverUrls } from "@/lib/domain/webhooks/sandbox-receiv
  */
 export async function prepareServer(): Promise<void> {
   exitOnUnsupportedNode();
+  exitOnUnpatchedDriver((line) => logger.error(line));
   const c = config();
   if (c.APP_ENV === "production" && !c.AUTH_SECRET) {
     // Portal sessions are sealed with it; a production secret made up at start would sign everyone out on each restart.

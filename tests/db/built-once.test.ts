@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database, type Database } from "@/db";
-import { openDatabase } from "@/db/client";
+import { openDatabase, type Handle } from "@/db/client";
 import { allColumns, builtOnce } from "@/db/built-once";
 import { accounts, agencies, listings } from "@/db/schema";
 import { accountWithKey } from "../support/fixtures";
@@ -79,6 +79,37 @@ describe("statements built once", () => {
     const rows = await computed.run(db, { code });
     expect(rows).toEqual(expected);
     expect(rows).toEqual([{ doubled: "decoded 2", missing: null, code: code.toLowerCase() }]);
+  });
+
+  it("answer what drizzle's public prepared statement answers, on the pool and in a transaction (the session API a drizzle upgrade may change)", async () => {
+    const { key } = await accountWithKey();
+    const { code } = await createListing(key);
+    const { connection: db } = await database();
+    const at = new Date("2026-11-28T08:00:00.000Z");
+    const publicRead = (handle: Handle) =>
+      handle
+        .select(listed)
+        .from(listings)
+        .innerJoin(accounts, eq(accounts.id, listings.accountId))
+        .leftJoin(agencies, eq(agencies.id, listings.agencyId))
+        .where(eq(listings.code, sql.placeholder("code")))
+        .prepare("built-once-contract-read");
+    expect(await byCode.run(db, { code })).toEqual(await publicRead(db).execute({ code }));
+    await expect(
+      db.transaction(async (tx) => {
+        const [viaSession] = await setPending.run(tx, { code, pending: { title: "prin sesiune" }, at });
+        const publicUpdate = tx
+          .update(listings)
+          .set({ pendingFields: sql.placeholder("pending"), updatedAt: sql.placeholder("at") } as never)
+          .where(eq(listings.code, sql.placeholder("code")))
+          .returning()
+          .prepare("built-once-contract-update");
+        const [viaPublic] = await publicUpdate.execute({ code, pending: { title: "prin sesiune" }, at });
+        expect(viaSession).toEqual(viaPublic);
+        expect(await byCode.run(tx, { code })).toEqual(await publicRead(tx).execute({ code }));
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
   });
 
   const onPostgres = Boolean(process.env.DATABASE_URL);
