@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
+import { freePort } from "@/db/pgbouncer";
 import { currentRuntime, type Runtime } from "./runtimes";
 
 const root = process.cwd();
@@ -81,17 +81,6 @@ async function buildWhenStale(log: (line: string) => void, target: { dir: string
   const output = capture(child, 200);
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
   if (code !== 0) throw new Error(`next build of ${target.dir} failed (exit ${code}):\n${output()}`);
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 /**
