@@ -273,6 +273,14 @@ export async function startFleet(name: string): Promise<Fleet> {
       balancerPort,
     );
     stops.push(() => balancer.stop());
+    const allServing = async (what: string) => {
+      for (let attempt = 0; (await balancer.serving()).length < web.length; attempt++) {
+        if (attempt > 240) throw new Error(`the balancer did not take ${what} within 60 s`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
+    // The first request may be sent once the balancer serves every instance, not only the first one it found ready.
+    await allServing("both web instances");
 
     return {
       origin: balancer.origin,
@@ -295,10 +303,7 @@ export async function startFleet(name: string): Promise<Fleet> {
           codes.push(await web[index].stop());
           await startWeb(index);
           // Before the next one stops: the balancer takes this one back after two good checks.
-          for (let attempt = 0; (await balancer.serving()).length < web.length; attempt++) {
-            if (attempt > 240) throw new Error(`the balancer did not take web ${index + 1} back within 60 s`);
-            await new Promise((resolve) => setTimeout(resolve, 250));
-          }
+          await allServing(`web ${index + 1} back`);
         }
         return codes;
       },
