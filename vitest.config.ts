@@ -53,8 +53,8 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/**/*.test.ts"],
-          // tests/bundle and tests/fleet run the release bundle as processes of their own (vitest.bundle.config.ts,
-          // vitest.fleet.config.ts: npm run test:bundle, npm run test:fleet).
+          // tests/bundle and tests/fleet run the release bundle as processes of their own (vitest.bundle.config.ts:
+          // npm run test:bundle, npm run test:fleet).
           exclude: [
             "tests/unit/**",
             "tests/faults/**",

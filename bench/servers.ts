@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
+import { freePort } from "@/db/pgbouncer";
 import { currentRuntime, type Runtime } from "./runtimes";
 
 const root = process.cwd();
@@ -60,38 +60,45 @@ export async function ensureBuild(log: (line: string) => void): Promise<void> {
   await buildWhenStale(log, { dir: root, what: "production build", inputs: buildInputs });
 }
 
+/**
+ * `npm run build` (`next build` and the release bundle in `.next/standalone`: `server.js`, `worker.mjs`,
+ * `cli.mjs`) unless the bundle is newer than every source it is made from: what the fleet runs.
+ */
+export async function ensureReleaseBundle(log: (line: string) => void): Promise<void> {
+  await buildWhenStale(log, {
+    dir: root,
+    what: "release bundle",
+    inputs: [...buildInputs, "scripts"],
+    built: ".next/standalone/cli.mjs",
+    command: ["npm", ["run", "build"]],
+  });
+}
+
 /** The ceiling app (`bench/ceiling-app`), built the same way into its own `.next`. */
 export async function ensureCeilingBuild(log: (line: string) => void): Promise<void> {
   await buildWhenStale(log, { dir: ceilingApp, what: "ceiling app build", inputs: ["app", "next.config.ts", "../bare-work.ts"] });
 }
 
-async function buildWhenStale(log: (line: string) => void, target: { dir: string; what: string; inputs: string[] }): Promise<void> {
-  const built = path.join(target.dir, ".next/BUILD_ID");
+async function buildWhenStale(
+  log: (line: string) => void,
+  target: { dir: string; what: string; inputs: string[]; built?: string; command?: [string, string[]] },
+): Promise<void> {
+  const built = path.join(target.dir, target.built ?? ".next/BUILD_ID");
   const sources = Math.max(...[...target.inputs, "../package-lock.json"].map((entry) => newestChange(path.resolve(target.dir, entry))));
   if (existsSync(built) && statSync(built).mtimeMs > sources) {
     log(`${target.what} in ${path.relative(root, path.join(target.dir, ".next")) || ".next"} is up to date`);
     return;
   }
-  log(`building the ${target.what} (next build)…`);
-  const child = spawn(nextBin, ["build"], {
+  const [command, args] = target.command ?? [nextBin, ["build"]];
+  log(`building the ${target.what} (${path.basename(command)} ${args.join(" ")})…`);
+  const child = spawn(command, args, {
     cwd: target.dir,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output = capture(child, 200);
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  if (code !== 0) throw new Error(`next build of ${target.dir} failed (exit ${code}):\n${output()}`);
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
+  if (code !== 0) throw new Error(`${path.basename(command)} ${args.join(" ")} in ${target.dir} failed (exit ${code}):\n${output()}`);
 }
 
 /**

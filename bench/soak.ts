@@ -6,23 +6,37 @@
  * code involved). Prints the samples as a table and exits 1 when RSS grows by more than 20 % over
  * the highest RSS up to the reference sample (at 20 % of the run: 2 minutes of 10), when any 5xx
  * is answered, or when a request gets no answer. Not part of CI; docs/benchmarks.md explains it.
+ *
+ * `npm run soak -- --fleet [--minutes 30] [--capacity <requests a second>]` soaks the fleet instead
+ * (bench/fleet-soak.ts). `--minutes` sets the length of either soak.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 import { exampleApartment } from "@/lib/domain/listings/examples";
 import { KeyPool } from "./key-pool";
 import { positiveEnv, runScript, throwawayDatabase } from "./lifecycle";
 import { bearer } from "./requests";
+import { fleetSoak } from "./fleet-soak";
 import { currentRuntime, node24 } from "./runtimes";
 import { createAccounts, listingsOf, listingTemplate, seedListings, type BenchAccount } from "./seed";
 import { ensureBuild, startNext } from "./servers";
 
+const { values: options } = parseArgs({
+  options: { fleet: { type: "boolean", default: false }, minutes: { type: "string" }, capacity: { type: "string" } },
+});
+const positiveOption = (name: string, value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined;
+  if (!(Number(value) > 0)) throw new Error(`--${name} must be a positive number`);
+  return Number(value);
+};
+
 const settings = {
   adminUrl: process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
-  minutes: positiveEnv("SOAK_MINUTES", 10),
+  minutes: positiveOption("minutes", options.minutes) ?? positiveEnv("SOAK_MINUTES", options.fleet ? 30 : 10),
   /** Requests per second sent, whatever the answers take (an open loop), up to `connections` in flight. */
   rate: positiveEnv("SOAK_RATE", 50),
   connections: positiveEnv("SOAK_CONNECTIONS", 16),
@@ -448,4 +462,10 @@ function table(samples: Sample[], reference: Sample, referenceRss: number): stri
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
-await runScript("soak", log, main);
+await runScript(
+  "soak",
+  log,
+  options.fleet
+    ? (cleanup) => fleetSoak({ minutes: settings.minutes, capacity: positiveOption("capacity", options.capacity) }, log, cleanup)
+    : main,
+);

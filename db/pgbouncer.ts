@@ -41,6 +41,9 @@ export async function startPgBouncer(upstream: string, poolSize = 20): Promise<P
       "pool_mode = transaction",
       "max_client_conn = 2000",
       `default_pool_size = ${poolSize}`,
+      // After a failed server login (PostgreSQL restarting) PgBouncer waits this long before trying again, 15 s by
+      // default: every query would wait or fail for 15 s after a restart of a second.
+      "server_login_retry = 1",
       // postgres.js sends these start-up parameters; PgBouncer refuses unknown ones.
       "ignore_startup_parameters = extra_float_digits,options",
       `logfile = ${path.join(dir, "pgbouncer.log")}`,
@@ -82,7 +85,8 @@ export async function startPgBouncer(upstream: string, poolSize = 20): Promise<P
   };
 }
 
-async function freePort(): Promise<number> {
+/** A port of 127.0.0.1 nothing listens on right now (the pooler's, and every local server's of the tests and benchmarks). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };

@@ -5,8 +5,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
-import { startHttpServer } from "../support/local-http-server";
-import type { PgBouncer } from "@/db/pgbouncer";
+import { freePort, type PgBouncer } from "@/db/pgbouncer";
 
 /**
  * What the journeys on the release bundle share (docs/operations.md, Deploy (self-hosted)): `.next/standalone`
@@ -32,12 +31,6 @@ export interface ReleaseBundle {
 }
 
 const bundle = path.resolve(".next/standalone");
-
-const freePort = (): Promise<number> =>
-  startHttpServer(() => {}).then(async (probe) => {
-    await probe.close();
-    return probe.port;
-  });
 
 /** Copies the bundle and picks the server's port: call it once the journey's other servers listen, so none is given that port. */
 export async function prepareBundle(name: string): Promise<ReleaseBundle> {

@@ -1,69 +1,35 @@
 import { randomBytes } from "node:crypto";
+import postgres from "postgres";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPgBouncer, type PgBouncer } from "@/db/pgbouncer";
-import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
 import { exampleApartment } from "@/lib/domain/listings/examples";
-import { bundleEnvironment, keyOf, prepareBundle, type ReleaseBundle } from "../bundle/support";
+import { keyOf } from "../bundle/support";
+import { jpegPhoto } from "../media/images";
 import { startHttpServer, type LocalServer, type ReceivedRequest } from "../support/local-http-server";
-import { startUpstashBridge, type UpstashBridge } from "../support/upstash-bridge";
-import { answersApi, freePort, startFleetProcess, startLoadBalancer, type FleetProcess, type LoadBalancer } from "./support";
+import { startFleet, type Fleet } from "./support";
 
 /**
- * The fleet an operator runs (docs/operations.md, Scaling out): PostgreSQL behind PgBouncer in
- * transaction mode, Redis (through the Upstash bridge) for the limiter and the long polls' places, two
- * web instances of the release bundle with `JOBS_RUNNER=off` and one worker (`node worker.mjs`), behind
- * HAProxy in round robin. Every request of the journeys goes through the balancer unless it says which
- * instance it means.
+ * The fleet an operator runs (tests/fleet/support.ts, docs/operations.md, Scaling out): PostgreSQL of its
+ * own with a hot standby, behind PgBouncer in transaction mode, Redis, Vercel Blob's fake, two web
+ * instances of the release bundle with `JOBS_RUNNER=off` and one worker, behind HAProxy in round robin.
+ * Every request of the journeys goes through the balancer unless it says which instance it means.
  */
-let database: ThrowawayDatabase;
-let pooler: PgBouncer;
-let bridge: UpstashBridge;
+let fleet: Fleet;
 let receiver: LocalServer;
-let release: ReleaseBundle;
-let balancer: LoadBalancer;
-let environment: NodeJS.ProcessEnv;
 let key: string;
-/** Keys of the same account for the load of the rolling restart: each key has its own limit (300 a minute). */
+/** Keys of the same account for the loads around the restarts: each key has its own limit (300 a minute). */
 let loadKeys: string[] = [];
 let webhookSecret: string;
-const web: FleetProcess[] = [];
-const webPorts: number[] = [];
-let worker: FleetProcess;
 
 /** Deliveries the receiver holds unanswered while `holding` is set, to kill the worker mid-attempt. */
 let holding = false;
 const held: (() => void)[] = [];
 
-const instanceOrigin = (index: number) => `http://127.0.0.1:${webPorts[index]}`;
-const api = (path: string, init: RequestInit = {}, origin = balancer.origin, as = key) =>
+const api = (path: string, init: RequestInit = {}, origin = fleet.origin, as = key) =>
   fetch(`${origin}/api/v1${path}`, {
     ...init,
     headers: { authorization: `Bearer ${as}`, "content-type": "application/json", ...init.headers },
   });
-
-async function startWeb(index: number): Promise<FleetProcess> {
-  const process = await startFleetProcess(`web ${index + 1}`, {
-    node: release.node24,
-    folder: release.folder,
-    script: "server.js",
-    env: { ...environment, PORT: String(webPorts[index]), HOSTNAME: "127.0.0.1" },
-    ready: () => answersApi(instanceOrigin(index)),
-  });
-  web[index] = process;
-  return process;
-}
-
-async function startWorker(): Promise<FleetProcess> {
-  worker = await startFleetProcess("worker", {
-    node: release.node24,
-    folder: release.folder,
-    script: "worker.mjs",
-    env: { ...environment, LOG_LEVEL: "info" },
-    ready: async (output) => output.includes("embedded job runner started"),
-  });
-  return worker;
-}
 
 /** The deliveries the receiver got, verified with the webhook's secret. */
 const deliveries = () =>
@@ -99,78 +65,110 @@ async function createActiveListing(): Promise<string> {
   return data.code;
 }
 
+/**
+ * Runs `fn` with the fleet's standby showing nothing new (`pg_wal_replay_pause()`: it keeps receiving
+ * the primary's WAL without replaying it), replay resumed afterwards.
+ */
+async function withStandbyPaused<T>(fn: () => Promise<T>): Promise<T> {
+  const standby = postgres(fleet.standby.adminUrl, { max: 1, prepare: false, onnotice: () => {} });
+  try {
+    await standby`select pg_wal_replay_pause()`;
+    try {
+      return await fn();
+    } finally {
+      await standby`select pg_wal_replay_resume()`;
+    }
+  } finally {
+    await standby.end({ timeout: 1 });
+  }
+}
+
+/**
+ * `clients` clients, each with a key of its own, sending `request` about 4 times a second each (under
+ * the keys' limit) until `during` has ended: every answer's status and `Retry-After`, and every request
+ * that got no answer.
+ */
+async function underLoad(
+  request: (as: string) => Promise<Response>,
+  during: () => Promise<void>,
+): Promise<{ answers: { status: number; retryAfter: string | null; body: unknown; at: number }[]; failures: string[] }> {
+  const answers: { status: number; retryAfter: string | null; body: unknown; at: number }[] = [];
+  const failures: string[] = [];
+  let loading = true;
+  const client = async (as: string) => {
+    while (loading) {
+      try {
+        const response = await request(as);
+        answers.push({
+          status: response.status,
+          retryAfter: response.headers.get("retry-after"),
+          body: await response.json(),
+          at: Date.now(),
+        });
+      } catch (error) {
+        failures.push(String((error as Error).cause ?? error));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
+  const clients = loadKeys.map(client);
+  await during();
+  loading = false;
+  await Promise.all(clients);
+  return { answers, failures };
+}
+
 beforeAll(async () => {
-  database = await createThrowawayDatabase(process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres", "fleet");
-  pooler = await startPgBouncer(database.url);
-  bridge = await startUpstashBridge();
   receiver = await startHttpServer((_request, response) => {
     if (holding) held.push(() => response.writeHead(204).end());
     else response.writeHead(204).end();
   });
-  release = await prepareBundle("fleet");
-  webPorts.push(await freePort(), await freePort());
-  const balancerPort = await freePort();
-  environment = {
-    ...bundleEnvironment(release, database.url, pooler),
-    APP_URL: `http://127.0.0.1:${balancerPort}`,
-    UPSTASH_REDIS_REST_URL: bridge.url,
-    UPSTASH_REDIS_REST_TOKEN: bridge.token,
-    JOBS_RUNNER: "off",
-  };
-  release.cli(["db:migrate"], environment);
+  fleet = await startFleet("fleet");
   const email = `fleet-${randomBytes(4).toString("hex")}@example.com`;
-  release.cli(
-    ["account:create", "--email", email, "--password", "a fleet password", "--name", "Fleet Holder", "--locale", "en"],
-    environment,
-  );
-  key = keyOf(release, email, environment);
-  loadKeys = Array.from({ length: 4 }, () => keyOf(release, email, environment));
-  const webhook = release.cli(
-    ["webhook:create", "--email", email, "--url", `${receiver.origin}/hooks`, "--events", "listing.published,listing.paused"],
-    environment,
-  );
+  fleet.cli(["account:create", "--email", email, "--password", "a fleet password", "--name", "Fleet Holder", "--locale", "en"]);
+  key = keyOf(fleet.release, email, fleet.environment);
+  loadKeys = Array.from({ length: 4 }, () => keyOf(fleet.release, email, fleet.environment));
+  const webhook = fleet.cli([
+    "webhook:create",
+    "--email",
+    email,
+    "--url",
+    `${receiver.origin}/hooks`,
+    "--events",
+    "listing.published,listing.paused",
+  ]);
   webhookSecret = webhook.secret as string;
-  await Promise.all([startWeb(0), startWeb(1)]);
-  await startWorker();
-  balancer = await startLoadBalancer(
-    webPorts.map((port, index) => ({ name: `web${index + 1}`, port })),
-    balancerPort,
-  );
 });
 
 afterAll(async () => {
   for (const release of held.splice(0)) release();
-  await balancer?.stop();
-  await Promise.all([...web.map((process) => process.stop()), worker?.stop()]);
-  await release?.remove();
-  await Promise.all([bridge?.close(), receiver?.close()]);
-  await pooler?.stop();
-  await database?.drop();
+  await fleet?.stop();
+  await receiver?.close();
 });
 
-describe("the fleet: two web instances and a worker behind HAProxy, PostgreSQL behind PgBouncer", () => {
+describe("the fleet: two web instances and a worker behind HAProxy, PostgreSQL and its standby behind PgBouncer", () => {
   it("creates a listing through the balancer and reads it back from each instance", async () => {
     const created = await api("/listings", { method: "POST", body: JSON.stringify(exampleApartment) });
     expect(created.status).toBe(201);
     const { data } = (await created.json()) as { data: { code: string } };
-    for (const index of [0, 1]) expect((await api(`/account/listings/${data.code}`, {}, instanceOrigin(index))).status).toBe(200);
+    for (const index of [0, 1]) expect((await api(`/account/listings/${data.code}`, {}, fleet.instanceOrigin(index))).status).toBe(200);
   });
 
   it("patches with If-Match on one instance and refuses the stale tag on the other with 412", async () => {
     const code = await createActiveListing();
-    const read = await api(`/account/listings/${code}`, {}, instanceOrigin(0));
+    const read = await api(`/account/listings/${code}`, {}, fleet.instanceOrigin(0));
     const etag = read.headers.get("etag")!;
     const patched = await api(
       `/listings/${code}`,
       { method: "PATCH", headers: { "if-match": etag }, body: JSON.stringify({ rooms: 4 }) },
-      instanceOrigin(0),
+      fleet.instanceOrigin(0),
     );
     // A published listing's edit waits for moderation: 202, and a new version all the same.
     expect(patched.status).toBe(202);
     const stale = await api(
       `/listings/${code}`,
       { method: "PATCH", headers: { "if-match": etag }, body: JSON.stringify({ rooms: 5 }) },
-      instanceOrigin(1),
+      fleet.instanceOrigin(1),
     );
     expect(stale.status).toBe(412);
     expect(((await stale.json()) as { code: string }).code).toBe("listing_changed_meanwhile");
@@ -192,9 +190,9 @@ describe("the fleet: two web instances and a worker behind HAProxy, PostgreSQL b
     const { event: published } = await eventually("the listing's publication", () =>
       deliveries().find(({ event }) => event.type === "listing.published" && event.data.code === code),
     );
-    const waiting = api(`/events?after=${published.id}&wait=30`, {}, instanceOrigin(0));
+    const waiting = api(`/events?after=${published.id}&wait=30`, {}, fleet.instanceOrigin(0));
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect((await api(`/listings/${code}/pause`, { method: "POST" }, instanceOrigin(1))).status).toBe(200);
+    expect((await api(`/listings/${code}/pause`, { method: "POST" }, fleet.instanceOrigin(1))).status).toBe(200);
     const answered = (await (await waiting).json()) as { data: { type: string; data: { code: string } }[] };
     expect(answered.data.map((event) => [event.type, event.data.code])).toContainEqual(["listing.paused", code]);
   });
@@ -218,36 +216,111 @@ describe("the fleet: two web instances and a worker behind HAProxy, PostgreSQL b
     expect(done.lines).toMatchObject({ total: 20, done: 20, created: 20 });
   });
 
-  it("answers every request during a rolling restart of the web instances: no 5xx, no reset", async () => {
-    const answers: number[] = [];
-    const failures: string[] = [];
-    let loading = true;
-    // Four clients, each with a key of its own, about 4 requests a second each: under the keys' limit.
-    const client = async (as: string) => {
-      while (loading) {
-        try {
-          const response = await api("/ping", {}, balancer.origin, as);
-          answers.push(response.status);
-          await response.arrayBuffer();
-        } catch (error) {
-          failures.push(String((error as Error).cause ?? error));
-        }
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    };
-    const clients = loadKeys.map(client);
-    for (const index of [0, 1]) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(await web[index].stop()).toBe(0);
-      await startWeb(index);
-      // The balancer takes it back after two good checks.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+  it("takes photos through the balancer, rendered by the worker, and serves their renditions", async () => {
+    const code = await createActiveListing();
+    const photos = [await jpegPhoto({ width: 1200, height: 800 }), await jpegPhoto({ width: 900, height: 1200 })];
+    const keys: string[] = [];
+    for (const photo of photos) {
+      const upload = await api("/uploads", { method: "POST", body: JSON.stringify({ content_length: photo.length }) });
+      expect(upload.status).toBe(201);
+      const target = (await upload.json()) as { method: string; url: string; headers: Record<string, string>; key: string };
+      // The pre-signed address is the balancer's (APP_URL): whichever instance takes the bytes, the others find them.
+      expect(new URL(target.url).origin).toBe(fleet.origin);
+      const put = await fetch(target.url, { method: target.method, headers: target.headers, body: new Uint8Array(photo) });
+      expect(put.ok).toBe(true);
+      keys.push(target.key);
     }
-    loading = false;
-    await Promise.all(clients);
+    const set = await api(`/listings/${code}/photos`, { method: "PUT", body: JSON.stringify({ photos: keys.map((key) => ({ key })) }) });
+    expect(set.status).toBe(202);
+
+    const images = await eventually("the worker rendering the photos", async () => {
+      const { data } = (await (await api(`/account/listings/${code}`)).json()) as {
+        data: { images: string[]; media: { processing: boolean } };
+      };
+      return data.media.processing || data.images.length < photos.length ? undefined : data.images;
+    });
+    expect(images).toHaveLength(2);
+    for (const image of images) {
+      expect(image.startsWith(`${new URL(fleet.blob.apiUrl).origin}/files/`)).toBe(true);
+      const rendition = await fetch(image);
+      expect(rendition.status).toBe(200);
+      expect(rendition.headers.get("content-type")).toBe("image/webp");
+      expect((await rendition.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    }
+  });
+
+  it("reads the public catalog from the standby, and an owner's reads from the primary, never lagging", async () => {
+    await withStandbyPaused(async () => {
+      const code = await createActiveListing();
+      // The owner's read after its own writes: on both instances at once, the approval included.
+      for (const index of [0, 1]) {
+        const own = await api(`/account/listings/${code}`, {}, fleet.instanceOrigin(index));
+        expect(own.status).toBe(200);
+        expect(((await own.json()) as { data: { status: string } }).data.status).toBe("active");
+      }
+      const etag = (await api(`/account/listings/${code}`)).headers.get("etag")!;
+      const patched = await api(`/listings/${code}`, {
+        method: "PATCH",
+        headers: { "if-match": etag },
+        body: JSON.stringify({ rooms: 4 }),
+      });
+      expect(patched.status).toBe(202);
+      const after = await api(`/account/listings/${code}`);
+      expect(after.headers.get("etag")).toBe(patched.headers.get("etag"));
+      // The catalog reads the standby, which has not replayed the listing yet.
+      for (const index of [0, 1]) expect((await api(`/listings/${code}`, {}, fleet.instanceOrigin(index))).status).toBe(404);
+      return code;
+    }).then((code) =>
+      eventually("the catalog showing the listing once the standby replays again", async () =>
+        (await api(`/listings/${code}`)).status === 200 ? true : undefined,
+      ),
+    );
+  });
+
+  it("answers every request during a rolling restart of the web instances: no 5xx, no reset", async () => {
+    let codes: (number | null)[] = [];
+    const { answers, failures } = await underLoad(
+      (as) => api("/ping", {}, fleet.origin, as),
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        codes = await fleet.rollingRestart();
+      },
+    );
+    expect(codes).toEqual([0, 0]);
     expect(failures).toEqual([]);
     expect(answers.length).toBeGreaterThan(20);
-    expect(answers.filter((status) => status !== 200)).toEqual([]);
+    expect(answers.filter(({ status }) => status !== 200)).toEqual([]);
+  });
+
+  it("answers only 2xx or 503 with Retry-After through a PostgreSQL restart, and loses no acknowledged write", async () => {
+    let n = 0;
+    const restart = { from: 0, to: 0 };
+    const { answers, failures } = await underLoad(
+      (as) =>
+        api(
+          "/listings",
+          { method: "POST", body: JSON.stringify({ ...exampleApartment, title: `Restart ${n++}: apartament 3 camere` }) },
+          fleet.origin,
+          as,
+        ),
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        restart.from = Date.now();
+        await fleet.cluster.restart();
+        restart.to = Date.now();
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+      },
+    );
+    expect(failures).toEqual([]);
+    const refused = answers.filter(({ status }) => status === 503);
+    expect(refused.every(({ retryAfter }) => Number(retryAfter) > 0)).toBe(true);
+    expect(answers.filter(({ status }) => status !== 201 && status !== 503)).toEqual([]);
+    const created = answers.filter(({ status }) => status === 201);
+    // Writes acknowledged on both sides of the restart: the fleet served before it and serves again after it.
+    expect(created.some(({ at }) => at < restart.from)).toBe(true);
+    expect(created.some(({ at }) => at > restart.to)).toBe(true);
+    const acknowledged = created.map(({ body }) => (body as { data: { code: string } }).data.code);
+    for (const code of acknowledged) expect((await api(`/account/listings/${code}`)).status).toBe(200);
   });
 
   it("delivers an event at least once with the same webhook-id when the worker is killed mid-delivery", async () => {
@@ -256,10 +329,10 @@ describe("the fleet: two web instances and a worker behind HAProxy, PostgreSQL b
     const first = await eventually("the delivery reaching the receiver", () =>
       deliveries().find(({ event }) => event.type === "listing.published" && event.data.code === code),
     );
-    await worker.kill();
+    await fleet.worker().kill();
     holding = false;
     for (const answer of held.splice(0)) answer();
-    await startWorker();
+    await fleet.startWorker();
     // The killed attempt's lease ends (60 s), then the restarted worker attempts it again.
     await eventually(
       "the delivery attempted again",

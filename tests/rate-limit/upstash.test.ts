@@ -9,6 +9,7 @@ import { rateLimiter, rateRules, resetRateLimiter, type RateRule } from "@/lib/i
 import { createMemoryRateLimiter } from "@/lib/infra/rate-limit/memory";
 import { createUpstashRateLimiter } from "@/lib/infra/rate-limit/upstash";
 import { logger } from "@/lib/base/logger";
+import { freePort } from "@/db/pgbouncer";
 import { withFrozenClock } from "../support/clock";
 import { accountWithKey, call } from "../support/fixtures";
 import { defaultRedisUrl, redisReachable, startUpstashBridge, type UpstashBridge } from "../support/upstash-bridge";
@@ -48,14 +49,6 @@ const refusingUrl = async (): Promise<string> => {
   return `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
 };
 afterAll(() => new Promise<void>((resolve) => (refusing.listening ? refusing.close(() => resolve()) : resolve())));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe("Upstash rate limiter when Redis does not answer", () => {
   it("counts in the process instead and says so once", async () => {

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
+import { postgresError, sqlState } from "@/db/errors";
 import { accounts } from "@/db/schema";
 import type { OperatorActor, ServiceContext, SystemActor } from "@/lib/base/context";
-import { demoEmail, sandboxPassword, seedAccounts } from "./accounts";
+import { demoEmail, sandboxPassword, seedAccounts, type SeededAccounts } from "./accounts";
 import { seedIntegrations, type SeededIntegrations } from "./integrations";
 import { seedListings, type SeededListings } from "./listings";
 import type { SeedPhotoProcessing } from "./photos";
@@ -21,7 +22,8 @@ export type SeedResult =
 
 /**
  * Fills the sandbox with test data: `npm run db:seed`, and `npm run dev` on an empty database.
- * Idempotent: it does nothing once the demo account exists. Further sandbox content is one
+ * Idempotent: it does nothing once the demo account exists, nor when another process (a second
+ * instance of a fleet starting on the same empty database) has just created it first. Further sandbox content is one
  * function `seedX({ ctx, accounts })` called below after the accounts, its summary added to the result.
  */
 export async function seedSandbox({
@@ -33,7 +35,16 @@ export async function seedSandbox({
   photoProcessing?: SeedPhotoProcessing;
 }): Promise<SeedResult> {
   if (await accountExists(ctx, demoEmail)) return { seeded: false, reason: `${demoEmail} exists already` };
-  const seeded = await seedAccounts(ctx);
+  let seeded: SeededAccounts;
+  try {
+    seeded = await seedAccounts(ctx);
+  } catch (error) {
+    // The demo account is the first one created: its e-mail taken meanwhile means another process is seeding.
+    const failure = postgresError(error);
+    if (failure?.code === sqlState.uniqueViolation && failure.constraint === "accounts_email_unique")
+      return { seeded: false, reason: `${demoEmail} was created meanwhile by another process` };
+    throw error;
+  }
   // Before the listings: the connection gives the demo account its first key, and only accounts with
   // a key record events, so the listings' publications, rejection, pause and sale reach the webhooks.
   const integrations = await seedIntegrations({ ctx, accounts: seeded });
