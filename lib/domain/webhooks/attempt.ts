@@ -1,4 +1,4 @@
-import { OutboundError, safePost, type OutboundFailure } from "@/lib/infra/net/safe-request";
+import { OutboundError, safeRequest, type OutboundFailure } from "@/lib/infra/net/safe-request";
 import { signWebhook } from "@/lib/domain/webhooks/signature";
 
 /**
@@ -56,15 +56,23 @@ export async function attemptDelivery({
     "webhook-signature": signWebhook({ secret, id: event.id, timestamp, body: event.body }),
   };
   try {
-    // safePost checks the address again on every attempt: a webhook's host may resolve elsewhere since its creation.
-    const response = await safePost({ url, headers, body: event.body, timeoutMs, maxResponseBytes: RESPONSE_EXCERPT_BYTES });
+    // safeRequest checks the address again on every attempt: a webhook's host may resolve elsewhere since its creation.
+    const response = await safeRequest({
+      method: "POST",
+      url,
+      headers,
+      body: event.body,
+      timeoutMs,
+      read: "excerpt",
+      maxBytes: RESPONSE_EXCERPT_BYTES,
+    });
     const error = statusFailure(response.status);
     return {
       ok: error === null,
       status: response.status,
       durationMs: response.durationMs,
       error,
-      responseExcerpt: response.excerpt,
+      responseExcerpt: new TextDecoder().decode(response.body),
       request: { headers },
     };
   } catch (error) {
