@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { signingSecretOf } from "@/lib/domain/webhooks/webhook-signing-secret";
 import { newId } from "@/lib/base/ids";
 import { redirectUri } from "../oauth/support";
-import { operatorCtx } from "../support/fixtures";
 import { receiver, webhookRow } from "../webhooks/support";
 import { cli, text } from "./support";
 

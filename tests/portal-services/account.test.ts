@@ -68,11 +68,15 @@ describe("setAccountLanguage", () => {
     expect(await setAccountLanguage({ ctx, input: { language: "en" } })).toEqual({ language: "en" });
     expect((await call(ping, { path: "/ping", key, headers: { "accept-language": "ro" } })).headers.get("content-language")).toBe("en");
     // The portal reads it with the session's account.
-    const [{ sessionGeneration }] = await (await database()).connection
+    const [{ sessionGeneration }] = await (
+      await database()
+    ).connection
       .select({ sessionGeneration: accounts.sessionGeneration })
       .from(accounts)
       .where(eq(accounts.id, account.id));
-    expect((await sessionAccount({ ctx: publicContext(await database()), input: { accountId: account.id, sessionGeneration } }))?.language).toBe("en");
+    expect(
+      (await sessionAccount({ ctx: publicContext(await database()), input: { accountId: account.id, sessionGeneration } }))?.language,
+    ).toBe("en");
     // `?locale=` still comes first.
     expect((await call(ping, { path: "/ping?locale=ro", key })).headers.get("content-language")).toBe("ro");
 

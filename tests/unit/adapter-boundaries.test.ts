@@ -25,7 +25,13 @@ describe("adapters never import each other", () => {
     ["the worker", "lib/adapters/worker/new-job.ts", "@/lib/adapters/portal/csrf", "formToken", "The worker adapter"],
     ["a portal action", "app/login/new-actions.ts", "@/lib/adapters/http/body", "readLimited", "The portal adapter"],
     ["a portal action", "app/signup/new-actions.ts", "@/app/api/v1/uploads/declaration", "createUploadRoute", "The portal adapter"],
-    ["the portal's server code", "lib/adapters/portal/new-helper.ts", "@/lib/adapters/worker/registry", "jobRegistry", "The portal adapter"],
+    [
+      "the portal's server code",
+      "lib/adapters/portal/new-helper.ts",
+      "@/lib/adapters/worker/registry",
+      "jobRegistry",
+      "The portal adapter",
+    ],
     ["an API route", "app/api/v1/new/route.ts", "@/lib/adapters/portal/session", "signedInAccount", "The HTTP API adapter"],
     ["the HTTP wrapper", "lib/adapters/http/new-step.ts", "@/lib/adapters/cli/reply", "CliError", "The HTTP API adapter"],
   ])("refuses %s (%s) importing %s", async (_, file, specifier, name, adapter) => {

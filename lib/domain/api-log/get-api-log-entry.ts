@@ -7,7 +7,6 @@ import { loggable, loggableQuery, storableText } from "@/lib/base/redact";
 import { keyOfRow, rowColumns, shapeRow, type ApiLogRow } from "./internal/rows";
 import { apiLogBodyDays } from "./retention";
 
-
 export interface ApiLogEntryDetail extends ApiLogRow {
   query: string | null;
   ip: string | null;

@@ -71,7 +71,6 @@ export function readWindows(now: Date): [Date, Date][] {
   return edges.slice(1).map((from, index) => [new Date(from), new Date(edges[index])]);
 }
 
-
 const readWindow = (ctx: ServiceContext<AccountActor>, filters: SQL[], from: Date, to: Date, limit: number) =>
   ctx.db
     .select(rowColumns)
