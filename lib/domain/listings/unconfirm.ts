@@ -21,18 +21,21 @@ export async function unconfirmStaleListings({ ctx }: { ctx: ServiceContext<Staf
     .limit(500);
   let unconfirmed = 0;
   for (const { code } of stale) {
-    await withTransaction(ctx, async (tx) => {
-      const row = (await lockAnyListing(tx, code).catch(leftForLater))?.row;
-      if (row?.status !== "active" || !row.confirmedAt || row.confirmedAt >= cutoff) return;
-      await updateListing(tx, row, { status: "unconfirmed" });
-      unconfirmed++;
-    });
+    try {
+      // Each listing in a transaction of its own: a refused lock ends the transaction it is asked in.
+      await withTransaction(ctx, async (tx) => {
+        const { row } = await lockAnyListing(tx, code);
+        if (row.status !== "active" || !row.confirmedAt || row.confirmedAt >= cutoff) return;
+        await updateListing(tx, row, { status: "unconfirmed" });
+        unconfirmed++;
+      });
+    } catch (error) {
+      if (!leftForLater(error)) throw error;
+    }
   }
   return { unconfirmed };
 }
 
-/** The two refusals of a listing's lock that say nothing is wrong: the next run takes it up. */
-function leftForLater(error: unknown): undefined {
-  if (error instanceof AppError && (error.code === "listing_busy" || error.code === "not_found")) return undefined;
-  throw error;
-}
+/** The two refusals of a listing's lock that say nothing is wrong: the next run takes the listing up. */
+const leftForLater = (error: unknown): boolean =>
+  error instanceof AppError && (error.code === "listing_busy" || error.code === "not_found");

@@ -21,8 +21,7 @@ export type OutboundFailure =
   | "connection_failed"
   | "tls_failed"
   | "invalid_response" // not HTTP the parser accepts
-  | "timeout"
-  | "too_large"; // a whole body (`read: "whole"`) longer than `maxBytes`
+  | "timeout";
 
 export class OutboundError extends Error {
   readonly reason: OutboundFailure;
@@ -39,6 +38,14 @@ export class OutboundError extends Error {
   }
 }
 
+/** A whole body (`read: "whole"`) longer than `maxBytes`, declared or streamed: the other end answered, too much. */
+export class BodyTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`answer's body over ${maxBytes} bytes`);
+    this.name = "BodyTooLargeError";
+  }
+}
+
 export interface SafeRequest {
   method: "GET" | "POST";
   url: string;
@@ -48,8 +55,8 @@ export interface SafeRequest {
   /**
    * What is read of the answer: `excerpt`, the first `maxBytes` of any answer's body, then the
    * connection is dropped rather than wait for the rest (a delivery's log); `whole`, a 2xx answer's
-   * entire body, failing with `too_large` once past `maxBytes` (declared or streamed), and nothing
-   * of another answer's (a download).
+   * entire body, failing with `BodyTooLargeError` once past `maxBytes` (declared or streamed), and
+   * nothing of another answer's (a download).
    */
   read: "excerpt" | "whole";
   maxBytes: number;
@@ -121,7 +128,15 @@ function requestOnce(text: string, request: SafeRequest, signal: AbortSignal): P
       outcome();
     };
     const fail = (error: unknown) =>
-      settle(() => reject(signal.aborted ? new OutboundError("timeout", { cause: error }) : phase.failure(error)));
+      settle(() =>
+        reject(
+          error instanceof BodyTooLargeError
+            ? error
+            : signal.aborted
+              ? new OutboundError("timeout", { cause: error })
+              : phase.failure(error),
+        ),
+      );
 
     const req = send(
       {
@@ -181,12 +196,12 @@ function readExcerpt(res: http.IncomingMessage, limit: number): Promise<Buffer> 
   });
 }
 
-/** Reads the whole body, or fails with `too_large` (and drops the connection) once it is declared or found longer than `limit`. */
+/** Reads the whole body, or fails (and drops the connection) once it is declared or found longer than `limit`. */
 function readWhole(res: http.IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const tooLarge = () => {
       // Refused before the socket is dropped: destroying the answer emits its own `aborted` at once.
-      reject(new OutboundError("too_large"));
+      reject(new BodyTooLargeError(limit));
       res.destroy();
     };
     const declared = Number(res.headers["content-length"]);

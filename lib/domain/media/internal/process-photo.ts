@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { blobGarbage, photos, type PhotoDerivatives } from "@/db/schema";
 import type { ServiceContext, StaffActor } from "@/lib/base/context";
-import { OutboundError, safeRequest } from "@/lib/infra/net/safe-request";
+import { BodyTooLargeError, OutboundError, safeRequest } from "@/lib/infra/net/safe-request";
 import { blobStorage } from "@/lib/infra/storage";
 import { maxPhotoBytes, uploadBlobKey } from "../limits";
 import { renderPhoto, type RenderFailure, type Rendition } from "./render";
@@ -103,8 +103,9 @@ async function readSource(photo: PhotoRow): Promise<Source> {
       });
       return status === 200 ? { ok: true, bytes: body } : { ok: false, reason: "download_failed" };
     } catch (error) {
-      if (!(error instanceof OutboundError)) throw error;
-      return { ok: false, reason: error.reason === "too_large" ? "too_large" : "download_failed" };
+      if (error instanceof BodyTooLargeError) return { ok: false, reason: "too_large" };
+      if (error instanceof OutboundError) return { ok: false, reason: "download_failed" };
+      throw error;
     }
   }
   if (photo.uploadKey === null) return { ok: false, reason: "upload_missing" };
