@@ -41,6 +41,26 @@ const moduleInternalZones = domainAreas.flatMap((area) =>
     })),
 );
 
+// The adapters drive the domain side by side and never import each other: what two of them share
+// lives beneath them (lib/base, lib/infra, lib/domain), as the client address and the upload's size
+// rule do. Route handlers belong to the HTTP API wherever they sit in app/; app/'s pages, layouts and
+// server actions and components/ are the portal's.
+const adapters = {
+  "HTTP API": ["./lib/adapters/http/**", "./app/api/**", "./app/**/route.ts"],
+  portal: ["./lib/adapters/portal/**", "./components/**", "./app/!(api)/**/!(route).{ts,tsx}", "./app/*.{ts,tsx}"],
+  CLI: ["./lib/adapters/cli/**"],
+  worker: ["./lib/adapters/worker/**"],
+};
+// The CLI's job commands run the worker's registry and runner until the start-up work of issue 37
+// moves what the two share beneath both; no other coupling between adapters is allowed.
+const allowedCouplings = { CLI: [`${import.meta.dirname}/lib/adapters/worker/{registry,runner}.ts`] };
+const adapterZones = Object.entries(adapters).map(([name, files]) => ({
+  target: files,
+  from: Object.entries(adapters).flatMap(([other, otherFiles]) => (other === name ? [] : otherFiles)),
+  except: allowedCouplings[name] ?? [],
+  message: `The ${name} adapter imports no other adapter (the HTTP API, the portal, the CLI, the worker): what two share lives beneath them.`,
+}));
+
 const layering = {
   files: ["**/*.{ts,tsx,mts,cts,js,mjs}"],
   rules: {
@@ -61,6 +81,12 @@ const layering = {
             message: "db/ is the bottom layer: settings are passed in (configureDatabase), never read from lib/.",
           },
           { target: "./components", from: "./db", message: "Components get their data from pages, through services." },
+          {
+            target: "./components",
+            from: "./app",
+            message: "Components are rendered by app/'s pages and layouts, which pass them what they need (server actions included).",
+          },
+          ...adapterZones,
           ...layers.map(({ name, above }) => ({
             target: `./lib/${name}`,
             from: above,
@@ -92,9 +118,27 @@ const callerScope = {
             name: "@/lib/base/context",
             importNames: ["systemContext", "operatorContext", "asAccount"],
             message:
-              "Routes and pages use the caller's context (the endpoint wrapper's ctx, pageContext): staff contexts belong to jobs, the CLI and the seed.",
+              "Routes and pages use the caller's context (the endpoint wrapper's ctx, the portal session's): staff contexts belong to jobs, the CLI and the seed.",
           },
         ],
+      },
+    ],
+  },
+};
+
+// lib/base serves every layer and opens no database: its contexts are handed one by whoever builds
+// them (the adapters, jobs, the seed); it may name db's types.
+const baseOpensNoDatabase = {
+  files: ["lib/base/**/*.{ts,tsx}"],
+  rules: {
+    "@typescript-eslint/no-restricted-imports": [
+      "error",
+      {
+        paths: ["@/db", "@/db/client", "@/db/migrate", "@/db/throwaway"].map((name) => ({
+          name,
+          allowTypeImports: true,
+          message: "lib/base opens no database: take one as a parameter (a context's `database`), naming only db's types here.",
+        })),
       },
     ],
   },
@@ -105,6 +149,7 @@ const config = [
   ...nextTs,
   layering,
   callerScope,
+  baseOpensNoDatabase,
   { rules: { "@typescript-eslint/no-unused-vars": "error" } },
   // Tests read response bodies member by member; typing each body would only restate the assertions.
   { files: ["tests/**/*.ts", "e2e/**/*.ts"], rules: { "@typescript-eslint/no-explicit-any": "off" } },

@@ -6,6 +6,7 @@ import { LocaleProvider } from "@/components/locale-provider";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { logOut } from "@/app/login/actions";
+import { chooseLocale } from "@/app/locale-action";
 import { format } from "@/lib/base/i18n";
 import { signedInAccount } from "@/lib/adapters/portal/session";
 import { config } from "@/lib/base/config";
@@ -69,6 +70,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             </div>
           )}
           <LanguageSwitcher
+            action={chooseLocale}
             current={locale}
             label={site.language}
             names={{ ro: pageMessages("ro").site.switchTo, en: pageMessages("en").site.switchTo }}

@@ -1,22 +1,24 @@
 "use client";
 
 import { usePathname, useSearchParams } from "next/navigation";
-import { chooseLocale } from "@/app/locale-action";
 import type { Locale } from "@/lib/base/i18n";
 import "./language-switcher.css";
 
 /**
- * One button per language, each named in its own language. A form post, so it works without
- * JavaScript; the page's path (read here so it follows client-side navigation) is where it returns.
- * Signed in, the choice is the account's language (its pages anywhere, its mails, its keys' API
- * answers): the switcher says so in words beside the buttons, and what that changes as its description.
+ * One button per language, each named in its own language. A form post to `action` (the layout's
+ * server action), so it works without JavaScript; the page's path (read here so it follows
+ * client-side navigation) is where it returns. Signed in, the choice is the account's language (its
+ * pages anywhere, its mails, its keys' API answers): the switcher says so in words beside the
+ * buttons, and what that changes as its description.
  */
 export function LanguageSwitcher({
+  action,
   current,
   label,
   names,
   account,
 }: {
+  action: (form: FormData) => Promise<void>;
   current: Locale;
   label: string;
   names: Record<Locale, string>;
@@ -26,7 +28,7 @@ export function LanguageSwitcher({
   const query = useSearchParams().toString();
   return (
     <form
-      action={chooseLocale}
+      action={action}
       className="language"
       aria-label={account ? undefined : label}
       aria-labelledby={account ? "language-label" : undefined}

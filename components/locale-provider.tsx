@@ -29,7 +29,4 @@ export function useFormat(): Formatter {
   return useCallback((message: string, values?: MessageValues) => format(locale, message, values), [locale]);
 }
 
-/** The page's language, in a client component. */
-export const useLocale = (): Locale => usePageLanguage().locale;
-
 export const useErrorTexts = (): ErrorTexts => usePageLanguage().errorTexts;

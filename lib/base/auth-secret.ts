@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { hkdfSync, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { config } from "@/lib/base/config";
@@ -35,4 +35,19 @@ export function authSecret(): string {
  */
 export function authSecrets(): string[] {
   return [authSecret(), ...(config().AUTH_SECRET_PREVIOUS ?? [])];
+}
+
+/**
+ * The keys of one use (`label`, HKDF-SHA256's info) derived from each auth secret, the current one's
+ * first: derived on the first call and again only when the secrets change (a rotation, a test), not
+ * on every token made or checked.
+ */
+export function derivedKeys(label: string): () => Buffer[] {
+  let derived: { from: string; keys: Buffer[] } | undefined;
+  return () => {
+    const secrets = authSecrets();
+    const from = JSON.stringify(secrets);
+    if (derived?.from !== from) derived = { from, keys: secrets.map((secret) => Buffer.from(hkdfSync("sha256", secret, "", label, 32))) };
+    return derived.keys;
+  };
 }

@@ -1,6 +1,6 @@
 import { is } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
-import { database as processDatabase, type Database, type Handle, type Transaction } from "@/db";
+import type { Database, Handle, Transaction } from "@/db";
 import { databaseUnavailable } from "@/db/errors";
 import { AppError } from "@/lib/base/errors";
 import type { Locale } from "@/lib/base/i18n";
@@ -211,13 +211,6 @@ export const moderatorContext = (
 /** A caller without a key: public endpoints and pages. */
 export const publicContext = (database: Database, options: ContextOptions = {}): ServiceContext<PublicActor> =>
   contextOf(database, { kind: "public" }, options, "replicas");
-
-/**
- * A page's reader: the public, on the process-wide database. `reads: "primary"` for a visitor who
- * must see what they have just written (signed in: their listing just published, a form just posted).
- */
-export const pageContext = async (options: Pick<ContextOptions, "reads"> = {}): Promise<ServiceContext<PublicActor>> =>
-  publicContext(await processDatabase(), options);
 
 /**
  * The same staff context acting as one account, in the same transaction when there is one: the seed

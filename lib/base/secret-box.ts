@@ -1,5 +1,5 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import { authSecrets } from "./auth-secret";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { derivedKeys } from "./auth-secret";
 import { config } from "./config";
 
 /**
@@ -31,16 +31,7 @@ export class UnreadableSecretError extends Error {
 
 export const legacyKeyId = "v1";
 
-let derived: { from: string; keys: Buffer[] } | undefined;
-
-function legacyKeys(): Buffer[] {
-  const secrets = authSecrets();
-  const from = JSON.stringify(secrets);
-  if (derived?.from !== from) {
-    derived = { from, keys: secrets.map((secret) => Buffer.from(hkdfSync("sha256", secret, "", "listings webhook secrets", 32))) };
-  }
-  return derived.keys;
-}
+const legacyKeys = derivedKeys("listings webhook secrets");
 
 function sealWith(key: Buffer, boundTo: string, plain: string): string {
   const iv = randomBytes(ivBytes);

@@ -8,7 +8,7 @@ import { GET as ping } from "@/app/api/v1/ping/route";
 import { database } from "@/db";
 import { resetConfig } from "@/lib/base/config";
 import { maxNestingDepth } from "@/lib/adapters/http/body";
-import { clientIp } from "@/lib/adapters/http/endpoint";
+import { clientIp } from "@/lib/base/client-ip";
 import { withFrozenClock } from "../support/clock";
 import { accountWithKey, call } from "../support/fixtures";
 import { validApartment } from "../support/listings";

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { webhookSigningSecret } from "@/lib/domain/webhooks/webhook-signing-secret";
+import { signingSecretOf } from "@/lib/domain/webhooks/webhook-signing-secret";
 import { newId } from "@/lib/base/ids";
 import { redirectUri } from "../oauth/support";
-import { operatorCtx } from "../support/fixtures";
-import { receiver } from "../webhooks/support";
+import { receiver, webhookRow } from "../webhooks/support";
 import { cli, text } from "./support";
 
 async function accountByCli() {
@@ -18,7 +17,7 @@ describe("webhook:create", () => {
     const run = await cli("webhook:create", "--email", email, "--url", receiver, "--events", "listing.published, listing.sold");
     expect(run).toMatchObject({ exitCode: 0, stderr: "" });
     expect(run.result).toEqual({ id: expect.stringMatching(/^wh_/), secret: expect.stringMatching(/^whsec_/) });
-    expect(await webhookSigningSecret({ ctx: await operatorCtx(), input: { id: text(run.result, "id") } })).toBe(run.result?.secret);
+    expect(signingSecretOf(await webhookRow(text(run.result, "id")))).toBe(run.result?.secret);
   });
 
   it("refuses an unknown e-mail, an address that is not public https and an unknown event type, naming the flag", async () => {

@@ -24,10 +24,12 @@ if (!redisUp) console.warn(`shared waiting places tests skipped: no Redis answer
 describe.skipIf(!redisUp)(`long polling's waiting places in Upstash Redis (skipped: no Redis on ${defaultRedisUrl})`, () => {
   let bridge: UpstashBridge;
   let redis: Redis;
+  // Every key of this file, its limiter's too, is under a prefix of its own in the Redis every test shares (the bridge adds it).
   const prefix = `test-waiting-${randomUUID()}`;
+  const waitingKey = (caller: string) => `${prefix}:waiting:${caller}`;
 
   beforeAll(async () => {
-    bridge = await startUpstashBridge();
+    bridge = await startUpstashBridge({ keyPrefix: prefix });
     redis = new Redis(defaultRedisUrl);
   });
 
@@ -38,7 +40,7 @@ describe.skipIf(!redisUp)(`long polling's waiting places in Upstash Redis (skipp
   });
 
   afterAll(async () => {
-    const keys = [...(await redis.keys(`${prefix}:*`)), ...(await redis.keys("waiting:api:*"))];
+    const keys = await redis.keys(`${prefix}:*`);
     if (keys.length > 0) await redis.del(...keys);
     await redis.quit();
     await bridge?.close();
@@ -47,7 +49,7 @@ describe.skipIf(!redisUp)(`long polling's waiting places in Upstash Redis (skipp
   it("hold at most the limit of a caller's places, forget those past their deadline, and free one given back", async () => {
     // Patient: a first request slower than the production bound of 1 s on a busy machine would open
     // the circuit, and this test is about Redis's answers (tests/rate-limit/hung-upstash.test.ts has the circuit).
-    const places = createUpstashWaitingPlaces({ url: bridge.url, token: bridge.token, keyPrefix: prefix, timeoutMs: 10_000 });
+    const places = createUpstashWaitingPlaces({ url: bridge.url, token: bridge.token, keyPrefix: "waiting", timeoutMs: 10_000 });
     const now = Date.now();
     const take = (holder: string, deadline: number, at = now) => places.take({ caller: "api:key_a", holder, limit: 2, deadline, now: at });
 
@@ -89,7 +91,7 @@ describe.skipIf(!redisUp)(`long polling's waiting places in Upstash Redis (skipp
     expect(waited.status).toBe(200);
     expect(waited.json).toEqual({ data: [], meta: { next: null } });
     // The request gave its place back: two can be taken again besides the one still held elsewhere.
-    await expect.poll(async () => redis.zcard(`waiting:${caller}`), { timeout: 5_000, interval: 20 }).toBe(1);
+    await expect.poll(async () => redis.zcard(waitingKey(caller)), { timeout: 5_000, interval: 20 }).toBe(1);
   });
 
   it("give a request's place back in Redis at once when its client goes away mid-wait, so the key can wait again right away", async () => {
@@ -104,14 +106,14 @@ describe.skipIf(!redisUp)(`long polling's waiting places in Upstash Redis (skipp
       const caller = `api:${keyId}`;
       const query = `?after=${seen.id}&wait=30`;
       const gone = [openEventsRequest(server.origin, key, query), openEventsRequest(server.origin, key, query)];
-      await expect.poll(async () => redis.zcard(`waiting:${caller}`), { timeout: 10_000, interval: 20 }).toBe(maxWaitingPerKey);
+      await expect.poll(async () => redis.zcard(waitingKey(caller)), { timeout: 10_000, interval: 20 }).toBe(maxWaitingPerKey);
 
       for (const request of gone) request.hangUp();
       // Held to their deadline, the places would refuse the key's next waits on every instance with 429 for 30 s.
-      await expect.poll(async () => redis.zcard(`waiting:${caller}`), { timeout: 5_000, interval: 20 }).toBe(0);
+      await expect.poll(async () => redis.zcard(waitingKey(caller)), { timeout: 5_000, interval: 20 }).toBe(0);
       const waiting = [call(GET, { path: `/events${query}`, key }), call(GET, { path: `/events${query}`, key })];
       await expect.poll(() => eventWaiters().waiting(caller), { timeout: 10_000, interval: 10 }).toBe(maxWaitingPerKey);
-      await expect.poll(async () => redis.zcard(`waiting:${caller}`), { timeout: 10_000, interval: 20 }).toBe(maxWaitingPerKey);
+      await expect.poll(async () => redis.zcard(waitingKey(caller)), { timeout: 10_000, interval: 20 }).toBe(maxWaitingPerKey);
       const [committed] = await recordEvents(account.id, 1);
       for (const res of await Promise.all(waiting)) expect(res.json).toEqual({ data: [committed], meta: { next: null } });
     } finally {

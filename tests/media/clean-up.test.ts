@@ -28,7 +28,7 @@ describe.each(storageKinds)("photo file clean-up, %s storage", (kind) => {
     const { key, account } = await accountWithKey();
     const db = await database();
     const old = accountContext(db, { accountId: account.id, agency: null }, { now: new Date(Date.now() - hours(25)) });
-    const stale = await createUpload({ ctx: old, input: { contentLength: 3 } });
+    const stale = await createUpload({ ctx: old, input: { content_length: 3 } });
     await storage().put(uploadBlobKey(stale.key), Buffer.from("old"), "application/octet-stream");
     const fresh = await uploaded(key, await webpPhoto(20, 20));
     const { code } = await createListing(key);

@@ -114,7 +114,7 @@ describe.each(storageKinds)("PUT to the upload URL, %s storage", (kind) => {
   it("refuses an expired URL, in English and Romanian", async () => {
     const { account } = await accountWithKey();
     const ctx = accountContext(await database(), { accountId: account.id, agency: null }, { now: new Date(Date.now() - 16 * 60_000) });
-    const grant = await createUpload({ ctx, input: { contentLength: 5 } });
+    const grant = await createUpload({ ctx, input: { content_length: 5 } });
     const headers = { ...grant.headers, "Content-Length": "5" };
     const en = await sendUpload(grant.url, octets(5), headers);
     expect(en).toMatchObject({ status: 403, json: { code: "upload_expired", title: "Upload URL expired" } });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetConfig } from "@/lib/base/config";
 import { checkPublicUrl, type Resolver } from "@/lib/infra/net/public-address";
-import { OutboundError, safePost, type SafePostRequest } from "@/lib/infra/net/safe-request";
+import { BodyTooLargeError, OutboundError, safeRequest, type SafeRequest } from "@/lib/infra/net/safe-request";
 import { closedPort, startHttpServer, startRawServer, type LocalServer } from "../support/local-http-server";
 
 const servers: LocalServer[] = [];
@@ -13,8 +13,24 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-const post = (url: string, more: Partial<SafePostRequest> = {}) =>
-  safePost({ url, headers: { "content-type": "text/plain" }, body: "hello", timeoutMs: 5_000, maxResponseBytes: 2048, ...more });
+/** A delivery's request: the start of any answer. */
+const post = (url: string, more: Partial<SafeRequest> = {}) =>
+  safeRequest({
+    method: "POST",
+    url,
+    headers: { "content-type": "text/plain" },
+    body: "hello",
+    timeoutMs: 5_000,
+    read: "excerpt",
+    maxBytes: 2048,
+    ...more,
+  });
+
+/** A download's request: a 2xx answer's whole body, after up to 3 redirects. */
+const get = (url: string, more: Partial<SafeRequest> = {}) =>
+  safeRequest({ method: "GET", url, timeoutMs: 5_000, read: "whole", maxBytes: 1024, maxRedirects: 3, ...more });
+
+const text = (body: Buffer) => body.toString("utf8");
 
 /** The OutboundError a request ends in. */
 async function failure(request: Promise<unknown>): Promise<OutboundError> {
@@ -28,7 +44,7 @@ async function failure(request: Promise<unknown>): Promise<OutboundError> {
 
 const toLoopback: Resolver = async () => ["127.0.0.1"];
 
-describe("safePost without UNSAFE_ALLOW_LOCAL_URLS", () => {
+describe("safeRequest without UNSAFE_ALLOW_LOCAL_URLS", () => {
   it("refuses a name that resolves to 127.0.0.1 before any request reaches it", async () => {
     const receiver = await server(startHttpServer((_, res) => res.end("ok")));
     const viaHosts = await failure(post(`http://localhost:${receiver.port}/`, { schemes: ["http"] }));
@@ -69,7 +85,7 @@ describe("safePost without UNSAFE_ALLOW_LOCAL_URLS", () => {
   });
 });
 
-describe("safePost with UNSAFE_ALLOW_LOCAL_URLS=1, to real local servers", () => {
+describe("safeRequest with UNSAFE_ALLOW_LOCAL_URLS=1, to real local servers", () => {
   beforeEach(() => {
     vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
     resetConfig();
@@ -87,7 +103,8 @@ describe("safePost with UNSAFE_ALLOW_LOCAL_URLS=1, to real local servers", () =>
       }),
     );
     const response = await post(`${receiver.origin}/hooks?x=1`, { headers: { "content-type": "application/json" }, body: '{"a":"ă"}' });
-    expect(response).toMatchObject({ status: 201, excerpt: "created", headers: { "x-receiver": "yes" } });
+    expect(response).toMatchObject({ status: 201, headers: { "x-receiver": "yes" } });
+    expect(text(response.body)).toBe("created");
     expect(response.durationMs).toBeGreaterThanOrEqual(0);
     expect(receiver.received).toEqual([
       expect.objectContaining({
@@ -136,7 +153,9 @@ describe("safePost with UNSAFE_ALLOW_LOCAL_URLS=1, to real local servers", () =>
 
   it("returns a 5xx as it is", async () => {
     const receiver = await server(startHttpServer((_, res) => res.writeHead(503).end("down")));
-    expect(await post(receiver.origin)).toMatchObject({ status: 503, excerpt: "down" });
+    const response = await post(receiver.origin);
+    expect(response.status).toBe(503);
+    expect(text(response.body)).toBe("down");
   });
 
   it("reads only the first bytes of a long answer, then drops the connection", async () => {
@@ -154,9 +173,9 @@ describe("safePost with UNSAFE_ALLOW_LOCAL_URLS=1, to real local servers", () =>
         });
       }),
     );
-    const response = await post(receiver.origin, { maxResponseBytes: 2048, timeoutMs: 10_000 });
+    const response = await post(receiver.origin, { maxBytes: 2048, timeoutMs: 10_000 });
     expect(response.status).toBe(200);
-    expect(response.excerpt).toBe("x".repeat(2048));
+    expect(text(response.body)).toBe("x".repeat(2048));
     await closed;
   });
 
@@ -190,5 +209,60 @@ describe("safePost with UNSAFE_ALLOW_LOCAL_URLS=1, to real local servers", () =>
   it("a connection closed without an answer: connection_failed", async () => {
     const hangUp = await server(startRawServer((socket) => socket.once("data", () => socket.destroy())));
     expect(await failure(post(hangUp.origin))).toMatchObject({ reason: "connection_failed" });
+  });
+
+  it("follows redirects when asked, checking each target, and answers from the last", async () => {
+    const files = await server(
+      startHttpServer((request, res) => {
+        if (request.url === "/one") res.writeHead(301, { location: "/two" }).end();
+        else if (request.url === "/two") res.writeHead(302, { location: `http://localhost:${files.port}/photo` }).end();
+        else res.end("bytes");
+      }),
+    );
+    const response = await get(`${files.origin}/one`, { resolve: toLoopback });
+    expect(response).toMatchObject({ status: 200, url: `http://localhost:${files.port}/photo` });
+    expect(text(response.body)).toBe("bytes");
+    expect(files.received.map((r) => [r.method, r.url])).toEqual([
+      ["GET", "/one"],
+      ["GET", "/two"],
+      ["GET", "/photo"],
+    ]);
+  });
+
+  it("refuses a redirect to an address that is not public before asking it", async () => {
+    const files = await server(startHttpServer((_, res) => res.writeHead(302, { location: "http://10.0.0.1/photo" }).end()));
+    expect(await failure(get(`${files.origin}/start`))).toMatchObject({ reason: "refused_address" });
+  });
+
+  it("answers the redirect past the last one it may follow, without asking its target", async () => {
+    const loop = await server(startHttpServer((request, res) => res.writeHead(302, { location: `${request.url}x` }).end()));
+    const response = await get(`${loop.origin}/a`, { maxRedirects: 2 });
+    expect(response).toMatchObject({ status: 302, headers: { location: "/axxx" } });
+    expect(loop.received.map((r) => r.url)).toEqual(["/a", "/ax", "/axx"]);
+  });
+
+  it("reads a whole body up to its cap, and refuses one declared or streamed past it", async () => {
+    const files = await server(
+      startHttpServer((request, res) => {
+        if (request.url === "/fits") res.end("y".repeat(1024));
+        else if (request.url === "/declared") res.writeHead(200, { "content-length": "1025" }).end("y".repeat(1025));
+        else {
+          // Chunked, no length said: refused while it is read.
+          res.writeHead(200);
+          res.write("y".repeat(1000));
+          res.end("y".repeat(1000));
+        }
+      }),
+    );
+    expect((await get(`${files.origin}/fits`)).body).toHaveLength(1024);
+    await expect(get(`${files.origin}/declared`)).rejects.toBeInstanceOf(BodyTooLargeError);
+    await expect(get(`${files.origin}/streamed`)).rejects.toBeInstanceOf(BodyTooLargeError);
+  });
+
+  it("answers a download's 404 without its body", async () => {
+    const files = await server(startHttpServer((_, res) => res.writeHead(404).end("not here")));
+    const response = await get(`${files.origin}/missing`);
+    expect(response.status).toBe(404);
+    expect(response.body).toHaveLength(0);
   });
 });

@@ -3,9 +3,10 @@ import { describe, expect, it } from "vitest";
 import { GET as ping } from "@/app/api/v1/ping/route";
 import { database } from "@/db";
 import { accounts, agencyMembers } from "@/db/schema";
-import { currentAccountSummary } from "@/lib/domain/accounts/current-account-summary";
+import { sessionAccount } from "@/lib/domain/accounts/session-account";
 import { listAgencyMembers } from "@/lib/domain/accounts/list-agency-members";
 import { setAccountLanguage } from "@/lib/domain/accounts/set-account-language";
+import { publicContext } from "@/lib/base/context";
 import { ValidationError } from "@/lib/base/errors";
 import { newId } from "@/lib/base/ids";
 import { accountWithKey, call } from "../support/fixtures";
@@ -58,28 +59,6 @@ describe("listAgencyMembers", () => {
   });
 });
 
-describe("currentAccountSummary", () => {
-  it("gives the shell the account's name, e-mail, language, confirmation and agency", async () => {
-    const { owner, admin, name } = await agency();
-    expect(await currentAccountSummary({ ctx: await signedIn(owner) })).toEqual({
-      name: "Maria Owner",
-      email: owner.email,
-      language: "ro",
-      confirmed: true,
-      agency: { id: owner.agency!.id, name, role: "owner" },
-    });
-    expect(await currentAccountSummary({ ctx: await signedIn(admin) })).toMatchObject({ confirmed: false, agency: { role: "admin" } });
-    const single = await freshAccount({ name: "Solo", locale: "en" });
-    expect(await currentAccountSummary({ ctx: await signedIn(single) })).toEqual({
-      name: "Solo",
-      email: single.email,
-      language: "en",
-      confirmed: true,
-      agency: null,
-    });
-  });
-});
-
 describe("setAccountLanguage", () => {
   it("stores the language, and the next API request of the account's key answers in it", async () => {
     const { account, key } = await accountWithKey({ account: { locale: "ro" } });
@@ -88,7 +67,16 @@ describe("setAccountLanguage", () => {
 
     expect(await setAccountLanguage({ ctx, input: { language: "en" } })).toEqual({ language: "en" });
     expect((await call(ping, { path: "/ping", key, headers: { "accept-language": "ro" } })).headers.get("content-language")).toBe("en");
-    expect((await currentAccountSummary({ ctx })).language).toBe("en");
+    // The portal reads it with the session's account.
+    const [{ sessionGeneration }] = await (
+      await database()
+    ).connection
+      .select({ sessionGeneration: accounts.sessionGeneration })
+      .from(accounts)
+      .where(eq(accounts.id, account.id));
+    expect(
+      (await sessionAccount({ ctx: publicContext(await database()), input: { accountId: account.id, sessionGeneration } }))?.language,
+    ).toBe("en");
     // `?locale=` still comes first.
     expect((await call(ping, { path: "/ping?locale=ro", key })).headers.get("content-language")).toBe("ro");
 

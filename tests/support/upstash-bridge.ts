@@ -9,6 +9,9 @@ import { Redis, type ChainableCommander } from "ioredis";
  * `POST /` with `["CMD", ...args]` → `{ result }` (400 `{ error }` on a Redis error),
  * `POST /pipeline` and `POST /multi-exec` with an array of commands → an array of `{ result }` / `{ error }`.
  * With `Upstash-Encoding: base64` every string in a result is base64 of its bytes, as Upstash does.
+ * With `keyPrefix`, every key the clients name is kept under `<keyPrefix>:` in Redis: a test's keys
+ * are then its own in the Redis every test (and every checkout on the machine) shares, and it can
+ * delete them without touching another's.
  */
 export interface UpstashBridge {
   url: string;
@@ -30,6 +33,39 @@ type Reply = { result: unknown } | { error: string };
 const unsupportedShebang = /^#!lua flags=allow-key-locking\r?\n/;
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
 
+const scriptCommands = new Set(["EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO"]);
+const keylessCommands = new Set(["PING", "ECHO", "SCRIPT", "TIME"]);
+const firstKeyCommands = new Set([
+  "GET",
+  "SET",
+  "DEL",
+  "INCR",
+  "INCRBY",
+  "EXPIRE",
+  "PEXPIRE",
+  "TTL",
+  "PTTL",
+  "ZADD",
+  "ZREM",
+  "ZCARD",
+  "ZRANGE",
+  "ZSCORE",
+  "ZREMRANGEBYSCORE",
+  "SISMEMBER",
+  "SMISMEMBER",
+  "HGET",
+  "HSET",
+  "HINCRBY",
+]);
+
+/** Where a command's arguments name keys: a script's after its key count, the others' first (a command the bridge does not know is refused, not passed unprefixed). */
+function keyIndexes(command: string, args: string[]): number[] {
+  if (scriptCommands.has(command)) return Array.from({ length: Number(args[1]) }, (_, index) => 2 + index);
+  if (keylessCommands.has(command)) return [];
+  if (firstKeyCommands.has(command)) return [0];
+  throw new Error(`ERR the bridge's keyPrefix does not know where ${command} names its keys`);
+}
+
 export async function redisReachable(url = defaultRedisUrl): Promise<boolean> {
   const client = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
   client.on("error", () => {});
@@ -43,7 +79,9 @@ export async function redisReachable(url = defaultRedisUrl): Promise<boolean> {
   }
 }
 
-export async function startUpstashBridge(options: { redisUrl?: string; token?: string; port?: number } = {}): Promise<UpstashBridge> {
+export async function startUpstashBridge(
+  options: { redisUrl?: string; token?: string; port?: number; keyPrefix?: string } = {},
+): Promise<UpstashBridge> {
   const token = options.token ?? "bridge-token";
   const redis = new Redis(options.redisUrl ?? defaultRedisUrl, { maxRetriesPerRequest: 1 });
   const storedHashOf = new Map<string, string>();
@@ -62,6 +100,7 @@ export async function startUpstashBridge(options: { redisUrl?: string; token?: s
     if ((command === "EVALSHA" || command === "EVALSHA_RO") && storedHashOf.has(args[0])) {
       args[0] = storedHashOf.get(args[0])!;
     }
+    if (options.keyPrefix) for (const index of keyIndexes(command, args)) args[index] = `${options.keyPrefix}:${args[index]}`;
     return [command, ...args];
   };
 
@@ -77,8 +116,8 @@ export async function startUpstashBridge(options: { redisUrl?: string; token?: s
   };
 
   const runSingle = async (command: Command, base64: boolean): Promise<Reply> => {
-    const [name, ...args] = rewrite(command);
     try {
+      const [name, ...args] = rewrite(command);
       const result = await redis.callBuffer(name, ...(args as string[]));
       return { result: encode(answer(command, result), base64) };
     } catch (error) {

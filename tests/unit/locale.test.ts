@@ -14,8 +14,10 @@ describe("locale resolution", () => {
     ["de-DE,en;q=0.4,ro;q=0.3", "en"],
     ["fr,de", undefined],
     ["en;q=0, ro;q=0.1", "ro"],
-    ["*", undefined],
+    ["*", "ro"],
     ["EN", "en"],
+    ["en-GB;q=0.8, fr, ro-RO;q=0.5", "en"],
+    ["ro;q=abc, en;q=0.2", "en"],
   ])("reads Accept-Language %j as %j", (header, expected) => {
     expect(fromAcceptLanguage(header)).toBe(expected);
   });

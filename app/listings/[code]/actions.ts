@@ -3,7 +3,7 @@
 import { headers } from "next/headers";
 import { z } from "zod";
 import { reportListing } from "@/lib/domain/listings/reports";
-import { clientIp } from "@/lib/adapters/http/endpoint";
+import { clientIp } from "@/lib/base/client-ip";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { portalAction } from "@/lib/adapters/portal/action";
 import { text } from "@/lib/adapters/portal/form-fields";

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { isIP } from "node:net";
 import { database, type Database } from "@/db";
-import { config } from "@/lib/base/config";
+import { clientIp } from "@/lib/base/client-ip";
 import { apiContext, publicContext, type Actor, type ApiActor, type PublicActor, type ServiceContext } from "@/lib/base/context";
 import { AppError } from "@/lib/base/errors";
 import { resolveLocale, type Locale } from "@/lib/base/i18n";
@@ -241,16 +240,4 @@ function finish(response: Response, exchange: Exchange, span: Span): Response {
     ...(exchange.route ? { "http.route": exchange.route } : {}),
   });
   return response;
-}
-
-/**
- * The caller's address for per-address limits and the API log, by the trust model of docs/api.md,
- * "Client address": each of the `TRUSTED_PROXY_HOPS` proxies in front appends the address it was
- * connected from to `X-Forwarded-For`, so the entry that many places from the end is the one the
- * outermost trusted proxy saw; entries before it are the client's own word and never chosen.
- */
-export function clientIp(forwardedFor: string | null, hops = config().TRUSTED_PROXY_HOPS): string {
-  const entries = (forwardedFor ?? "").split(",").map((entry) => entry.trim());
-  const trusted = entries.at(-hops) ?? entries[0];
-  return isIP(trusted) ? trusted : "unknown";
 }

@@ -4,7 +4,7 @@ import { database } from "@/db";
 import { verifyCredentials, type SignInRefusal } from "@/lib/domain/accounts/verify-credentials";
 import { config } from "@/lib/base/config";
 import { publicContext } from "@/lib/base/context";
-import { clientIp } from "@/lib/adapters/http/endpoint";
+import { clientIp } from "@/lib/base/client-ip";
 import { logger } from "@/lib/base/logger";
 import { authSecrets } from "@/lib/base/auth-secret";
 

@@ -6,7 +6,6 @@ import { sessionAccount, type SessionAccount } from "@/lib/domain/accounts/sessi
 import {
   accountContext,
   moderatorContext,
-  pageContext,
   publicContext,
   type AccountActor,
   type ModeratorActor,
@@ -60,7 +59,7 @@ export interface VisitorSession {
 
 /** For the forms anyone may send (sign-up, sign-in, a report): the public context. */
 export async function visitorSession(): Promise<VisitorSession> {
-  return { account: await signedInAccount(), ctx: await pageContext() };
+  return { account: await signedInAccount(), ctx: publicContext(await database()) };
 }
 
 /**
@@ -69,7 +68,7 @@ export async function visitorSession(): Promise<VisitorSession> {
  * or posted, so theirs read the primary.
  */
 export async function catalogContext(): Promise<ServiceContext<PublicActor>> {
-  return pageContext({ reads: (await signedInAccount()) ? "primary" : "replicas" });
+  return publicContext(await database(), { reads: (await signedInAccount()) ? "primary" : "replicas" });
 }
 
 /** The service context of a signed-in account, for code that reads the session itself (`signedInAccount`). */

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "@/db";
+import { apiLogBodyDays, apiLogDays } from "@/lib/domain/api-log/retention";
 import { dropPartition, timestamp } from "./drop-partition";
 import { advanceEventPartitions, applyEventRetention } from "./event-partitions";
 
@@ -22,8 +23,8 @@ export interface PartitionedTable {
  * Events are partitioned by ranges of `seq` instead (event-partitions.ts).
  */
 export const partitionedTables: readonly PartitionedTable[] = [
-  { table: "api_log", period: "week", keepDays: 365 },
-  { table: "api_log_bodies", period: "day", keepDays: 30 },
+  { table: "api_log", period: "week", keepDays: apiLogDays },
+  { table: "api_log_bodies", period: "day", keepDays: apiLogBodyDays },
 ];
 
 const day = 86_400_000;

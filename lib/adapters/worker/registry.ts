@@ -18,8 +18,4 @@ export const jobRegistry: readonly JobDefinition[] = [
   processImportJob,
 ];
 
-export function findJob(name: string): JobDefinition | undefined {
-  return jobRegistry.find((job) => job.name === name);
-}
-
 export const jobNames = (): string[] => jobRegistry.map((job) => job.name);

@@ -1,5 +1,6 @@
 import { eq, isNotNull } from "drizzle-orm";
 import { idempotencyKeys, jobs, listingImports, oauthCodes, sandboxMail, sandboxWebhookReceipts, webhookDeliveries } from "@/db/schema";
+import { apiLogBodyDays, apiLogDays } from "@/lib/domain/api-log/retention";
 import type { RetentionRule } from "./retention";
 
 /**
@@ -24,10 +25,10 @@ export const retentionRules: readonly RetentionRule[] = [
     key: sandboxWebhookReceipts.id,
     age: sandboxWebhookReceipts.receivedAt,
   },
-  // A completed import's NDJSON lines are a request body: kept as long as the API log keeps bodies (30 days).
+  // A completed import's NDJSON lines are a request body: kept as long as the API log keeps bodies.
   {
     name: "listing_imports.body",
-    keepDays: 30,
+    keepDays: apiLogBodyDays,
     table: listingImports,
     key: listingImports.id,
     age: listingImports.completedAt,
@@ -35,7 +36,7 @@ export const retentionRules: readonly RetentionRule[] = [
     clear: [listingImports.body],
   },
   // The import and its results (one row a line, deleted with it), as long as the API log keeps its other information.
-  { name: "listing_imports", keepDays: 365, table: listingImports, key: listingImports.id, age: listingImports.completedAt },
+  { name: "listing_imports", keepDays: apiLogDays, table: listingImports, key: listingImports.id, age: listingImports.completedAt },
   // An authorization code lives 60 seconds; a used one is kept a week so that a replay still revokes the key it granted.
   { name: "oauth_codes.expired", keepDays: 7, table: oauthCodes, key: oauthCodes.id, age: oauthCodes.expiresAt },
 ];

@@ -1,3 +1,4 @@
+import Negotiator from "negotiator";
 import en from "@/messages/en.json" with { type: "json" };
 import ro from "@/messages/ro.json" with { type: "json" };
 import { format } from "./format";
@@ -52,18 +53,12 @@ export function pageLocale(input: { cookie?: string | null; acceptLanguage?: str
   return fromAcceptLanguage(input.acceptLanguage) ?? defaultLocale;
 }
 
-/** The supported language with the highest q-value (RFC 9110 §12.5.4); region subtags ignored. */
+/**
+ * The supported language an `Accept-Language` header prefers (RFC 9110 §12.5.4), by negotiator: the
+ * highest q-value, a region's tag matching its language (`en-GB` → `en`), `*` any of ours (the first).
+ */
 export function fromAcceptLanguage(header: string | null | undefined): Locale | undefined {
   if (!header) return undefined;
-  let best: { locale: Locale; q: number } | undefined;
-  for (const part of header.split(",")) {
-    const [range, ...paramsPart] = part.trim().split(";");
-    const language = range.trim().toLowerCase().split("-")[0];
-    if (!isLocale(language)) continue;
-    const qParam = paramsPart.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    const q = qParam ? Number(qParam.slice(2)) : 1;
-    if (!Number.isFinite(q) || q <= 0) continue;
-    if (!best || q > best.q) best = { locale: language, q };
-  }
-  return best?.locale;
+  const chosen = new Negotiator({ headers: { "accept-language": header } }).language(locales);
+  return isLocale(chosen) ? chosen : undefined;
 }

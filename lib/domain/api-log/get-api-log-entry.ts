@@ -5,9 +5,7 @@ import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { notFound } from "@/lib/base/errors";
 import { loggable, loggableQuery, storableText } from "@/lib/base/redact";
 import { keyOfRow, rowColumns, shapeRow, type ApiLogRow } from "./internal/rows";
-
-/** Request and response bodies are kept 30 days, the rest of a row 365 (the spec's retention; the retention job drops them by day). */
-export const apiLogBodyDays = 30;
+import { apiLogBodyDays } from "./retention";
 
 export interface ApiLogEntryDetail extends ApiLogRow {
   query: string | null;

@@ -5,6 +5,7 @@ import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { decodeKeyset, olderThan, toKeysetPage, type KeysetPage } from "@/lib/base/cursor";
 import { parseOrThrow } from "@/lib/base/validation/zod";
 import { keyOfRow, rowColumns, shapeRow, type ApiLogRow } from "./internal/rows";
+import { apiLogDays } from "./retention";
 
 export const statusClasses = ["2xx", "3xx", "4xx", "5xx"] as const;
 export type StatusClass = (typeof statusClasses)[number];
@@ -58,7 +59,7 @@ const day = 86_400_000;
 
 /**
  * The spans of time a page is read in, newest first: this UTC week and the next, the four weeks
- * before, then the rest of the 365 days rows are kept (older rows, not yet dropped with their week,
+ * before, then the rest of the `apiLogDays` rows are kept (older rows, not yet dropped with their week,
  * are not shown). `api_log` is partitioned by week (migration 0017) and a read bounded on both sides
  * by weeks that have partitions opens only those, newest first (the DEFAULT partition left out at
  * planning), where an unbounded read opened and merged all 53; most pages are full after the first.
@@ -69,9 +70,6 @@ export function readWindows(now: Date): [Date, Date][] {
   const edges = [monday + 14 * day, monday, monday - 28 * day, now.getTime() - apiLogDays * day];
   return edges.slice(1).map((from, index) => [new Date(from), new Date(edges[index])]);
 }
-
-/** Rows of an account are kept 365 days (the spec's retention; the retention job drops their weeks). */
-export const apiLogDays = 365;
 
 const readWindow = (ctx: ServiceContext<AccountActor>, filters: SQL[], from: Date, to: Date, limit: number) =>
   ctx.db

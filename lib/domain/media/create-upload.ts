@@ -1,9 +1,21 @@
+import { z } from "zod";
 import { uploads } from "@/db/schema";
 import { grantUpload } from "@/lib/domain/media/upload-signature";
 import { config } from "@/lib/base/config";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { newId } from "@/lib/base/ids";
-import { uploadContentType } from "./limits";
+import { parseOrThrow } from "@/lib/base/validation/zod";
+import { maxPhotoBytes, uploadContentType } from "./limits";
+
+/** What an upload is asked for with (`POST /uploads`'s body, the portal's photo picker): the file's size, within the photo limit. */
+export const createUploadInput = z.object({
+  content_length: z
+    .number()
+    .int()
+    .min(1)
+    .max(maxPhotoBytes)
+    .meta({ description: `Size of the file to upload in bytes: 1 to ${maxPhotoBytes} (20 MiB).` }),
+});
 
 export interface UploadGrant {
   method: "PUT";
@@ -22,12 +34,13 @@ export async function createUpload({
   input,
 }: {
   ctx: ServiceContext<AccountActor>;
-  input: { contentLength: number };
+  input: z.input<typeof createUploadInput>;
 }): Promise<UploadGrant> {
+  const { content_length: contentLength } = parseOrThrow(createUploadInput, input);
   const key = newId("upload");
   const { terms, token } = grantUpload({
     key,
-    contentLength: input.contentLength,
+    contentLength,
     contentType: uploadContentType,
     nowMs: ctx.now.getTime(),
   });

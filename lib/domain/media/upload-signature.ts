@@ -1,5 +1,5 @@
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
-import { authSecrets } from "@/lib/base/auth-secret";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { derivedKeys } from "@/lib/base/auth-secret";
 
 /**
  * The token of a pre-signed upload URL: an HMAC-SHA256, with a key derived from AUTH_SECRET (HKDF,
@@ -25,17 +25,8 @@ export interface UploadTerms {
 
 export type UploadCheck = { ok: true } | { ok: false; reason: "malformed" | "invalid_signature" | "expired" };
 
-let derived: { from: string; keys: Buffer[] } | undefined;
-
 /** The current secret's MAC key first, then the previous secrets'. */
-function macKeys(): Buffer[] {
-  const secrets = authSecrets();
-  const from = JSON.stringify(secrets);
-  if (derived?.from !== from) {
-    derived = { from, keys: secrets.map((secret) => Buffer.from(hkdfSync("sha256", secret, "", "listings upload urls", 32))) };
-  }
-  return derived.keys;
-}
+const macKeys = derivedKeys("listings upload urls");
 
 // A JSON array: no choice of key, type or numbers can make two different sets of terms read the same.
 function mac(key: Buffer, terms: UploadTerms): Buffer {

@@ -34,7 +34,7 @@ export async function seedListingPhotos({
   const uploader = publicContext(ctx.database, { now: ctx.now, clock: ctx.clock });
   const items = [];
   for (const photo of drawn) {
-    const grant = await createUpload({ ctx: seller, input: { contentLength: photo.bytes.byteLength } });
+    const grant = await createUpload({ ctx: seller, input: { content_length: photo.bytes.byteLength } });
     const url = new URL(grant.url);
     await receiveUpload({
       ctx: uploader,

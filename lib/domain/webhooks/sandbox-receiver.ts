@@ -1,7 +1,7 @@
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, desc, eq, like, lt, sql } from "drizzle-orm";
 import { accounts, sandboxWebhookReceipts, webhooks } from "@/db/schema";
-import { authSecrets } from "@/lib/base/auth-secret";
+import { derivedKeys } from "@/lib/base/auth-secret";
 import { config } from "@/lib/base/config";
 import { withTransaction, type AccountActor, type PublicActor, type ServiceContext, type SystemActor } from "@/lib/base/context";
 import { AppError } from "@/lib/base/errors";
@@ -36,17 +36,8 @@ export const sandboxReceiverEnabled = (): boolean => config().APP_ENV === "sandb
 
 const receiverBasePath = "/sandbox/webhooks/receive/";
 
-let derivedKeys: { from: string; keys: Buffer[] } | undefined;
-
 /** The keys receiver addresses are signed with, one per auth secret (the current one first, then `AUTH_SECRET_PREVIOUS`). */
-function receiverKeys(): Buffer[] {
-  const secrets = authSecrets();
-  const from = JSON.stringify(secrets);
-  if (derivedKeys?.from !== from) {
-    derivedKeys = { from, keys: secrets.map((secret) => Buffer.from(hkdfSync("sha256", secret, "", "sandbox webhook receiver", 32))) };
-  }
-  return derivedKeys.keys;
-}
+const receiverKeys = derivedKeys("sandbox webhook receiver");
 
 const signatureOf = (key: Buffer, accountId: string): Buffer => createHmac("sha256", key).update(accountId).digest();
 

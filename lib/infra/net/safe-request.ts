@@ -5,9 +5,13 @@ import { performance } from "node:perf_hooks";
 import { checkUrlForm, resolvePublicAddresses, systemResolver, type Resolver, type UrlRefusal } from "@/lib/infra/net/public-address";
 
 /**
- * POST to an address a subscriber chose, safely: the address is checked where the connection is
- * made, redirects are never followed, the whole exchange has one time limit, and only the start of
- * the answer is read.
+ * The one client for requests to addresses others chose (webhook deliveries, photo downloads), safe
+ * against requests into the private network: the URL's form and a literal address are checked
+ * before anything is sent, and a name's addresses where the connection is made, so the socket goes
+ * to an address that was checked (DNS rebinding cannot slip between a check and the connection).
+ * Each connection is new, redirects are followed only when asked (each target checked the same way),
+ * one time limit covers the whole exchange, redirects included, and only as much of the answer as
+ * the caller allows is read.
  */
 
 export type OutboundFailure =
@@ -34,48 +38,87 @@ export class OutboundError extends Error {
   }
 }
 
-export interface SafePostRequest {
+/** A whole body (`read: "whole"`) longer than `maxBytes`, declared or streamed: the other end answered, too much. */
+export class BodyTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`answer's body over ${maxBytes} bytes`);
+    this.name = "BodyTooLargeError";
+  }
+}
+
+export interface SafeRequest {
+  method: "GET" | "POST";
   url: string;
-  headers: Record<string, string>;
-  body: string;
+  headers?: Record<string, string>;
+  body?: string;
   timeoutMs: number;
-  /** How much of the response body to keep; the connection is dropped once it is read. */
-  maxResponseBytes: number;
+  /**
+   * What is read of the answer: `excerpt`, the first `maxBytes` of any answer's body, then the
+   * connection is dropped rather than wait for the rest (a delivery's log); `whole`, a 2xx answer's
+   * entire body, failing with `BodyTooLargeError` once past `maxBytes` (declared or streamed), and
+   * nothing of another answer's (a download).
+   */
+  read: "excerpt" | "whole";
+  maxBytes: number;
+  /** Redirects followed; past them (none by default) a 3xx is the answer, its target never asked. */
+  maxRedirects?: number;
   /** `https` only unless said otherwise (UNSAFE_ALLOW_LOCAL_URLS adds `http` to loopback). */
   schemes?: ("https" | "http")[];
   resolve?: Resolver;
 }
 
-export interface SafePostResponse {
+export interface SafeResponse {
+  /** The address that answered, after redirects. */
+  url: string;
   status: number;
   headers: Record<string, string>;
-  /** The first `maxResponseBytes` of the body, as UTF-8. */
-  excerpt: string;
+  /** What `read` kept of the body. */
+  body: Buffer;
+  /** From the start of the request until the body was read. */
   durationMs: number;
 }
 
-export async function safePost(request: SafePostRequest): Promise<SafePostResponse> {
+export async function safeRequest(request: SafeRequest): Promise<SafeResponse> {
   const started = performance.now();
+  const signal = AbortSignal.timeout(request.timeoutMs);
   try {
-    return await post(request, started);
+    let url = request.url;
+    for (let redirects = 0; ; redirects++) {
+      const answer = await requestOnce(url, request, signal);
+      const next = redirects < (request.maxRedirects ?? 0) ? redirectTarget(answer, url) : undefined;
+      if (next === undefined) return { url, ...answer, durationMs: Math.round(performance.now() - started) };
+      url = next;
+    }
   } catch (error) {
-    // Only OutboundErrors come from the receiver or the network; anything else (a header Node refuses,
+    // Only OutboundErrors come from the other end or the network; anything else (a header Node refuses,
     // say) is the caller's mistake and goes up as it is.
     if (error instanceof OutboundError) error.durationMs = Math.round(performance.now() - started);
     throw error;
   }
 }
 
-function post(request: SafePostRequest, started: number): Promise<SafePostResponse> {
+/** Where a 3xx answer sends the request, when its `Location` is a URL; its form and addresses are checked like the first. */
+function redirectTarget(answer: Answer, from: string): string | undefined {
+  const location = answer.status >= 300 && answer.status < 400 ? answer.headers.location : undefined;
+  if (location === undefined) return undefined;
+  try {
+    return new URL(location, from).toString();
+  } catch {
+    return undefined;
+  }
+}
+
+type Answer = Pick<SafeResponse, "status" | "headers" | "body">;
+
+function requestOnce(text: string, request: SafeRequest, signal: AbortSignal): Promise<Answer> {
   let target: OutboundTarget;
   try {
-    target = outboundTarget(request.url, request.schemes);
+    target = outboundTarget(text, request.schemes);
   } catch (error) {
     return Promise.reject(error);
   }
   const { url, hostname, loopbackOnly, phase, send } = target;
-  const body = Buffer.from(request.body, "utf8");
-  const signal = AbortSignal.timeout(request.timeoutMs);
+  const body = request.body === undefined ? undefined : Buffer.from(request.body, "utf8");
 
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -85,15 +128,23 @@ function post(request: SafePostRequest, started: number): Promise<SafePostRespon
       outcome();
     };
     const fail = (error: unknown) =>
-      settle(() => reject(signal.aborted ? new OutboundError("timeout", { cause: error }) : phase.failure(error)));
+      settle(() =>
+        reject(
+          error instanceof BodyTooLargeError
+            ? error
+            : signal.aborted
+              ? new OutboundError("timeout", { cause: error })
+              : phase.failure(error),
+        ),
+      );
 
     const req = send(
       {
-        method: "POST",
+        method: request.method,
         hostname,
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
-        headers: { ...request.headers, "content-length": String(body.length) },
+        headers: { ...request.headers, ...(body ? { "content-length": String(body.length) } : {}) },
         // Named hosts are resolved and checked here, at connection time, and the socket goes to one of
         // the addresses checked: a name that answers public once and private next time (DNS rebinding)
         // cannot slip between a check and the connection. Host and SNI stay the name.
@@ -104,18 +155,15 @@ function post(request: SafePostRequest, started: number): Promise<SafePostRespon
       },
       (res) => {
         phase.answered();
-        readExcerpt(res, request.maxResponseBytes).then(
-          (excerpt) =>
-            settle(() =>
-              resolve({
-                status: res.statusCode ?? 0,
-                headers: flattenHeaders(res.headers),
-                excerpt,
-                durationMs: Math.round(performance.now() - started),
-              }),
-            ),
-          fail,
-        );
+        const status = res.statusCode ?? 0;
+        const answered = (kept: Buffer) => settle(() => resolve({ status, headers: flattenHeaders(res.headers), body: kept }));
+        const reading =
+          request.read === "excerpt"
+            ? readExcerpt(res, request.maxBytes)
+            : status >= 200 && status < 300
+              ? readWhole(res, request.maxBytes)
+              : nothing(res);
+        reading.then(answered, fail);
       },
     );
     req.on("socket", (socket) => {
@@ -128,12 +176,12 @@ function post(request: SafePostRequest, started: number): Promise<SafePostRespon
 }
 
 /** Reads up to `limit` bytes of the body, then drops the connection rather than wait for the rest. */
-function readExcerpt(res: http.IncomingMessage, limit: number): Promise<string> {
+function readExcerpt(res: http.IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const done = () => {
-      resolve(new TextDecoder().decode(Buffer.concat(chunks)));
+      resolve(Buffer.concat(chunks, size));
       res.destroy();
     };
     if (limit <= 0) return done();
@@ -146,6 +194,35 @@ function readExcerpt(res: http.IncomingMessage, limit: number): Promise<string> 
     res.on("end", done);
     res.on("error", reject);
   });
+}
+
+/** Reads the whole body, or fails (and drops the connection) once it is declared or found longer than `limit`. */
+function readWhole(res: http.IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const tooLarge = () => {
+      // Refused before the socket is dropped: destroying the answer emits its own `aborted` at once.
+      reject(new BodyTooLargeError(limit));
+      res.destroy();
+    };
+    const declared = Number(res.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > limit) return tooLarge();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return tooLarge();
+      chunks.push(chunk);
+    });
+    res.on("end", () => resolve(Buffer.concat(chunks, size)));
+    res.on("error", reject);
+    res.on("aborted", () => reject(new OutboundError("connection_failed")));
+  });
+}
+
+/** An answer whose body the caller does not want: the connection is dropped at once. */
+function nothing(res: http.IncomingMessage): Promise<Buffer> {
+  res.destroy();
+  return Promise.resolve(Buffer.alloc(0));
 }
 
 export function checkedLookup(resolve: Resolver, scope: { loopbackOnly: boolean }): LookupFunction {
@@ -182,7 +259,7 @@ export interface OutboundTarget {
 }
 
 /**
- * The first check of every outbound request (safePost, safeGet): the URL's scheme and form, and a
+ * The first check of every outbound request: the URL's scheme and form, and a
  * literal address's range, refused as an OutboundError before anything is sent; then where and how
  * to connect.
  */

@@ -31,18 +31,32 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => new Promise((done) => server.close(done))));
 });
 
-/** The example's receiver on a free loopback port, with the events it handled. */
+/**
+ * The example's receiver on a free loopback port, with the events it handled. It handles an event
+ * after answering, in the order deliveries came: `handledAfter(event)` waits until that event is
+ * handled, so whatever an earlier delivery would have made the receiver handle has been handled by then.
+ */
 async function startExample(secret: string) {
   const { createReceiver } = (await import(pathToFileURL(exampleFile).href)) as ReceiverModule;
   const handled: unknown[] = [];
-  const server = createReceiver({ secret, handleEvent: (event) => handled.push(event) });
+  const waiting: (() => void)[] = [];
+  const server = createReceiver({
+    secret,
+    handleEvent: (event) => {
+      handled.push(event);
+      for (const wake of waiting.splice(0)) wake();
+    },
+  });
   servers.push(server);
   await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
-  return { url, handled };
+  const handledAfter = (body: string) =>
+    new Promise<void>(function check(done) {
+      if (handled.some((event) => JSON.stringify(event) === JSON.stringify(JSON.parse(body)))) done();
+      else waiting.push(() => check(done));
+    });
+  return { url, handled, handledAfter };
 }
-
-const flush = () => new Promise((done) => setTimeout(done, 20));
 
 function eventJson(id: string, extra: Record<string, unknown> = {}) {
   return JSON.stringify({
@@ -64,20 +78,25 @@ describe("the webhooks guide's receiver example", () => {
 
   it("accepts a real signed delivery with 2xx, handles it once, and dedupes a repeat by webhook-id", async () => {
     const secret = newWebhookSecret();
-    const { url, handled } = await startExample(secret);
+    const { url, handled, handledAfter } = await startExample(secret);
     const body = eventJson("evt_00000000a3", { connection: 7 });
     const first = await attemptDelivery({ url, secret, event: { id: "evt_00000000a3", body }, now: new Date() });
     expect(first).toMatchObject({ ok: true, status: 204, error: null });
     // The retry of the same event: same webhook-id, fresh timestamp and signature.
     const again = await attemptDelivery({ url, secret, event: { id: "evt_00000000a3", body }, now: new Date(Date.now() + 30_000) });
     expect(again).toMatchObject({ ok: true, status: 204 });
-    await flush();
-    expect(handled).toEqual([JSON.parse(body)]);
+    // Another event after the repeat: once it is handled, the repeat would have been too, had it not been skipped.
+    const next = eventJson("evt_00000000a5");
+    expect(await attemptDelivery({ url, secret, event: { id: "evt_00000000a5", body: next }, now: new Date() })).toMatchObject({
+      ok: true,
+    });
+    await handledAfter(next);
+    expect(handled).toEqual([JSON.parse(body), JSON.parse(next)]);
   });
 
   it("refuses a delivery signed with another secret, a changed body and a timestamp older than 5 minutes", async () => {
     const secret = newWebhookSecret();
-    const { url, handled } = await startExample(secret);
+    const { url, handled, handledAfter } = await startExample(secret);
     const body = eventJson("evt_00000000a4");
 
     const otherSecret = await attemptDelivery({ url, secret: newWebhookSecret(), event: { id: "evt_00000000a4", body }, now: new Date() });
@@ -100,12 +119,17 @@ describe("the webhooks guide's receiver example", () => {
     });
     expect(tampered.status).toBe(400);
 
-    await flush();
-    expect(handled).toEqual([]);
+    // Another event after the refusals: once it is handled, a refusal handled by mistake would have been too.
+    const next = eventJson("evt_00000000a6");
+    expect(await attemptDelivery({ url, secret, event: { id: "evt_00000000a6", body: next }, now: new Date() })).toMatchObject({
+      ok: true,
+    });
+    await handledAfter(next);
+    expect(handled).toEqual([JSON.parse(next)]);
     // None of those refusals marked the id as seen: the genuine delivery still goes through.
     const genuine = await attemptDelivery({ url, secret, event: { id: "evt_00000000a4", body }, now: new Date() });
     expect(genuine).toMatchObject({ ok: true, status: 204 });
-    await flush();
-    expect(handled).toHaveLength(1);
+    await handledAfter(body);
+    expect(handled).toEqual([JSON.parse(next), JSON.parse(body)]);
   });
 });

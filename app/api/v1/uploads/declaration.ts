@@ -1,15 +1,7 @@
 import { z } from "zod";
-import { maxPhotoBytes, uploadContentType } from "@/lib/domain/media/limits";
+import { createUploadInput } from "@/lib/domain/media/create-upload";
+import { uploadContentType } from "@/lib/domain/media/limits";
 import { defineRoute } from "@/lib/adapters/http/route";
-
-export const createUploadBody = z.object({
-  content_length: z
-    .number()
-    .int()
-    .min(1)
-    .max(maxPhotoBytes)
-    .meta({ description: `Size of the file to upload in bytes: 1 to ${maxPhotoBytes} (20 MiB).` }),
-});
 
 const uploadGrantSchema = z
   .object({
@@ -35,7 +27,7 @@ export const createUploadRoute = defineRoute({
     "A key and a URL valid for 15 minutes to send one photo file (JPEG, PNG or WebP, at most 20 MiB and 100 megapixels; the type is read from the bytes when the photo is processed). The URL points at this API (`PUT /uploads/{key}`) whichever file storage runs behind it.",
   tags: ["Photos"],
   permission: "media:write",
-  body: { schema: createUploadBody, example: { content_length: 2_481_152 } },
+  body: { schema: createUploadInput, example: { content_length: 2_481_152 } },
   responses: { 201: { description: "The upload URL and its key.", schema: uploadGrantSchema } },
   errors: [422],
 });

@@ -6,8 +6,7 @@ import { json } from "@/lib/adapters/http/respond";
 import { createUpload } from "@/lib/domain/media/create-upload";
 
 const create = endpoint(createUploadRoute, async ({ ctx, body }) => {
-  const { content_length } = await body();
-  const grant = await createUpload({ ctx, input: { contentLength: content_length } });
+  const grant = await createUpload({ ctx, input: await body() });
   return json(grant, { status: 201 });
 });
 

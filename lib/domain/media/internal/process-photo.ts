@@ -2,8 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { blobGarbage, photos, type PhotoDerivatives } from "@/db/schema";
 import type { ServiceContext, StaffActor } from "@/lib/base/context";
-import { DownloadError, safeGet } from "@/lib/infra/net/safe-get";
-import { OutboundError } from "@/lib/infra/net/safe-request";
+import { BodyTooLargeError, OutboundError, safeRequest } from "@/lib/infra/net/safe-request";
 import { blobStorage } from "@/lib/infra/storage";
 import { maxPhotoBytes, uploadBlobKey } from "../limits";
 import { renderPhoto, type RenderFailure, type Rendition } from "./render";
@@ -93,16 +92,19 @@ type Source = { ok: true; bytes: Buffer } | { ok: false; reason: PhotoFailure };
 async function readSource(photo: PhotoRow): Promise<Source> {
   if (photo.sourceUrl !== null) {
     try {
-      const { body } = await safeGet({
+      const { status, body } = await safeRequest({
+        method: "GET",
         url: photo.sourceUrl,
+        headers: { "user-agent": "Service-Photos/1", accept: "image/jpeg, image/png, image/webp" },
         timeoutMs: downloadTimeoutMs,
+        read: "whole",
         maxBytes: maxPhotoBytes,
         maxRedirects,
       });
-      return { ok: true, bytes: body };
+      return status === 200 ? { ok: true, bytes: body } : { ok: false, reason: "download_failed" };
     } catch (error) {
-      if (error instanceof DownloadError && error.reason === "too_large") return { ok: false, reason: "too_large" };
-      if (error instanceof DownloadError || error instanceof OutboundError) return { ok: false, reason: "download_failed" };
+      if (error instanceof BodyTooLargeError) return { ok: false, reason: "too_large" };
+      if (error instanceof OutboundError) return { ok: false, reason: "download_failed" };
       throw error;
     }
   }

@@ -1,8 +1,7 @@
 "use server";
 
 import { z } from "zod";
-import { createUploadBody } from "@/app/api/v1/uploads/declaration";
-import { createUpload, type UploadGrant } from "@/lib/domain/media/create-upload";
+import { createUpload, createUploadInput, type UploadGrant } from "@/lib/domain/media/create-upload";
 import { setListingPhotos } from "@/lib/domain/media/set-photos";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { portalAction, type PortalAction } from "@/lib/adapters/portal/action";
@@ -23,11 +22,11 @@ export const createPhotoUploadAction: PortalAction<UploadState> = portalAction({
   session: "account",
   input: z.object({
     code: text(20),
-    // The API's own check of the size (1 byte to 20 MiB), with its messages.
-    content_length: text(20).transform(Number).pipe(createUploadBody.shape.content_length),
+    // The service's own check of the size (1 byte to 20 MiB), with its messages.
+    content_length: text(20).transform(Number).pipe(createUploadInput.shape.content_length),
   }),
   token: listingFormToken,
-  run: async ({ ctx, input }) => ({ ok: true, grant: await createUpload({ ctx, input: { contentLength: input.content_length } }) }),
+  run: async ({ ctx, input }) => ({ ok: true, grant: await createUpload({ ctx, input: { content_length: input.content_length } }) }),
   refused: (error, { locale }) => {
     // The picker says one reason beside the file's name.
     const refused = refusalState(error, locale);

@@ -1,6 +1,7 @@
 // POST /sandbox/webhooks/receive/{token} – the sandbox's webhook receiver: verifies and keeps a delivery
 import { randomUUID } from "node:crypto";
-import { pageContext } from "@/lib/base/context";
+import { database } from "@/db";
+import { publicContext } from "@/lib/base/context";
 import { AppError } from "@/lib/base/errors";
 import { resolveLocale } from "@/lib/base/i18n";
 import { problemContentType, renderProblem } from "@/lib/base/problem";
@@ -22,7 +23,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ tok
   try {
     const bytes = await readLimited(request, maxReceiptBytes);
     const { verified } = await receiveSandboxDelivery({
-      ctx: await pageContext(),
+      ctx: publicContext(await database()),
       input: { token: (await params).token, headers: request.headers, body: new TextDecoder().decode(bytes) },
     });
     return verified ? new Response(null, { status: 204, headers: { "cache-control": "no-store" } }) : plain(401, "Signature not verified");

@@ -1,7 +1,7 @@
 import type { Handle } from "@/db";
 import type { ServiceContext, StaffActor } from "@/lib/base/context";
 import { SpanKind, SpanStatusCode, traced } from "@/lib/base/tracing";
-import { OutboundError, safePost, type OutboundFailure } from "@/lib/infra/net/safe-request";
+import { OutboundError, safeRequest, type OutboundFailure } from "@/lib/infra/net/safe-request";
 import { signWebhook } from "../../signature";
 import { recordDeliveryOutcomes, type DeliveryOutcome } from "./outcomes";
 import { claimDueDeliveries, deliveryState, type ClaimedDelivery } from "./queue";
@@ -59,12 +59,20 @@ export async function attemptDelivery({
     "webhook-signature": signWebhook({ secret, id: event.id, timestamp, body: event.body }),
   };
   try {
-    // safePost checks the address again on every attempt: a webhook's host may resolve elsewhere since its creation.
-    const response = await safePost({ url, headers, body: event.body, timeoutMs, maxResponseBytes: RESPONSE_EXCERPT_BYTES });
+    // safeRequest checks the address again on every attempt: a webhook's host may resolve elsewhere since its creation.
+    const response = await safeRequest({
+      method: "POST",
+      url,
+      headers,
+      body: event.body,
+      timeoutMs,
+      read: "excerpt",
+      maxBytes: RESPONSE_EXCERPT_BYTES,
+    });
     // A 2xx is a delivery; a redirect is a failure too, and never followed (its target was never checked).
     const { status } = response;
     const error = status >= 200 && status < 300 ? null : status >= 300 && status < 400 ? "redirect_not_followed" : "status_not_2xx";
-    return { ok: error === null, status, durationMs: response.durationMs, error, responseExcerpt: response.excerpt, request: { headers } };
+    return { ok: error === null, status, durationMs: response.durationMs, error, responseExcerpt: new TextDecoder().decode(response.body), request: { headers } };
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
     return { ok: false, status: null, durationMs: error.durationMs, error: error.reason, responseExcerpt: null, request: { headers } };
