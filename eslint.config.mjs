@@ -38,8 +38,20 @@ const layering = {
           },
           {
             target: "./db",
-            from: ["./lib", "./app", "./inngest", "./components"],
+            from: ["./app", "./inngest", "./components"],
             message: "db/ is the bottom layer: settings are passed in (configureDatabase), never read from lib/.",
+          },
+          {
+            // The process registry imports nothing: db/ keeps its process-wide values there like every layer.
+            target: "./db",
+            from: "./lib",
+            except: ["./base/process-registry.ts"],
+            message: "db/ is the bottom layer: settings are passed in (configureDatabase), never read from lib/.",
+          },
+          {
+            target: "./lib/base/process-registry.ts",
+            from: ["./lib", "./db", "./app", "./inngest", "./components"],
+            message: "The process registry imports nothing, so that every layer, db/ included, may use it.",
           },
           { target: "./components", from: "./db", message: "Components get their data from pages, through services." },
           ...layers.map(({ name, above }) => ({

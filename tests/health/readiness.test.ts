@@ -5,6 +5,7 @@ import { closeDatabase, configureDatabase, database } from "@/db";
 import { beginShutdown } from "@/lib/adapters/lifecycle/shutdown-state";
 import { databaseSettings, resetConfig } from "@/lib/base/config";
 import { logger } from "@/lib/base/logger";
+import { processSlot } from "@/lib/base/process-registry";
 import { redisReachable, startUpstashBridge } from "../support/upstash-bridge";
 
 /** How this file's database is set everywhere else (tests/setup/each-file.ts), put back after a case that moves it. */
@@ -27,7 +28,7 @@ afterEach(async () => {
   vi.unstubAllEnvs();
   resetConfig();
   // The shutdown flag is the process's; this file's process goes on serving other files.
-  delete (globalThis as { __listingsShutdownBegun?: boolean }).__listingsShutdownBegun;
+  processSlot("shutdownBegun").set(undefined);
 });
 
 describe("GET /api/health/ready", () => {

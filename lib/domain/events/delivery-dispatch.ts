@@ -1,5 +1,5 @@
 import { logger } from "@/lib/base/logger";
-import { processSlot } from "@/lib/base/process-slot";
+import { processSlot } from "@/lib/base/process-registry";
 
 /** A committed delivery, as a runner that is told about work (Inngest) needs it to start the delivery's run. */
 export interface DispatchedDelivery {
