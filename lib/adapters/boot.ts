@@ -39,11 +39,8 @@ export type ProcessRole = "web" | "worker" | "cli";
 
 export interface BootOptions {
   role: ProcessRole;
-  /**
-   * Registers Inngest's dispatchers when Inngest runs the jobs and says whether it does
-   * (inngest/dispatch.ts, which lib/ does not import: the entry hands it over).
-   */
-  registerDispatchers?: () => boolean;
+  /** Registers Inngest's dispatchers when Inngest runs the jobs (inngest/dispatch.ts, which lib/ does not import: the entry hands it over). */
+  registerDispatchers?: () => void;
   /** What differs from the configuration's database settings (the CLI's db:migrate opens the database unmigrated; tests load a template). */
   database?: Partial<DatabaseSettings>;
 }
