@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as ready } from "@/app/api/health/ready/route";
 import { GET as live } from "@/app/api/health/route";
 import { closeDatabase, configureDatabase, database } from "@/db";
@@ -23,6 +23,10 @@ async function probe() {
 function expectNothingSecret(text: string, ...secrets: string[]) {
   for (const secret of ["127.0.0.1", "s3cret", "ECONNREFUSED", ...secrets]) expect(text).not.toContain(secret);
 }
+
+// Opened before the first probe, as a serving instance's is: on PostgreSQL nothing else opens it
+// first, and opening it (the pooler probe, the schema check) may outlast the check's 2 s bound on a busy machine.
+beforeAll(() => database());
 
 afterEach(async () => {
   vi.unstubAllEnvs();
