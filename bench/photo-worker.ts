@@ -31,8 +31,8 @@ import sharp from "sharp";
 import { rgbaToThumbHash } from "thumbhash";
 import { openDatabase } from "@/db/client";
 import { maxPhotoPixels } from "@/lib/domain/media/limits";
-import { processPhotosJob } from "@/lib/adapters/worker/photo-jobs";
-import { runDueJobs } from "@/lib/adapters/worker/runner";
+import { processPhotosJob } from "@/lib/adapters/jobs/photo-jobs";
+import { runDueJobs } from "@/lib/adapters/jobs/run";
 import { rendererPid } from "@/lib/domain/media/internal/renderer";
 import { processCpuUs } from "./load";
 

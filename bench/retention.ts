@@ -4,8 +4,8 @@
  * (10 million by default) over 400 days into the partitioned `api_log` (its bodies in `api_log_bodies`)
  * and into an unpartitioned copy holding its bodies in the row, as before migrations 0017 and 0018,
  * then times, on the copy, the former row-by-row job (batches of 1000, as
- * lib/adapters/worker/retention.ts did for api_log before migration 0017) and, on the partitioned
- * tables, today's job steps (lib/adapters/worker/partitions.ts), with the sizes before and after; last, the
+ * lib/adapters/jobs/retention.ts did for api_log before migration 0017) and, on the partitioned
+ * tables, today's job steps (lib/adapters/jobs/partitions.ts), with the sizes before and after; last, the
  * reads of the API log page and of `GET /events` on both layouts (median of `BENCH_RETENTION_READS`).
  * Figures go to stdout and `.data/bench/retention.json`; progress to stderr.
  */
@@ -13,9 +13,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Sql } from "postgres";
-import { applyPartitionRetention, ensurePartitions, partitionedTables } from "@/lib/adapters/worker/partitions";
+import { applyPartitionRetention, ensurePartitions, partitionedTables } from "@/lib/adapters/jobs/partitions";
 import { readWindows } from "@/lib/domain/api-log/list-api-log";
-import { eventRangeOf, eventSeqSpan } from "@/lib/adapters/worker/event-partitions";
+import { eventRangeOf, eventSeqSpan } from "@/lib/adapters/jobs/event-partitions";
 import { positiveEnv, throwawayDatabase, type Cleanup } from "./lifecycle";
 
 const settings = {

@@ -1,10 +1,16 @@
 "use client";
 
 import { createContext, useActionState, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
-import type { DocsKeyState } from "@/app/docs/(guides)/[slug]/actions";
+import type { FormState } from "@/lib/adapters/portal/form-state";
 import type { PageMessages } from "@/lib/base/i18n/page-messages";
 
 type SampleTexts = PageMessages["docs"]["samples"];
+
+/** What the "Create a key for the samples" action answers. */
+export interface DocsKeyState extends FormState {
+  /** The key just made: answered once, kept by the page in the tab's sessionStorage (only its hash is stored). */
+  key?: string;
+}
 
 /** Where the tab keeps the docs key: sessionStorage, so it is gone with the tab and never sent to the server again. */
 const storageKey = "docs-api-key";

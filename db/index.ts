@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { processSlot } from "@/lib/base/process-registry";
 import { openDatabase, type Database, type Pooling } from "./client";
 import { acquireLock } from "./lock";
 import { migrateDatabase, verifySchema } from "./migrate";
@@ -9,9 +10,9 @@ export { resultRows, PoolingSettingsError, ReplicaSettingsError } from "./client
 export type { Replica, ReplicaSet } from "./replicas";
 export { PoolerModeError } from "./pooling";
 
-// Route handlers and instrumentation are separate bundles in one process: the handle lives on
-// globalThis so that they all share one database (one PGlite instance per folder).
-const holder = globalThis as typeof globalThis & { __listingsDb?: Promise<Database>; __listingsDbSettings?: () => DatabaseSettings };
+// In the process registry, so that every bundle of the process shares one database (one PGlite instance per folder).
+const opened = processSlot<Promise<Database>>("database");
+const configured = processSlot<() => DatabaseSettings>("databaseSettings");
 
 /** Where the process-wide database is. db/ reads no configuration: the process's entry point gives it this. */
 export interface DatabaseSettings {
@@ -43,20 +44,21 @@ export interface DatabaseSettings {
  * environment (tests) opens the next one where the environment now says.
  */
 export function configureDatabase(settings: () => DatabaseSettings): void {
-  holder.__listingsDbSettings = settings;
+  configured.set(settings);
 }
 
 /** The process-wide database, opened on first use and migrated (or verified) as its settings say. */
 export function database(): Promise<Database> {
-  holder.__listingsDb ??= open().catch((error) => {
-    holder.__listingsDb = undefined;
-    throw error;
-  });
-  return holder.__listingsDb;
+  return opened.getOrMake(() =>
+    open().catch((error: unknown) => {
+      opened.set(undefined);
+      throw error;
+    }),
+  );
 }
 
 async function open(): Promise<Database> {
-  const settings = holder.__listingsDbSettings?.();
+  const settings = configured.get()?.();
   if (!settings) throw new Error("database() before configureDatabase(): the process's entry point says where the database is");
   if (!settings.url && !settings.dataDir.startsWith("memory://")) acquireLock(settings.dataDir);
   // A transaction pooler taken for a session would fail named statements (or run another of the same name): refuse to start.
@@ -86,10 +88,10 @@ async function open(): Promise<Database> {
 }
 
 /** Whether this process has opened its database (tests look at it without opening one). */
-export const databaseOpened = (): boolean => holder.__listingsDb !== undefined;
+export const databaseOpened = (): boolean => opened.get() !== undefined;
 
 export async function closeDatabase(): Promise<void> {
-  const pending = holder.__listingsDb;
-  holder.__listingsDb = undefined;
+  const pending = opened.get();
+  opened.set(undefined);
   if (pending) await (await pending).close();
 }

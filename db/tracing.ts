@@ -1,18 +1,18 @@
 import { SpanKind, SpanStatusCode, trace, type Tracer, type TracerProvider } from "@opentelemetry/api";
+import { processSlot } from "@/lib/base/process-registry";
 
 /**
  * The SDK's tracer provider, when tracing is on (lib/adapters/telemetry.ts). It is deliberately not
  * the OpenTelemetry API's global provider: Next.js records spans of its own whenever a global one is
  * registered (a dozen per request, a third of tracing's cost per request: docs/operations.md, Tracing
- * and metrics), so the product's spans ask it here. On globalThis: the route handlers and
- * instrumentation are separate bundles in one process. Kept in this bottom layer so that both the
- * query spans below and lib/base/tracing.ts read one holder.
+ * and metrics), so the product's spans ask it here. In the process registry, set at boot and read by
+ * the route handlers. Kept in this bottom layer so that both the query spans below and
+ * lib/base/tracing.ts read it.
  */
-const providerKey = Symbol.for("listings-platform.tracer-provider");
-const holder = globalThis as typeof globalThis & { [providerKey]?: TracerProvider };
+const sdkProvider = processSlot<TracerProvider>("tracerProvider");
 
 export function setTracerProvider(provider: TracerProvider | undefined): void {
-  holder[providerKey] = provider;
+  sdkProvider.set(provider);
 }
 
 /**
@@ -22,7 +22,7 @@ export function setTracerProvider(provider: TracerProvider | undefined): void {
 export function tracerOf(name: string): () => Tracer {
   let cached: { provider: TracerProvider; tracer: Tracer } | undefined;
   return () => {
-    const provider = holder[providerKey] ?? trace.getTracerProvider();
+    const provider = sdkProvider.get() ?? trace.getTracerProvider();
     if (cached?.provider !== provider) cached = { provider, tracer: provider.getTracer(name) };
     return cached.tracer;
   };

@@ -1,7 +1,7 @@
 import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * Partitioned by week on `created_at` (migration 0017; lib/adapters/worker/partitions.ts): the primary
+ * Partitioned by week on `created_at` (migration 0017; lib/adapters/jobs/partitions.ts): the primary
  * key must hold the partition key, and `id`, drawn from one sequence, stays unique on its own. A row is
  * kept 365 days; its bodies, kept 30, are rows of `api_log_bodies` (migration 0018).
  */

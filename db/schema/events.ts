@@ -4,7 +4,7 @@ import { accounts } from "./accounts";
 /**
  * The outbox: every state change writes its event here in the same transaction. `seq` orders the
  * events; the public id is derived from it so that an id is also a cursor (GET /events?after=).
- * Partitioned by ranges of `seq` (migration 0020, lib/adapters/worker/event-partitions.ts): reads by
+ * Partitioned by ranges of `seq` (migration 0020, lib/adapters/jobs/event-partitions.ts): reads by
  * cursor (`seq > after`) open only the partitions at and after it, and a week's events are dropped
  * as one partition.
  */

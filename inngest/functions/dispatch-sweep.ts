@@ -1,6 +1,6 @@
 import { database as processDatabase, type Database } from "@/db";
 import { overdueJobs } from "@/lib/infra/jobs/dispatch";
-import { jobNames } from "@/lib/adapters/worker/registry";
+import { jobNames } from "@/lib/adapters/jobs/registry";
 import { inngest } from "../client";
 import { jobEvent } from "../dispatch";
 

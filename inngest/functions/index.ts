@@ -1,4 +1,4 @@
-import { jobRegistry } from "@/lib/adapters/worker/registry";
+import { jobRegistry } from "@/lib/adapters/jobs/registry";
 import { createDispatchSweep } from "./dispatch-sweep";
 import { createJobFunction } from "./run-job";
 import { createWebhookDeliveryFunction, createWebhookDeliverySweep } from "./webhook-delivery";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { database as processDatabase, type Database } from "@/db";
 import { maxRunningJobsPerAccount, type JobDefinition } from "@/lib/infra/jobs/define";
-import { enqueueCronOccurrence, runJobById, type RunByIdResult } from "@/lib/adapters/worker/runner";
+import { enqueueCronOccurrence, runJobById, type RunByIdResult } from "@/lib/adapters/jobs/run";
 import { inngest } from "../client";
 import { jobEventName } from "../dispatch";
 

@@ -1,10 +1,17 @@
 import { sql } from "drizzle-orm";
-import { configureDatabase, database, PoolerModeError, PoolingSettingsError, ReplicaSettingsError, type Database } from "@/db";
+import {
+  configureDatabase,
+  database,
+  PoolerModeError,
+  PoolingSettingsError,
+  ReplicaSettingsError,
+  type Database,
+  type DatabaseSettings,
+} from "@/db";
 import { exitOnUnpatchedDriver } from "@/db/driver-patch";
 import { databaseUnavailable, unreachableMessage } from "@/db/errors";
 import { DatabaseInUseError } from "@/db/lock";
 import { SchemaBehindError } from "@/db/migrate";
-import { startOperatorChannel } from "@/lib/adapters/cli/operator-channel";
 import { config, databaseSettings, mailDelivery } from "@/lib/base/config";
 import { systemContext } from "@/lib/base/context";
 import { logger } from "@/lib/base/logger";
@@ -13,14 +20,16 @@ import { demoEmail, sandboxPassword, seedSandbox } from "@/lib/domain/seed";
 import { issueDevConsoleKey } from "@/lib/domain/seed/dev-console-key";
 import { upgradeSandboxReceiverUrls } from "@/lib/domain/webhooks/sandbox-receiver";
 
-/**
- * The server's start-up (instrumentation `register()`): says where the database is and opens it,
- * which creates and migrates it (in production on PostgreSQL, unless `MIGRATE_ON_START=1`, only
- * checks that its schema is not behind: config.ts `databaseSettings`); when it is the embedded one,
- * serves operator commands for the CLI; seeds an empty sandbox and moves webhooks off the sandbox
- * receiver's addresses of before its tokens; and under `next dev` prints the demo account with a fresh key.
+/*
+ * The steps of a server's or a worker's start-up that boot() (boot.ts) runs: the refusals, the
+ * database opened (which creates and migrates it; in production on PostgreSQL, unless
+ * `MIGRATE_ON_START=1`, only checks that its schema is not behind: config.ts `databaseSettings`), and
+ * the sandbox: seeded when empty, its webhooks moved off the receiver's addresses of before its
+ * tokens, and under `next dev` the demo account printed with a fresh key.
  */
-export async function prepareServer(): Promise<void> {
+
+/** Stops the process, with one line saying why, on settings it must not run with; warns once about mail without SMTP. */
+export function checkStartUp(): void {
   exitOnUnsupportedNode();
   exitOnUnpatchedDriver((line) => logger.error(line));
   const c = config();
@@ -42,12 +51,20 @@ export async function prepareServer(): Promise<void> {
     );
     process.exit(1);
   }
-  configureDatabase(databaseSettings);
-  const db = await openOrExplain();
-  if (db.driver === "pglite" && !c.PGLITE_DIR.startsWith("memory://")) await startOperatorChannel({ dataDir: c.dataDir });
   // Sending mail in production without SMTP fails (lib/infra/mail); say so once, at start-up, not at the first sign-up.
   if (mailDelivery() === "none")
     logger.warn("mail is not configured: set SMTP_URL (with APP_ENV=production there is no sandbox mailbox, so sending mail fails)");
+}
+
+/** Says where the database is (the configuration's settings, with `overrides`) and opens it; a database it cannot use stops the process with one line. */
+export async function openDatabaseOrExit(overrides: Partial<DatabaseSettings> = {}): Promise<Database> {
+  configureDatabase(() => ({ ...databaseSettings(), ...overrides }));
+  return openOrExplain();
+}
+
+/** The sandbox's start: seeded when empty, its receiver's addresses upgraded, and under `next dev` the demo account printed. */
+export async function prepareSandbox(db: Database): Promise<void> {
+  const c = config();
   if (c.APP_ENV !== "sandbox") return;
   const ctx = systemContext(db);
   if (await isEmpty(db)) {
@@ -62,7 +79,7 @@ export async function prepareServer(): Promise<void> {
 }
 
 /** On a Node.js older than package.json's `engines`: one line saying so, then stop. */
-export function exitOnUnsupportedNode(): void {
+function exitOnUnsupportedNode(): void {
   const message = unsupportedNodeMessage();
   if (!message) return;
   logger.error(message);

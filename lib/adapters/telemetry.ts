@@ -11,11 +11,12 @@ import { setTracerProvider } from "@/db/tracing";
 import { config } from "@/lib/base/config";
 import { instrumentationName } from "@/lib/base/tracing";
 import { logger } from "@/lib/base/logger";
+import { processSlot } from "@/lib/base/process-registry";
 import { countDueJobs } from "@/lib/infra/jobs/store";
 import { countDueDeliveries } from "@/lib/domain/webhooks/delivery";
 
 /**
- * The OpenTelemetry SDK, loaded by instrumentation.ts only when `OTEL_EXPORTER_OTLP_ENDPOINT` is set
+ * The OpenTelemetry SDK, loaded at boot (lib/adapters/boot.ts) only when `OTEL_EXPORTER_OTLP_ENDPOINT` is set
  * (a dynamic import: with it unset none of this is loaded and the API stays a no-op). Spans and
  * metrics go over OTLP/HTTP with JSON bodies to that endpoint, which the exporters read themselves
  * (with the other `OTEL_EXPORTER_OTLP_*` variables: headers, timeout).
@@ -32,11 +33,11 @@ interface Telemetry {
   meterProvider: MeterProvider;
 }
 
-const holder = globalThis as typeof globalThis & { __listingsTelemetry?: Telemetry };
+const started = processSlot<Telemetry>("telemetry");
 
 /** Registers the SDK once per process; `metricIntervalMs` is how often metrics are read and sent (a minute). */
 export function startTelemetry(options: { metricIntervalMs?: number } = {}): void {
-  if (holder.__listingsTelemetry) return;
+  if (started.get()) return;
   const resource = defaultResource().merge(resourceFromAttributes({ "service.name": config().OTEL_SERVICE_NAME }));
   const tracerProvider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
   // What register() sets besides the provider: the async context (a span's children find it across
@@ -52,13 +53,13 @@ export function startTelemetry(options: { metricIntervalMs?: number } = {}): voi
   });
   metrics.setGlobalMeterProvider(meterProvider);
   observeBacklogs();
-  holder.__listingsTelemetry = { tracerProvider, meterProvider };
+  started.set({ tracerProvider, meterProvider });
   logger.info("OpenTelemetry on", { endpoint: config().OTEL_EXPORTER_OTLP_ENDPOINT, service: config().OTEL_SERVICE_NAME });
 }
 
 /** Sends what is recorded so far (tests read it from their receiver afterwards). */
 export async function flushTelemetry(): Promise<void> {
-  const telemetry = holder.__listingsTelemetry;
+  const telemetry = started.get();
   await Promise.all([telemetry?.tracerProvider.forceFlush(), telemetry?.meterProvider.forceFlush()]);
 }
 
@@ -70,7 +71,7 @@ export async function flushTelemetry(): Promise<void> {
  * answers would hold the exit that long. What is not sent in time is dropped; the caller exits.
  */
 export async function stopTelemetry(withinMs: number): Promise<"sent" | "dropped"> {
-  const telemetry = holder.__listingsTelemetry;
+  const telemetry = started.get();
   if (!telemetry) return "sent";
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<"dropped">((resolve) => {

@@ -11,7 +11,7 @@ import {
   eventPartitionName,
   eventRangeOf,
   eventSeqSpan,
-} from "@/lib/adapters/worker/event-partitions";
+} from "@/lib/adapters/jobs/event-partitions";
 import { operatorCtx } from "../support/fixtures";
 
 /**

@@ -27,8 +27,8 @@ globalThis.Date = OffsetDate as DateConstructor;
 async function main(): Promise<void> {
   const { configureDatabase, database } = await import("@/db");
   const { databaseSettings } = await import("@/lib/base/config");
-  const { processImportJob } = await import("@/lib/adapters/worker/import-jobs");
-  const { runDueJobs } = await import("@/lib/adapters/worker/runner");
+  const { processImportJob } = await import("@/lib/adapters/jobs/import-jobs");
+  const { runDueJobs } = await import("@/lib/adapters/jobs/run");
   configureDatabase(databaseSettings);
   const db = await database();
   process.send?.({ type: "ready" });

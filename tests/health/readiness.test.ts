@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as ready } from "@/app/api/health/ready/route";
 import { GET as live } from "@/app/api/health/route";
 import { closeDatabase, configureDatabase, database } from "@/db";
 import { beginShutdown } from "@/lib/adapters/lifecycle/shutdown-state";
 import { databaseSettings, resetConfig } from "@/lib/base/config";
 import { logger } from "@/lib/base/logger";
+import { processSlot } from "@/lib/base/process-registry";
 import { redisReachable, startUpstashBridge } from "../support/upstash-bridge";
 
 /** How this file's database is set everywhere else (tests/setup/each-file.ts), put back after a case that moves it. */
@@ -23,11 +24,15 @@ function expectNothingSecret(text: string, ...secrets: string[]) {
   for (const secret of ["127.0.0.1", "s3cret", "ECONNREFUSED", ...secrets]) expect(text).not.toContain(secret);
 }
 
+// Opened before the first probe, as a serving instance's is: on PostgreSQL nothing else opens it
+// first, and opening it (the pooler probe, the schema check) may outlast the check's 2 s bound on a busy machine.
+beforeAll(() => database());
+
 afterEach(async () => {
   vi.unstubAllEnvs();
   resetConfig();
   // The shutdown flag is the process's; this file's process goes on serving other files.
-  delete (globalThis as { __listingsShutdownBegun?: boolean }).__listingsShutdownBegun;
+  processSlot("shutdownBegun").set(undefined);
 });
 
 describe("GET /api/health/ready", () => {

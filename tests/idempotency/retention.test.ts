@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { idempotencyKeys } from "@/db/schema";
 import { newId } from "@/lib/base/ids";
-import { applyRetentionRule } from "@/lib/adapters/worker/retention";
-import { retentionRules } from "@/lib/adapters/worker/retention-rules";
+import { applyRetentionRule } from "@/lib/adapters/jobs/retention";
+import { retentionRules } from "@/lib/adapters/jobs/retention-rules";
 
 describe("idempotency keys retention", () => {
   it("deletes rows expired more than a day ago and keeps the rest", async () => {

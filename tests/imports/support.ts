@@ -1,8 +1,8 @@
 import { database } from "@/db";
 import { POST } from "@/app/api/v1/listings/imports/route";
 import { DELETE, GET } from "@/app/api/v1/listings/imports/[id]/route";
-import { processImportJob } from "@/lib/adapters/worker/import-jobs";
-import { runDueJobs } from "@/lib/adapters/worker/runner";
+import { processImportJob } from "@/lib/adapters/jobs/import-jobs";
+import { runDueJobs } from "@/lib/adapters/jobs/run";
 import { call } from "../support/fixtures";
 
 export const ndjson = (lines: unknown[]): string =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { jobs } from "@/db/schema";
 import { newId } from "@/lib/base/ids";
-import { runDueJobs } from "@/lib/adapters/worker/runner";
+import { runDueJobs } from "@/lib/adapters/jobs/run";
 import { claimDueJobs } from "@/lib/infra/jobs/store";
 import { at, recordingJob } from "./fixtures";
 

@@ -6,7 +6,7 @@ import { jobs } from "@/db/schema";
 import { randomToken, newId } from "@/lib/base/ids";
 import { defineJob, maxRunningJobsPerAccount } from "@/lib/infra/jobs/define";
 import { enqueue } from "@/lib/infra/jobs/enqueue";
-import { runDueJobs } from "@/lib/adapters/worker/runner";
+import { runDueJobs } from "@/lib/adapters/jobs/run";
 import { accountWithKey } from "../support/fixtures";
 import { ndjson, postImport } from "../imports/support";
 import { validApartment } from "../support/listings";

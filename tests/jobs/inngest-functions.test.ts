@@ -8,9 +8,9 @@ import { enqueue } from "@/lib/infra/jobs/enqueue";
 import { createDispatchSweep } from "@/inngest/functions/dispatch-sweep";
 import { createJobFunction } from "@/inngest/functions/run-job";
 import { jobEvent as dispatchedEvent } from "@/inngest/dispatch";
-import { processImportJob } from "@/lib/adapters/worker/import-jobs";
-import { processPhotosJob } from "@/lib/adapters/worker/photo-jobs";
-import { retentionJob } from "@/lib/adapters/worker/retention-job";
+import { processImportJob } from "@/lib/adapters/jobs/import-jobs";
+import { processPhotosJob } from "@/lib/adapters/jobs/photo-jobs";
+import { retentionJob } from "@/lib/adapters/jobs/retention-job";
 import { at, jobRow, plusSeconds, recordingJob, rowsNamed } from "./fixtures";
 
 const t0 = at("2031-05-01T12:00:00Z");

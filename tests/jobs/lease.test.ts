@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { database } from "@/db";
-import { runDueJobs } from "@/lib/adapters/worker/runner";
+import { runDueJobs } from "@/lib/adapters/jobs/run";
 import { randomToken } from "@/lib/base/ids";
 import { defineJob } from "@/lib/infra/jobs/define";
 import { enqueue } from "@/lib/infra/jobs/enqueue";

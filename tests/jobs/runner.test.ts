@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { jobs } from "@/db/schema";
 import { enqueue } from "@/lib/infra/jobs/enqueue";
-import { runDueJobs } from "@/lib/adapters/worker/runner";
+import { runDueJobs } from "@/lib/adapters/jobs/run";
 import { newId } from "@/lib/base/ids";
 import { at, jobRow, plusSeconds, recordingJob, rowsNamed } from "./fixtures";
 

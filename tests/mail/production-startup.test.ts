@@ -1,7 +1,6 @@
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { configureDatabase, database } from "@/db";
-import { databaseSettings, resetConfig } from "@/lib/base/config";
-import { prepareServer } from "@/lib/adapters/startup";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { resetConfig } from "@/lib/base/config";
+import { checkStartUp } from "@/lib/adapters/startup";
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -9,15 +8,11 @@ afterEach(() => {
   resetConfig();
 });
 
-// prepareServer gives the database its settings; the file's database (already open) keeps the test's.
-afterAll(() => configureDatabase(() => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE })));
-
 /** Starts the server with `env`; what it logs goes into `lines`, also when start-up stops. */
 async function startUpLog(
   env: Record<string, string | undefined>,
   lines: Record<string, unknown>[] = [],
 ): Promise<Record<string, unknown>[]> {
-  await database();
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   resetConfig();
   vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
@@ -25,7 +20,7 @@ async function startUpLog(
     return true;
   });
   try {
-    await prepareServer();
+    checkStartUp();
   } finally {
     vi.mocked(process.stderr.write).mockRestore();
   }

@@ -1,10 +1,10 @@
-// The server's start-up (what instrumentation.ts runs), alone in a process, for release-step.test.ts:
+// The server's start-up (instrumentation's boot), alone in a process, for release-step.test.ts:
 // prints `started` when start-up let the server serve, then stops (start-up exits by itself when it refuses).
-import { closeDatabase } from "@/db";
-import { prepareServer } from "@/lib/adapters/startup";
+import { boot } from "@/lib/adapters/boot";
 
-await prepareServer();
+// Without Inngest, whose dispatchers the tests that run it register themselves.
+const booted = await boot({ role: "web" });
 process.stdout.write("started\n");
-await closeDatabase();
+await booted.stop();
 await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
 process.exit(0);

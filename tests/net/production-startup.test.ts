@@ -1,7 +1,6 @@
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { configureDatabase, database } from "@/db";
-import { databaseSettings, resetConfig } from "@/lib/base/config";
-import { prepareServer } from "@/lib/adapters/startup";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { resetConfig } from "@/lib/base/config";
+import { checkStartUp } from "@/lib/adapters/startup";
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -9,14 +8,10 @@ afterEach(() => {
   resetConfig();
 });
 
-// prepareServer gives the database its settings; the file's database (already open) keeps the test's.
-afterAll(() => configureDatabase(() => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE })));
-
 const secret = "a-production-session-secret-of-32-characters-or-more";
 
 describe("UNSAFE_ALLOW_LOCAL_URLS at start-up", () => {
   it("with APP_ENV=production: one line saying it is refused, then the server stops", async () => {
-    await database();
     const lines: Record<string, unknown>[] = [];
     for (const [name, value] of Object.entries({
       APP_ENV: "production",
@@ -34,7 +29,7 @@ describe("UNSAFE_ALLOW_LOCAL_URLS at start-up", () => {
       return true;
     });
 
-    await expect(prepareServer()).rejects.toThrow("exit 1");
+    expect(() => checkStartUp()).toThrow("exit 1");
 
     vi.mocked(process.stderr.write).mockRestore();
     expect(lines).toHaveLength(1);

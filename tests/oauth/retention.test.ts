@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { oauthCodes } from "@/db/schema";
-import { applyRetentionRule } from "@/lib/adapters/worker/retention";
-import { retentionRules } from "@/lib/adapters/worker/retention-rules";
+import { applyRetentionRule } from "@/lib/adapters/jobs/retention";
+import { retentionRules } from "@/lib/adapters/jobs/retention-rules";
 import { consentCode, freshAccount, freshClient } from "./support";
 
 describe("retention of authorization codes", () => {

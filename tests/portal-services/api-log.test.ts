@@ -10,7 +10,7 @@ import { flushKeyUsage } from "@/lib/domain/keys/last-used";
 import { listOwnKeys } from "@/lib/domain/keys/list-keys";
 import { ValidationError } from "@/lib/base/errors";
 import { flushApiLog } from "@/lib/adapters/http/api-log";
-import { applyPartitionRetention, partitionedTables } from "@/lib/adapters/worker/partitions";
+import { applyPartitionRetention, partitionedTables } from "@/lib/adapters/jobs/partitions";
 import { accountWithKey, call } from "../support/fixtures";
 import { appErrorCode, freshAccount, logRows, signedIn } from "./support";
 import { loggedRows } from "@/tests/support/api-log-rows";

@@ -1,8 +1,9 @@
 import { appendFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, vi } from "vitest";
-import { configureDatabase, database, databaseOpened } from "@/db";
-import { databaseSettings, resetConfig } from "@/lib/base/config";
+import { database, databaseOpened } from "@/db";
+import { resetConfig } from "@/lib/base/config";
+import { boot } from "@/lib/adapters/boot";
 import { flushApiLog } from "@/lib/adapters/http/api-log";
 import { resetRateLimiter } from "@/lib/infra/rate-limit";
 import { auditApiLog } from "../support/api-log-audit";
@@ -20,7 +21,9 @@ import { rememberTemplate, restoreTemplate, templateRemembered } from "../suppor
  * memory once, and every file starts on it as the template was: it is restored after each file.
  */
 const onPostgres = Boolean(process.env.DATABASE_URL);
-configureDatabase(() => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE }));
+// Started as the CLI is, once per worker (a later file's call answers the first's): the database
+// where the environment says, embedded loaded from the migrated template.
+await boot({ role: "cli", database: { template: process.env.PGLITE_TEMPLATE } });
 
 /**
  * The worker's environment as it started, kept across its files (this file is evaluated again before

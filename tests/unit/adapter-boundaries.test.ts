@@ -28,8 +28,8 @@ describe("adapters never import each other", () => {
     [
       "the portal's server code",
       "lib/adapters/portal/new-helper.ts",
-      "@/lib/adapters/worker/registry",
-      "jobRegistry",
+      "@/lib/adapters/worker/runner",
+      "startJobRunner",
       "The portal adapter",
     ],
     ["an API route", "app/api/v1/new/route.ts", "@/lib/adapters/portal/session", "signedInAccount", "The HTTP API adapter"],

@@ -2,8 +2,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { webhookDeliveries } from "@/db/schema";
-import { applyRetentionRule } from "@/lib/adapters/worker/retention";
-import { retentionRules } from "@/lib/adapters/worker/retention-rules";
+import { applyRetentionRule } from "@/lib/adapters/jobs/retention";
+import { retentionRules } from "@/lib/adapters/jobs/retention-rules";
 import { deliveriesOf, keyedAccount, record, webhookOf } from "./support";
 
 describe("retention of webhook deliveries", () => {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { config } from "@/lib/base/config";
 import { ValidationError } from "@/lib/base/errors";
-import { jobNames, jobRegistry } from "@/lib/adapters/worker/registry";
-import { runDueJobs } from "@/lib/adapters/worker/runner";
+import { jobNames, jobRegistry } from "@/lib/adapters/jobs/registry";
+import { runDueJobs } from "@/lib/adapters/jobs/run";
 import { commaList, defineCommand } from "./command";
 
 export const jobCommands = [

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { database as processDatabase, type Database } from "@/db";
 import { updateLock } from "@/db/lock";
 import { logger } from "@/lib/base/logger";
+import { processSlot } from "@/lib/base/process-registry";
 import { executeCommand, type CommandRequest } from "./execute";
 import { CliError, failureReply, type Reply } from "./reply";
 
@@ -41,22 +42,24 @@ interface ChannelState {
   dataDir: string;
 }
 
-// Instrumentation and route handlers are separate bundles in one process: one channel for all.
-const holder = globalThis as typeof globalThis & { __listingsOperatorChannel?: Promise<ChannelState> };
+// One channel per process, in the process registry.
+const channel = processSlot<Promise<ChannelState>>("operatorChannel");
 
 /** Starts the channel once per process and records it in `<dataDir>.lock` for the CLI to find. */
 export async function startOperatorChannel(options: { dataDir: string; database?: () => Promise<Database> }): Promise<ChannelAddress> {
-  holder.__listingsOperatorChannel ??= listen(options.dataDir, options.database ?? processDatabase).catch((error) => {
-    holder.__listingsOperatorChannel = undefined;
-    throw error;
-  });
-  return (await holder.__listingsOperatorChannel).address;
+  const listening = channel.getOrMake(() =>
+    listen(options.dataDir, options.database ?? processDatabase).catch((error: unknown) => {
+      channel.set(undefined);
+      throw error;
+    }),
+  );
+  return (await listening).address;
 }
 
 /** Closes the channel; the lock keeps naming this process, now as a holder without a channel. */
 export async function stopOperatorChannel(): Promise<void> {
-  const pending = holder.__listingsOperatorChannel;
-  holder.__listingsOperatorChannel = undefined;
+  const pending = channel.get();
+  channel.set(undefined);
   if (!pending) return;
   const state = await pending;
   updateLock(state.dataDir, {});

@@ -3,6 +3,7 @@ import { database } from "@/db";
 import { databaseUnavailable } from "@/db/errors";
 import { config } from "@/lib/base/config";
 import { logger } from "@/lib/base/logger";
+import { processSlot } from "@/lib/base/process-registry";
 import { loggable, loggableAsIs, loggableQuery, storableText } from "@/lib/base/redact";
 
 export interface ApiLogEntry {
@@ -31,12 +32,11 @@ const batchSize = 200;
 const maxBacklog = 20_000;
 const flushDelayMs = 1_000;
 
-// On globalThis: route handlers queue entries and instrumentation's shutdown flushes them, from
-// separate bundles in one process.
-const holder = globalThis as typeof globalThis & {
-  __listingsApiLog?: { buffer: ApiLogEntry[]; timer?: NodeJS.Timeout; flushing: Promise<void> };
-};
-const state = (holder.__listingsApiLog ??= { buffer: [], flushing: Promise.resolve() });
+// In the process registry: route handlers queue entries and shutdown flushes them.
+const state = processSlot<{ buffer: ApiLogEntry[]; timer?: NodeJS.Timeout; flushing: Promise<void> }>("apiLog").getOrMake(() => ({
+  buffer: [],
+  flushing: Promise.resolve(),
+}));
 const buffer = state.buffer;
 
 /** Queues one request's entry; never throws, since it runs after the request's work is done. */

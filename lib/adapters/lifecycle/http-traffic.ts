@@ -1,5 +1,6 @@
 import { subscribe } from "node:diagnostics_channel";
 import type { Server, ServerResponse } from "node:http";
+import { processSlot } from "@/lib/base/process-registry";
 
 /**
  * The process's HTTP requests in flight and the servers they came through, seen on Node's
@@ -16,13 +17,13 @@ interface Traffic {
   drained: Set<() => void>;
 }
 
-const holder = globalThis as typeof globalThis & { __listingsHttpTraffic?: Traffic };
+const watched = processSlot<Traffic>("httpTraffic");
 
-/** Starts watching (instrumentation, before the first request is served); once per process. */
+/** Starts watching (at boot, before the first request is served); once per process. */
 export function watchHttpTraffic(): void {
-  if (holder.__listingsHttpTraffic) return;
+  if (watched.get()) return;
   const traffic: Traffic = { servers: new Set(), inFlight: new Set(), closing: false, drained: new Set() };
-  holder.__listingsHttpTraffic = traffic;
+  watched.set(traffic);
   subscribe("http.server.request.start", (message) => {
     const { response, server } = message as { response: ServerResponse; server: Server };
     traffic.inFlight.add(response);
@@ -46,7 +47,7 @@ export function watchHttpTraffic(): void {
  * connections, and every answer from now on (those in flight included) closes its connection.
  */
 export function stopAcceptingConnections(): void {
-  const traffic = holder.__listingsHttpTraffic;
+  const traffic = watched.get();
   if (!traffic || traffic.closing) return;
   traffic.closing = true;
   for (const response of traffic.inFlight) if (!response.headersSent) response.shouldKeepAlive = false;
@@ -60,7 +61,7 @@ function closeServer(server: Server): void {
 
 /** Resolves with the number of requests still in flight once none is, or at `deadline` (epoch ms). */
 export async function requestsEnded(deadline: number): Promise<number> {
-  const traffic = holder.__listingsHttpTraffic;
+  const traffic = watched.get();
   if (!traffic || traffic.inFlight.size === 0) return 0;
   let done: () => void = () => {};
   const ended = new Promise<void>((resolve) => (done = resolve));

@@ -1,12 +1,14 @@
-// Whether this process has begun shutting down. On globalThis: the readiness route and
-// instrumentation (which starts the shutdown) are separate bundles in one process.
-const holder = globalThis as typeof globalThis & { __listingsShutdownBegun?: boolean };
+import { processSlot } from "@/lib/base/process-registry";
 
-export const shutdownBegun = (): boolean => holder.__listingsShutdownBegun === true;
+// Whether this process has begun shutting down, in the process registry: the readiness route reads
+// what shutdown set.
+const begun = processSlot<true>("shutdownBegun");
+
+export const shutdownBegun = (): boolean => begun.get() === true;
 
 /** From now on readiness answers 503; returns false when shutdown had already begun. */
 export function beginShutdown(): boolean {
-  if (holder.__listingsShutdownBegun) return false;
-  holder.__listingsShutdownBegun = true;
+  if (begun.get()) return false;
+  begun.set(true);
   return true;
 }

@@ -1,6 +1,6 @@
 import type { Database } from "@/db";
 import { logger } from "@/lib/base/logger";
-import { processSlot } from "@/lib/base/process-slot";
+import { processSlot } from "@/lib/base/process-registry";
 import { eventsChannel } from "./record-event";
 import { EventWaiters } from "./waiters";
 
@@ -13,18 +13,10 @@ interface ProcessWaiters {
   listening?: { database: Database; ready: Promise<void> };
 }
 
-// On globalThis: the route handlers wait and instrumentation's shutdown ends the waits, and they are
-// separate bundles in one process.
+// In the process registry: the route handlers wait and shutdown ends the waits.
 const slot = processSlot<ProcessWaiters>("eventWaiters");
 
-function processWaiters(): ProcessWaiters {
-  let current = slot.get();
-  if (!current) {
-    current = { waiters: new EventWaiters(maxWaitingPerKey) };
-    slot.set(current);
-  }
-  return current;
-}
+const processWaiters = (): ProcessWaiters => slot.getOrMake(() => ({ waiters: new EventWaiters(maxWaitingPerKey) }));
 
 /** The process's waiting requests (the tests look at who waits). */
 export const eventWaiters = (): EventWaiters => processWaiters().waiters;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { declareJob } from "@/lib/infra/jobs/define";
 
-/** The listings' scheduled jobs; the worker binds their handlers and schedules (lib/adapters/worker/listing-jobs.ts). */
+/** The listings' scheduled jobs; the worker binds their handlers and schedules (lib/adapters/jobs/listing-jobs.ts). */
 export const listingJobs = {
   /** Active listings not confirmed for 30 days become `unconfirmed`. */
   unconfirm: declareJob({ name: "listings.unconfirm", payload: z.object({}) }),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { declareJob } from "@/lib/infra/jobs/define";
 
-/** The media jobs, as services enqueue them; the worker binds their handlers (lib/adapters/worker/photo-jobs.ts). */
+/** The media jobs, as services enqueue them; the worker binds their handlers (lib/adapters/jobs/photo-jobs.ts). */
 export const mediaJobs = {
   /** A listing's photo list to download, check, render and publish (`setListingPhotos` enqueues it). */
   processPhotos: declareJob({ name: "photos.process", payload: z.object({ listingId: z.string().min(1) }), accountScoped: true }),

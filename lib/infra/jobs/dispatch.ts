@@ -1,6 +1,6 @@
 import type { Database } from "@/db";
 import { logger } from "@/lib/base/logger";
-import { processSlot } from "@/lib/base/process-slot";
+import { processSlot } from "@/lib/base/process-registry";
 import { findOverdueJobs } from "./store";
 
 /** A committed jobs row, as a dispatcher needs it to start its run. */
@@ -28,7 +28,7 @@ export interface JobDispatcher {
  */
 const dispatchGraceSeconds = 60;
 
-// Registered by instrumentation, used by the route handlers' enqueues too.
+// Registered at boot, used by the route handlers' enqueues too.
 const registered = processSlot<JobDispatcher>("jobDispatcher");
 
 /** Sets (or, with undefined, removes) the process's dispatcher. Without one, only the table holds the work. */

@@ -1,7 +1,7 @@
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetConfig } from "@/lib/base/config";
-import { jobRegistry } from "@/lib/adapters/worker/registry";
+import { jobRegistry } from "@/lib/adapters/jobs/registry";
 
 async function loadRoute(env: Record<string, string | undefined>) {
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);

@@ -1,5 +1,7 @@
 import os from "node:os";
+import pLimit, { type LimitFunction } from "p-limit";
 import { config } from "@/lib/base/config";
+import { processSlot } from "@/lib/base/process-registry";
 
 /**
  * How many photos one process works on at once (`PHOTO_CONCURRENCY`; default one core fewer than
@@ -9,17 +11,13 @@ import { config } from "@/lib/base/config";
  */
 export const photoConcurrency = (): number => config().PHOTO_CONCURRENCY ?? Math.max(1, Math.min(4, os.availableParallelism() - 1));
 
-const holder = globalThis as typeof globalThis & { __photoSlots?: { busy: number; waiting: (() => void)[] } };
-const slots = (holder.__photoSlots ??= { busy: 0, waiting: [] });
+// One set of slots per process, in the process registry: every job of the process shares them.
+const slots = processSlot<LimitFunction>("photoLimiter");
 
 /** Runs `work` when one of the process's photo slots is free. */
-export async function inPhotoSlot<T>(work: () => Promise<T>): Promise<T> {
-  while (slots.busy >= photoConcurrency()) await new Promise<void>((resolve) => slots.waiting.push(resolve));
-  slots.busy++;
-  try {
-    return await work();
-  } finally {
-    slots.busy--;
-    slots.waiting.shift()?.();
-  }
+export function inPhotoSlot<T>(work: () => Promise<T>): Promise<T> {
+  const limit = slots.getOrMake(() => pLimit(photoConcurrency()));
+  // Read at each photo, as the configuration is: a changed setting applies to the photos still waiting.
+  limit.concurrency = photoConcurrency();
+  return limit(work);
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { logger } from "@/lib/base/logger";
+import { processSlot } from "@/lib/base/process-registry";
 import { maxPhotoPixels } from "../limits";
 
 /** What the renderer answers for one photo (render-process.mjs). */
@@ -23,8 +24,9 @@ interface Renderer {
 /** Loaded by path from the working folder (the repository's, or the release bundle's, which server.js and cli.mjs work in). */
 const entry = path.join(process.cwd(), "lib/domain/media/internal/render-process.mjs");
 
-// One renderer per process even though instrumentation and route handlers are separate bundles.
-const holder = globalThis as typeof globalThis & { __photoRenderer?: Renderer; __photoRenderIds?: number };
+// One renderer per process, in the process registry, with the ids of the photos sent to it.
+const slot = processSlot<{ renderer?: Renderer; lastId: number }>("photoRenderer");
+const held = () => slot.getOrMake(() => ({ lastId: 0 }));
 
 /**
  * Renders in the photo renderer, a child process at a lower priority started at the first photo and
@@ -33,8 +35,9 @@ const holder = globalThis as typeof globalThis & { __photoRenderer?: Renderer; _
  * the job's next attempt, and the next photo starts a new one.
  */
 export function renderInRenderer(bytes: Buffer, format: "jpeg" | "png" | "webp"): Promise<RenderAnswer> {
-  const renderer = (holder.__photoRenderer ??= startRenderer());
-  const id = (holder.__photoRenderIds = (holder.__photoRenderIds ?? 0) + 1);
+  const state = held();
+  const renderer = (state.renderer ??= startRenderer());
+  const id = ++state.lastId;
   return new Promise<RenderAnswer>((resolve, reject) => {
     renderer.waiting.set(id, { resolve, reject });
     holdOpen(renderer);
@@ -49,7 +52,22 @@ export function renderInRenderer(bytes: Buffer, format: "jpeg" | "png" | "webp")
 }
 
 /** The renderer's process id, once one runs (for the logs and the tests). */
-export const rendererPid = (): number | undefined => holder.__photoRenderer?.child.pid;
+export const rendererPid = (): number | undefined => slot.get()?.renderer?.child.pid;
+
+/**
+ * Ends the renderer (boot's shutdown, once the jobs have stopped): the photos still in it fail, as
+ * they would if it died, and the next photo, if any, starts a new one. Resolves when it has exited.
+ */
+export async function stopPhotoRenderer(): Promise<void> {
+  const renderer = slot.get()?.renderer;
+  if (!renderer) return;
+  end(renderer, new Error("photo renderer stopped"));
+  const { child } = renderer;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill();
+  await exited;
+}
 
 function startRenderer(): Renderer {
   // Plain Node, neither the parent's loaders (tsx, Next's) nor its flags; `spawn` with an IPC
@@ -91,7 +109,8 @@ function startRenderer(): Renderer {
 
 /** Its photos fail, and the next photo starts a new renderer. */
 function end(renderer: Renderer, error: Error): void {
-  if (holder.__photoRenderer === renderer) holder.__photoRenderer = undefined;
+  const state = held();
+  if (state.renderer === renderer) state.renderer = undefined;
   for (const id of [...renderer.waiting.keys()]) settle(renderer, id, { error });
 }
 

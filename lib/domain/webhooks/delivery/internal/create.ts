@@ -4,7 +4,7 @@ import { oauthConnections, webhookDeliveries, webhooks } from "@/db/schema";
 import { afterCommit } from "@/lib/base/context";
 import { idPrefixes } from "@/lib/base/ids";
 import { logger } from "@/lib/base/logger";
-import { processSlot } from "@/lib/base/process-slot";
+import { processSlot } from "@/lib/base/process-registry";
 
 /** The PostgreSQL channel notified when deliveries are committed (LISTEN/NOTIFY wakes every instance's lane). */
 export const deliveriesChannel = "webhook_deliveries";
