@@ -72,7 +72,14 @@ export async function attemptDelivery({
     // A 2xx is a delivery; a redirect is a failure too, and never followed (its target was never checked).
     const { status } = response;
     const error = status >= 200 && status < 300 ? null : status >= 300 && status < 400 ? "redirect_not_followed" : "status_not_2xx";
-    return { ok: error === null, status, durationMs: response.durationMs, error, responseExcerpt: new TextDecoder().decode(response.body), request: { headers } };
+    return {
+      ok: error === null,
+      status,
+      durationMs: response.durationMs,
+      error,
+      responseExcerpt: new TextDecoder().decode(response.body),
+      request: { headers },
+    };
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
     return { ok: false, status: null, durationMs: error.durationMs, error: error.reason, responseExcerpt: null, request: { headers } };
