@@ -19,6 +19,8 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     // Set on a key granted through OAuth consent: the connected app it belongs to (null: made in the portal or the CLI).
     connectionId: connectionIdColumn(),
+    // RFC 8707: the only resource (endpoint URL) that accepts a key granted for one; null: the REST API and MCP alike.
+    resource: text("resource"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("api_keys_account_idx").on(t.accountId), index("api_keys_connection_idx").on(t.connectionId)],

@@ -2,19 +2,26 @@ import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "d
 import { accounts } from "./accounts";
 
 /**
- * Integrator apps (OAuth clients) registered by an account. `id` is the public `client_id`
- * (`svcc_…`); only the SHA-256 of the `client_secret` (`svcs_…`, 40 random characters) is stored.
+ * OAuth clients. An integrator app registered by an account is confidential: `id` is the public
+ * `client_id` (`svcc_…`) and only the SHA-256 of its `client_secret` (`svcs_…`) is stored. An app
+ * that registered itself (RFC 7591, an MCP client on someone's machine) is public: no account owns it,
+ * it has no secret, and PKCE alone binds its codes; nobody reviewed it, so the consent page says so.
  */
 export const oauthClients = pgTable(
   "oauth_clients",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    // Null for a self-registered public client.
+    accountId: text("account_id").references(() => accounts.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     redirectUris: text("redirect_uris").array().notNull(),
-    secretHash: text("secret_hash").notNull(),
+    // Null for a public client (`token_endpoint_auth_method: none`).
+    secretHash: text("secret_hash"),
+    registration: text("registration", { enum: ["account", "dynamic"] })
+      .notNull()
+      .default("account"),
+    // What the self-registered client said about itself (RFC 7591 `client_uri`), shown on the consent page as unverified.
+    clientUri: text("client_uri"),
     secretRotatedAt: timestamp("secret_rotated_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -62,6 +69,8 @@ export const oauthCodes = pgTable(
     redirectUri: text("redirect_uri").notNull(),
     scope: text("scope").array().notNull(),
     codeChallenge: text("code_challenge").notNull(),
+    // RFC 8707: the resource the consent was asked for (null: none named); the key it grants is bound to it.
+    resource: text("resource"),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
     keyId: text("key_id"),

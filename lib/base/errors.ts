@@ -37,6 +37,11 @@ export const errorStatus = {
   invalid_scope: 400,
   unsupported_response_type: 400,
   access_denied: 403,
+  // RFC 8707 §2: a `resource` this server does not serve, or not the one consented to.
+  invalid_target: 400,
+  // RFC 7591 §3.2.2: a client's self-registration refused.
+  invalid_client_metadata: 400,
+  invalid_redirect_uri: 400,
   // The pre-signed upload URL (`PUT /uploads/{key}`): what S3 and its kin answer for the same refusals.
   upload_signature_invalid: 403,
   upload_expired: 403,

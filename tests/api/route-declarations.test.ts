@@ -159,6 +159,8 @@ describe("every documented operation answers its documented success", () => {
     exercised.add("uploadFile");
     await send("deleteListing", 204, { code: byRef.code });
 
+    await send("registerPublicClient", 201);
+
     // The OAuth endpoints take a form with a real code and app credentials rather than the example.
     const app = await freshClient();
     const connected = await freshAccount();

@@ -13,6 +13,7 @@ import { upsertListingByRefRoute } from "./listings/ref/[ref]/declaration";
 import { createListingImportRoute } from "./listings/imports/declaration";
 import { cancelListingImportRoute, getListingImportRoute } from "./listings/imports/[id]/declaration";
 import { validateListingRoute } from "./listings/validate/declaration";
+import { registerClientRoute } from "./oauth/register/declaration";
 import { revokeRoute } from "./oauth/revoke/declaration";
 import { tokenRoute } from "./oauth/token/declaration";
 import { openApiRoute } from "./openapi.json/declaration";
@@ -49,6 +50,7 @@ export const routes: readonly RouteDeclaration[] = [
   accountListingRoute,
   accountListingByRefRoute,
   eventsRoute,
+  registerClientRoute,
   tokenRoute,
   revokeRoute,
   createUploadRoute,

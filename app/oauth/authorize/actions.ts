@@ -23,6 +23,7 @@ export const answerConsent = portalAction({
     scope: text(),
     state: text(),
     code_challenge: text(),
+    resource: text(2048),
     decision: text(10),
   }),
   token: consentToken,

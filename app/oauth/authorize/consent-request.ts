@@ -8,6 +8,7 @@ export const consentFields = (request: AuthorizeRequest) => ({
   scope: request.scope.join(" "),
   state: request.state,
   code_challenge: request.codeChallenge,
+  resource: request.resource ?? "",
 });
 
 export type ConsentFields = ReturnType<typeof consentFields>;
@@ -22,5 +23,5 @@ export const consentQuery = (fields: ConsentFields): AuthorizeQuery => ({
 /** The consent form's token: this account's answer to exactly this request. */
 export const consentToken: FormTokenBinding<ConsentFields> = {
   purpose: "oauth-consent",
-  subject: (fields) => [fields.client_id, fields.redirect_uri, fields.scope, fields.state, fields.code_challenge],
+  subject: (fields) => [fields.client_id, fields.redirect_uri, fields.scope, fields.state, fields.code_challenge, fields.resource],
 };

@@ -38,9 +38,16 @@ export default async function ConsentPage({ searchParams }: Props) {
     );
   }
   const app = check.client.name;
+  const returnHost = new URL(check.redirectUri).host;
   return (
     <section className="narrow" aria-labelledby="consent-title">
       <h1 id="consent-title">{format(locale, texts.title, { app })}</h1>
+      {check.client.selfRegistered ? (
+        <div className="notice warning" role="note">
+          <p>{format(locale, texts.selfRegistered, { app, host: returnHost })}</p>
+          {check.client.clientUri ? <p>{format(locale, texts.clientUri, { uri: check.client.clientUri })}</p> : null}
+        </div>
+      ) : null}
       <p>{format(locale, texts.intro, { app, account: account.email })}</p>
       <p>{format(locale, texts.canDo, { app })}</p>
       <ul>
@@ -51,6 +58,7 @@ export default async function ConsentPage({ searchParams }: Props) {
         ))}
       </ul>
       <p className="muted">{format(locale, texts.keyNote, { app })}</p>
+      {check.resource ? <p className="muted">{format(locale, texts.resource, { resource: check.resource })}</p> : null}
       <p className="muted">{format(locale, texts.returnNote, { origin: new URL(check.redirectUri).origin })}</p>
       <ConsentForm fields={consentFields(check)} token={formToken(account, consentToken, consentFields(check))} texts={texts} />
     </section>

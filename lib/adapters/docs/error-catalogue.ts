@@ -123,6 +123,18 @@ const fixes: Record<ErrorCode, Record<Locale, string>> = {
     en: "The account holder refused consent: nothing to retry until they agree.",
     ro: "Titularul contului a refuzat consimțământul: nu ai ce reîncerca până nu este de acord.",
   },
+  invalid_target: {
+    en: "Send as resource the URL of the MCP endpoint ({APP_URL}/api/mcp) or of the REST API ({APP_URL}/api/v1), the same at consent and at the token endpoint.",
+    ro: "Trimite ca resource URL-ul endpointului MCP ({APP_URL}/api/mcp) sau al API-ului REST ({APP_URL}/api/v1), același la consimțământ și la endpointul de token.",
+  },
+  invalid_client_metadata: {
+    en: "Register a public client: token_endpoint_auth_method none, grant_types authorization_code, response_types code; an app with a secret is registered in the portal.",
+    ro: "Înregistrează un client public: token_endpoint_auth_method none, grant_types authorization_code, response_types code; o aplicație cu secret se înregistrează în portal.",
+  },
+  invalid_redirect_uri: {
+    en: "List 1 to 10 redirect_uris: https://, or http:// on a loopback host, without a fragment.",
+    ro: "Trimite între 1 și 10 redirect_uris: https:// sau http:// pe o adresă locală, fără fragment.",
+  },
   upload_signature_invalid: {
     en: "Send the file to the url exactly as POST /uploads answered it, unchanged.",
     ro: "Trimite fișierul la url exact cum l-a întors POST /uploads, neschimbat.",

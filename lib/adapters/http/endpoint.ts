@@ -4,7 +4,8 @@ import { clientIp } from "@/lib/base/client-ip";
 import { apiContext, publicContext, type Actor, type ApiActor, type PublicActor, type ServiceContext } from "@/lib/base/context";
 import { AppError } from "@/lib/base/errors";
 import { resolveLocale, type Locale } from "@/lib/base/i18n";
-import { authenticate, bearerToken, requirePermission, type Principal } from "@/lib/domain/keys/authenticate";
+import { authenticate, bearerToken, requirePermission, requireResource, type Principal } from "@/lib/domain/keys/authenticate";
+import { apiResource } from "@/lib/domain/oauth/resources";
 import type { Permission } from "@/lib/domain/keys/format";
 import { logger } from "@/lib/base/logger";
 import { recordRequestDuration, SpanKind, SpanStatusCode, traced, type Span } from "@/lib/base/tracing";
@@ -54,18 +55,22 @@ interface Exchange {
 /**
  * An endpoint that needs a key with `permission` (`null`: any valid key). With `resourceMetadata`
  * (an OAuth protected resource's RFC 9728 document, the MCP endpoint's), every 401's challenge
- * names that document, so a client that has no token yet finds where to get one.
+ * names that document, so a client that has no token yet finds where to get one. `resource` is the
+ * resource identifier the endpoint serves (RFC 8707; the REST API's unless said): a key bound to
+ * another one is a 401.
  */
 export function keyedEndpoint<P = Record<string, never>>(
   permission: Permission | null,
   handler: (req: KeyedRequest<P>) => Promise<Response>,
   route?: string,
-  options: { resourceMetadata?: () => string } = {},
+  options: { resourceMetadata?: () => string; resource?: () => string } = {},
 ): RouteHandler<P> {
+  const served = options.resource ?? apiResource;
   return pipeline<P>(route, async (exchange, request, db) => {
     let principal: Principal;
     try {
       principal = await authenticate(db, bearerToken(request.headers.get("authorization")), new Date());
+      requireResource(principal, served());
     } catch (error) {
       if (options.resourceMetadata && error instanceof AppError && error.code === "unauthenticated") {
         namesResourceMetadata(error, options.resourceMetadata());

@@ -7,7 +7,16 @@ import { json } from "./respond";
 /** RFC 6749 §5.1: token answers, errors included, are never cached. */
 export const noStore = { "Cache-Control": "no-store", Pragma: "no-cache" } as const;
 
-const oauthErrors = new Set<string>(["invalid_request", "invalid_client", "invalid_grant", "unsupported_grant_type", "invalid_scope"]);
+const oauthErrors = new Set<string>([
+  "invalid_request",
+  "invalid_client",
+  "invalid_grant",
+  "unsupported_grant_type",
+  "invalid_scope",
+  "invalid_target",
+  "invalid_client_metadata",
+  "invalid_redirect_uri",
+]);
 
 /**
  * Runs an OAuth endpoint's work and answers its OAuth errors (docs/accounts.md, OAuth): the RFC 6749 §5.2

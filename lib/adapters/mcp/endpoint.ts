@@ -9,7 +9,7 @@ import { keyedEndpoint, type KeyedRequest, type RouteHandler } from "@/lib/adapt
 import { json } from "@/lib/adapters/http/respond";
 import { catalogue } from "@/lib/base/i18n";
 import { logger } from "@/lib/base/logger";
-import { mcpPath, mcpResourceMetadataUrl } from "./protected-resource";
+import { mcpPath, mcpResource, mcpResourceMetadataUrl } from "./protected-resource";
 import { advertisedSchema, runTool, type McpTool } from "./tools";
 
 /** What the endpoint hands the SDK for each request: the admitted caller, read back by the server factory. */
@@ -40,7 +40,8 @@ function mcpServer(tools: readonly McpTool[], req: KeyedRequest<unknown>): McpSe
  * `POST /api/mcp`: the Streamable HTTP transport, stateless (any instance answers any request),
  * behind the API's own pipeline: the key or OAuth token, the same rate limit, and the API log row,
  * whose path (`/api/mcp`) tells it came through MCP and whose bodies are the JSON-RPC message and
- * its answer. A 401 names the RFC 9728 document, where a client finds our authorization server.
+ * its answer. A 401 names the RFC 9728 document, where a client finds our authorization server; an
+ * OAuth key granted for another resource (RFC 8707) is such a 401.
  */
 export function mcpEndpoint(tools: readonly McpTool[]): RouteHandler<Record<string, never>> {
   const modern = createMcpHandler(({ authInfo }) => mcpServer(tools, (authInfo as Admitted).extra.req), {
@@ -67,7 +68,7 @@ export function mcpEndpoint(tools: readonly McpTool[]): RouteHandler<Record<stri
       return loggable(answer);
     },
     mcpPath,
-    { resourceMetadata: mcpResourceMetadataUrl },
+    { resourceMetadata: mcpResourceMetadataUrl, resource: mcpResource },
   );
 }
 

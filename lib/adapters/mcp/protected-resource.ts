@@ -1,13 +1,10 @@
 import { config } from "@/lib/base/config";
 import { permissions } from "@/lib/domain/keys/format";
+import { mcpPath, mcpResource } from "@/lib/domain/oauth/resources";
 
-/** Where the MCP endpoint is served, relative to the app's origin. */
-export const mcpPath = "/api/mcp";
+export { mcpPath, mcpResource };
 
 const origin = () => config().APP_URL.replace(/\/+$/, "");
-
-/** The endpoint's URL: its resource identifier (RFC 8707, RFC 9728 `resource`). */
-export const mcpResource = (): string => `${origin()}${mcpPath}`;
 
 /** RFC 9728 §3.1: the well-known path with the resource's own path appended. */
 export const mcpResourceMetadataUrl = (): string => `${origin()}/.well-known/oauth-protected-resource${mcpPath}`;

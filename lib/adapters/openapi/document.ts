@@ -18,7 +18,8 @@ const tags = [
   { name: "Events", description: "State changes of the account's listings, for polling." },
   {
     name: "OAuth",
-    description: "Connecting an integrator app to an account: the code exchange and revocation (RFC 6749, RFC 7636, RFC 7009).",
+    description:
+      "Connecting an integrator app to an account: the code exchange and revocation (RFC 6749, RFC 7636, RFC 7009); the self-registration of public clients such as MCP agents (RFC 7591) and resource indicators (RFC 8707).",
   },
   { name: "Sandbox", description: "Simulations that exist in the sandbox only." },
   { name: "Meta", description: "This document." },
@@ -49,7 +50,7 @@ export function openApiDocument(routes: readonly RouteDeclaration[]) {
         title: "Listings Publishing API",
         version: apiRelease,
         description:
-          "Publish and manage real-estate listings on behalf of an account. Errors are RFC 9457 problems with stable codes; every response carries `X-Request-Id` and rate-limit headers. Bodies up to 1 MiB. Unknown query parameters are ignored; unknown body members are ignored and reported in `warnings[]`; read-only members are refused (422 `invalid`).",
+          "Publish and manage real-estate listings on behalf of an account. Errors are RFC 9457 problems with stable codes; every response carries `X-Request-Id` and rate-limit headers. Bodies up to 1 MiB. Unknown query parameters are ignored; unknown body members are ignored and reported in `warnings[]`; read-only members are refused (422 `invalid`). AI agents use the same keys and OAuth through the MCP endpoint `/api/mcp` (Streamable HTTP; guide: /docs/ai-agents).",
         // Not open source: offered to integrators under the platform's terms. SPDX lists no identifier
         // for that, so it is a `LicenseRef-` one (SPDX's form for licenses outside its list).
         license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },

@@ -33,6 +33,9 @@ export const problemDetails = {
   invalid_scope: [],
   unsupported_response_type: [],
   access_denied: [],
+  invalid_target: [],
+  invalid_client_metadata: [],
+  invalid_redirect_uri: [],
   upload_signature_invalid: [],
   upload_expired: [],
   upload_length_mismatch: ["expected"],
@@ -51,6 +54,7 @@ export const problemReasons = {
     malformed_key: [],
     production_key: [],
     sandbox_key: [],
+    other_resource: ["resource"],
   },
   not_found: {
     not_paused: ["status"],
@@ -89,6 +93,7 @@ export const problemReasons = {
   invalid_client: {
     no_client_authentication: [],
     malformed_basic: [],
+    public_client_secret: [],
   },
   invalid_grant: {
     code_unknown: [],
@@ -102,6 +107,18 @@ export const problemReasons = {
   invalid_scope: {
     scope_missing: [],
     unknown_scope: ["scope"],
+  },
+  invalid_target: {
+    unknown_resource: ["resource", "mcp", "api"],
+    resource_mismatch: [],
+  },
+  invalid_client_metadata: {
+    auth_method: [],
+    grant_types: [],
+    response_types: [],
+    client_name: [],
+    client_uri: [],
+    malformed: [],
   },
 } as const;
 

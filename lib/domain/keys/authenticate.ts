@@ -9,7 +9,8 @@ import { secretMatches } from "@/lib/base/secret-hash";
 import { markKeyUsed } from "./last-used";
 
 export interface Principal {
-  key: { id: string; name: string; permissions: Permission[] };
+  /** `resource`: the one endpoint URL an OAuth key granted with RFC 8707 `resource` is for; null for any. */
+  key: { id: string; name: string; permissions: Permission[]; resource: string | null };
   account: {
     id: string;
     email: string;
@@ -70,7 +71,7 @@ export async function authenticate(database: Database, token: string | undefined
   }
   markKeyUsed(row.keyId, now);
   return {
-    key: { id: row.keyId, name: row.keyName, permissions: row.permissions as Permission[] },
+    key: { id: row.keyId, name: row.keyName, permissions: row.permissions as Permission[], resource: row.resource },
     account: {
       id: row.accountId,
       email: row.email,
@@ -89,6 +90,7 @@ const keySelection = {
   secretHash: apiKeys.secretHash,
   environment: apiKeys.environment,
   permissions: apiKeys.permissions,
+  resource: apiKeys.resource,
   expiresAt: apiKeys.expiresAt,
   revokedAt: apiKeys.revokedAt,
   accountId: accounts.id,
@@ -112,6 +114,20 @@ const selectKey = (db: Handle) =>
 
 /** The key lookup runs on every request: built once, so each request only binds the id. */
 const keyLookup = builtOnce<Awaited<ReturnType<typeof selectKey>>[number]>(keySelection, selectKey);
+
+/**
+ * RFC 8707: a key granted for one resource is refused elsewhere (401 `invalid_token`), so a token an
+ * AI agent holds for the MCP endpoint is no token for the REST API, nor the reverse.
+ */
+export function requireResource(principal: Principal, served: string): void {
+  if (principal.key.resource !== null && principal.key.resource !== served)
+    throw new AppError(
+      "unauthenticated",
+      { reason: "other_resource", resource: principal.key.resource },
+      {},
+      { "WWW-Authenticate": 'Bearer error="invalid_token"' },
+    );
+}
 
 /**
  * The key must hold the endpoint's permission (403 `missing_ability`). Writing also needs a confirmed

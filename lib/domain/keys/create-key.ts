@@ -68,7 +68,7 @@ export async function createOwnKey({
  */
 export async function issueKey(
   ctx: TransactionContext<Actor>,
-  input: z.output<typeof keyFieldsInput> & { accountId: string; connectionId?: number },
+  input: z.output<typeof keyFieldsInput> & { accountId: string; connectionId?: number; resource?: string | null },
 ): Promise<CreatedKey> {
   const environment = config().APP_ENV;
   const generated = generateKey(environment);
@@ -94,6 +94,7 @@ export async function issueKey(
     permissions: granted,
     expiresAt,
     connectionId: input.connectionId ?? null,
+    resource: input.resource ?? null,
   });
   await recordActivity(ctx.db, {
     accountId: account.id,

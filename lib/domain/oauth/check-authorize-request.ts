@@ -3,6 +3,7 @@ import { AppError } from "@/lib/base/errors";
 import { format, messages } from "@/lib/base/i18n";
 import { errorRedirect, localeOf, registeredClient, type AuthorizeRequest } from "./internal/authorize-request";
 import { parseScope } from "./internal/scope";
+import { apiResource, knownResources, mcpResource } from "./resources";
 import { codeChallengePattern } from "./secrets";
 
 export type { AuthorizeRequest };
@@ -15,7 +16,7 @@ export type InvalidClientOrRedirectReason =
   "missing_client_id" | "unknown_client" | "missing_redirect_uri" | "unregistered_redirect_uri" | "duplicate_parameter";
 
 /** The error codes sent to the app's redirect address (RFC 6749 §4.1.2.1). */
-export type AuthorizeRedirectError = "invalid_request" | "unsupported_response_type" | "invalid_scope";
+export type AuthorizeRedirectError = "invalid_request" | "unsupported_response_type" | "invalid_scope" | "invalid_target";
 
 export type AuthorizeCheck =
   /** Show `detail` on the page and never redirect (RFC 6749 §4.1.2.1, first paragraph). */
@@ -38,7 +39,8 @@ const valueOf = (parameter: Single): string | undefined => ("value" in parameter
 
 /**
  * Checks a consent request (`response_type=code`, `client_id`, `redirect_uri` exactly as
- * registered, `scope`, `state`, `code_challenge` with `code_challenge_method=S256`). Until the app
+ * registered, `scope`, `state`, `code_challenge` with `code_challenge_method=S256`, optionally one
+ * `resource` of this server, RFC 8707). Until the app
  * and its redirect address are known the page shows the error itself; after that every error goes
  * back to the app, with the `state` it sent. `state` is required: it is the app's defence against
  * cross-site request forgery, and PKCE alone does not tell an app which of its requests came back.
@@ -85,7 +87,7 @@ export async function checkAuthorizeRequest({ ctx, input }: { ctx: ServiceContex
     error: error.code,
     redirectTo: errorRedirect(redirectUri, error, locale, state),
   });
-  for (const name of ["response_type", "scope", "state", "code_challenge", "code_challenge_method"]) {
+  for (const name of ["response_type", "scope", "state", "code_challenge", "code_challenge_method", "resource"]) {
     if ("duplicate" in single(input, name))
       return refuse(new AppError("invalid_request", { reason: "duplicate_parameter", parameter: name }));
   }
@@ -106,6 +108,17 @@ export async function checkAuthorizeRequest({ ctx, input }: { ctx: ServiceContex
         : new AppError("invalid_scope", { reason: "scope_missing" }),
     );
   }
+  const resource = valueOf(single(input, "resource")) || null;
+  if (resource !== null && !knownResources().includes(resource))
+    return refuse(new AppError("invalid_target", { reason: "unknown_resource", resource, mcp: mcpResource(), api: apiResource() }));
   const { client } = registered;
-  return { kind: "ok", client: { id: client.id, name: client.name }, redirectUri, scope: scope.scope, state, codeChallenge };
+  return {
+    kind: "ok",
+    client: { id: client.id, name: client.name, selfRegistered: client.registration === "dynamic", clientUri: client.clientUri },
+    redirectUri,
+    scope: scope.scope,
+    state,
+    codeChallenge,
+    resource,
+  };
 }

@@ -27,9 +27,11 @@ type Outcome = { token: TokenResponse } | { refusal: AppError };
 /**
  * `POST /oauth/token` with `grant_type=authorization_code` (RFC 6749 §4.1.3, RFC 7636 §4.5). The app
  * authenticates (`authenticateClient`); the code must be its own, unused, unexpired, for the same
- * redirect address, and the verifier must hash to the challenge. Then, in one transaction: the
+ * redirect address, the verifier must hash to the challenge, and a `resource` sent again must be the
+ * consent's (RFC 8707). Then, in one transaction: the
  * account's connection to the app (created, or the same `connection_id` again, reconnected and with
- * the new scope), its previous key revoked, a 365-day key issued for the connection, the code marked
+ * the new scope), its previous key revoked, a 365-day key issued for the connection and bound to the
+ * consent's resource, the code marked
  * used with that key.
  *
  * The code row is locked, so of two exchanges of one code one succeeds and the other finds it used.
@@ -67,6 +69,9 @@ async function exchange(ctx: TransactionContext, client: OAuthClient, form: Read
   if (code.expiresAt <= ctx.now) return refuse("code_expired");
   if (code.redirectUri !== form.redirect_uri) return refuse("redirect_uri_mismatch");
   if (s256(form.code_verifier) !== code.codeChallenge) return refuse("code_verifier_mismatch");
+  // RFC 8707 §2.2: the token request may repeat the resource; it cannot name another one.
+  if (form.resource !== undefined && form.resource !== code.resource)
+    return { refusal: new AppError("invalid_target", { reason: "resource_mismatch" }) };
 
   const scope = code.scope as Permission[];
   const [connection] = await ctx.db
@@ -84,6 +89,7 @@ async function exchange(ctx: TransactionContext, client: OAuthClient, form: Read
     permissions: scope,
     days: grantedKeyDays,
     connectionId: connection.id,
+    resource: code.resource,
   }).catch((error: unknown) => {
     throw keyRefusal(error);
   });

@@ -9,6 +9,7 @@ import { notFound } from "@/lib/base/errors";
 import { newId } from "@/lib/base/ids";
 import { parseOrThrow } from "@/lib/base/validation/zod";
 import { redirectWith, registeredClient, type AuthorizeRequest } from "./internal/authorize-request";
+import { knownResources } from "./resources";
 import { codeChallengePattern, newAuthorizationCode } from "./secrets";
 
 /** How long a code can be exchanged, as `POST /oauth/token` documents it. */
@@ -16,6 +17,7 @@ export const codeLifetimeSeconds = 60;
 
 const authorizeRequestInput = z.object({
   client: z.object({ id: z.string().min(1), name: z.string() }),
+  resource: z.string().nullable(),
   redirectUri: z.string().min(1),
   scope: z.array(z.enum(permissions)).min(1),
   state: z.string().min(1),
@@ -35,8 +37,8 @@ export type ConsentResult =
 
 /**
  * The account holder presses Allow on a request `checkAuthorizeRequest` accepted: a single-use code
- * for 60 seconds (only its hash is stored), bound to the app, the redirect address, the scope and the
- * PKCE challenge. The key itself is issued when the app exchanges the code.
+ * for 60 seconds (only its hash is stored), bound to the app, the redirect address, the scope, the
+ * PKCE challenge and the resource (RFC 8707) when one was named. The key itself is issued when the app exchanges the code.
  */
 export async function grantConsent({ ctx, input }: { ctx: ServiceContext<AccountActor>; input: AuthorizeRequest }): Promise<ConsentResult> {
   const request = parseOrThrow(authorizeRequestInput, input);
@@ -44,6 +46,7 @@ export async function grantConsent({ ctx, input }: { ctx: ServiceContext<Account
     // The page passes the request back from its form: the app and its redirect address are checked again.
     const registered = await registeredClient(tx, request.client.id, request.redirectUri);
     if (!registered.found) throw notFound();
+    if (request.resource !== null && !knownResources().includes(request.resource)) throw notFound();
     const [account] = await tx.db.select().from(accounts).where(eq(accounts.id, ctx.actor.accountId)).for("update");
     if (!account || !account.active) throw notFound();
     if (!account.confirmed) return { kind: "refused", reason: "unconfirmed_account" } as const;
@@ -59,6 +62,7 @@ export async function grantConsent({ ctx, input }: { ctx: ServiceContext<Account
       redirectUri: request.redirectUri,
       scope: request.scope,
       codeChallenge: request.codeChallenge,
+      resource: request.resource,
       expiresAt: new Date(ctx.now.getTime() + codeLifetimeSeconds * 1000),
     });
     return { kind: "redirect", redirectTo: redirectWith(request.redirectUri, { code, state: request.state }), code } as const;

@@ -25,7 +25,7 @@ export async function rotateClientSecret({
       .set({ secretHash: hashSecret(secret), secretRotatedAt: ctx.now })
       .where(eq(oauthClients.id, client.id));
     await recordActivity(tx.db, {
-      accountId: client.accountId,
+      accountId: ctx.actor.accountId,
       actor: ctx.actor,
       action: "app.secret_rotated",
       subjectId: client.id,

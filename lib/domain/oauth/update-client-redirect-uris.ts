@@ -25,7 +25,7 @@ export async function updateClientRedirectUris({
     const client = await lockOwnClient(tx, data.client_id);
     await tx.db.update(oauthClients).set({ redirectUris: data.redirect_uris }).where(eq(oauthClients.id, client.id));
     await recordActivity(tx.db, {
-      accountId: client.accountId,
+      accountId: ctx.actor.accountId,
       actor: ctx.actor,
       action: "app.redirect_uris_updated",
       subjectId: client.id,

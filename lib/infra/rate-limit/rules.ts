@@ -27,6 +27,8 @@ export const rateRules = {
   schema: { name: "schema", limit: 60, windowSeconds: 60 },
   /** Posts to one address of the sandbox's webhook receiver (lib/domain/webhooks/sandbox-receiver.ts). */
   sandboxReceiver: { name: "sandbox-receiver", limit: 120, windowSeconds: 60 },
+  /** Self-registrations of OAuth clients (`POST /oauth/register`) per address: a client registers once per machine. */
+  clientRegistration: { name: "client-registration", limit: 20, windowSeconds: 3600 },
 } as const satisfies Record<string, RateRule>;
 
 /** Whole seconds from `now` until `resetAt` (both epoch ms), at least 1 so a client never retries at once. */

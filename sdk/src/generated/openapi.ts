@@ -355,6 +355,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/oauth/register": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Register a public client (MCP)
+     * @description RFC 7591 dynamic client registration, for MCP clients that know nothing but the endpoint's URL: the client registers itself as a public client (no secret, `token_endpoint_auth_method: none`), then uses the authorization code flow with PKCE S256 like any app. Nobody reviews such a client, so the consent page says it registered itself and shows the host it returns to. An app that keeps a secret is registered by its account in the portal instead. Rate limited to 20 registrations an hour per address.
+     *
+     *     No key needed.
+     */
+    post: operations["registerPublicClient"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/oauth/token": {
     parameters: {
       query?: never;
@@ -366,7 +388,7 @@ export interface paths {
     put?: never;
     /**
      * Exchange an authorization code for a key
-     * @description RFC 6749 §4.1.3 with PKCE (RFC 7636, S256). The app authenticates with HTTP Basic (`client_id:client_secret`, each form-urlencoded) or with `client_id` and `client_secret` in the body, not both. The code is valid 60 seconds and once: presenting it again is refused and revokes the key it granted. The answer is the account key (365 days) for the app's connection to the account; a new consent keeps `connection_id` and replaces the previous key. Rate limited per address.
+     * @description RFC 6749 §4.1.3 with PKCE (RFC 7636, S256). The app authenticates with HTTP Basic (`client_id:client_secret`, each form-urlencoded) or with `client_id` and `client_secret` in the body, not both; a public client (registered at `POST /oauth/register`) sends its `client_id` alone. A consent asked with `resource` (RFC 8707) grants a key accepted at that resource only. The code is valid 60 seconds and once: presenting it again is refused and revokes the key it granted. The answer is the account key (365 days) for the app's connection to the account; a new consent keeps `connection_id` and replaces the previous key. Rate limited per address.
      *
      *     No key needed.
      */
@@ -1662,6 +1684,9 @@ export interface components {
         | "invalid_scope"
         | "unsupported_response_type"
         | "access_denied"
+        | "invalid_target"
+        | "invalid_client_metadata"
+        | "invalid_redirect_uri"
         | "upload_signature_invalid"
         | "upload_expired"
         | "upload_length_mismatch"
@@ -1981,12 +2006,12 @@ export interface components {
         [key: string]: unknown;
       };
     };
-    OAuthTokenError: {
+    OAuthRegistrationError: {
       /**
        * @description RFC 6749 §5.2 error code, stable.
        * @enum {string}
        */
-      error: "invalid_request" | "invalid_grant" | "unsupported_grant_type";
+      error: "invalid_client_metadata" | "invalid_redirect_uri";
       /** @description The `detail` in ASCII (RFC 6749 allows no other characters). */
       error_description: string;
       /** @description Address of the problem type: `{APP_URL}/problems/{code}`. */
@@ -1998,7 +2023,7 @@ export interface components {
        * @description The same as `error`.
        * @enum {string}
        */
-      code: "invalid_request" | "invalid_grant" | "unsupported_grant_type";
+      code: "invalid_client_metadata" | "invalid_redirect_uri";
       /** @description Stable: why, more precisely than `code` (listed on the page `type` points at). */
       reason?: string;
       /** @description Human text in the request's language. */
@@ -2022,6 +2047,29 @@ export interface components {
        * @enum {string}
        */
       code: "invalid_client";
+      /** @description Stable: why, more precisely than `code` (listed on the page `type` points at). */
+      reason?: string;
+      /** @description Human text in the request's language. */
+      detail: string;
+    };
+    OAuthTokenError: {
+      /**
+       * @description RFC 6749 §5.2 error code, stable.
+       * @enum {string}
+       */
+      error: "invalid_request" | "invalid_grant" | "unsupported_grant_type" | "invalid_target";
+      /** @description The `detail` in ASCII (RFC 6749 allows no other characters). */
+      error_description: string;
+      /** @description Address of the problem type: `{APP_URL}/problems/{code}`. */
+      type: string;
+      /** @description Human text in the request's language. */
+      title: string;
+      status: number;
+      /**
+       * @description The same as `error`.
+       * @enum {string}
+       */
+      code: "invalid_request" | "invalid_grant" | "unsupported_grant_type" | "invalid_target";
       /** @description Stable: why, more precisely than `code` (listed on the page `type` points at). */
       reason?: string;
       /** @description Human text in the request's language. */
@@ -6494,6 +6542,168 @@ export interface operations {
       };
     };
   };
+  registerPublicClient: {
+    parameters: {
+      query?: {
+        /** @description Language of titles, details and labels. */
+        locale?: "ro" | "en";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "client_name": "Claude Code",
+         *       "redirect_uris": [
+         *         "http://localhost:33418/callback"
+         *       ],
+         *       "token_endpoint_auth_method": "none",
+         *       "grant_types": [
+         *         "authorization_code",
+         *         "refresh_token"
+         *       ],
+         *       "response_types": [
+         *         "code"
+         *       ]
+         *     }
+         */
+        "application/json": {
+          /** @description 1 to 10: `https://`, or `http://` on 127.0.0.1, localhost or [::1] (any port), no fragment. */
+          redirect_uris: string[];
+          /** @description 1 to 100 characters, shown on the consent page as the app's own claim. */
+          client_name?: string;
+          /** @description An `https://` home page, shown as the app's own claim. */
+          client_uri?: string;
+          /** @constant */
+          token_endpoint_auth_method?: "none";
+          /** @description `authorization_code`; a `refresh_token` asked for is dropped (keys last 365 days). */
+          grant_types?: string[];
+          response_types?: "code"[];
+        };
+      };
+    };
+    responses: {
+      /** @description The client as registered (RFC 7591 §3.2.1), with the values this server put in place of the asked ones. */
+      201: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          /** @description `no-store`: never cached (RFC 6749 §5.1). */
+          "Cache-Control"?: string;
+          /** @description `no-cache`. */
+          Pragma?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description `svcc_…`: send it to the consent page and the token endpoint. */
+            client_id: string;
+            client_id_issued_at: number;
+            client_name: string;
+            client_uri?: string;
+            redirect_uris: string[];
+            /** @constant */
+            token_endpoint_auth_method: "none";
+            grant_types: "authorization_code"[];
+            response_types: "code"[];
+          };
+        };
+      };
+      /** @description `invalid_redirect_uri` (none, more than 10, or one not allowed), or `invalid_client_metadata` (an authentication method other than `none`, grant or response types other than the authorization code, a name or home page not allowed, a body that is not a JSON object). Body `application/json` with `error` and the problem members. */
+      400: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          /** @description `no-store`: never cached (RFC 6749 §5.1). */
+          "Cache-Control"?: string;
+          /** @description `no-cache`. */
+          Pragma?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthRegistrationError"];
+        };
+      };
+      /** @description `invalid_client`: no app authentication, an unknown `client_id` or a wrong `client_secret`. After HTTP Basic, `WWW-Authenticate: Basic` comes with it. */
+      401: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          /** @description `no-store`: never cached (RFC 6749 §5.1). */
+          "Cache-Control"?: string;
+          /** @description `no-cache`. */
+          Pragma?: string;
+          /** @description After HTTP Basic: `Basic realm="oauth", charset="UTF-8"`. */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OAuthClientError"];
+        };
+      };
+      /** @description Invalid data, see `errors[]`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `too_many_requests`: wait `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: an unexpected failure, nothing internal shown; quote `request_id` when reporting it. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `service_unavailable`: the database cannot be reached right now (restarting, connections lost); the request's transaction was rolled back. Retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   exchangeOAuthCode: {
     parameters: {
       query?: {
@@ -6527,8 +6737,10 @@ export interface operations {
           code_verifier: string;
           /** @description `svcc_…`; or in HTTP Basic. */
           client_id?: string;
-          /** @description `svcs_…`; or in HTTP Basic. Server side only. */
+          /** @description `svcs_…`; or in HTTP Basic. Server side only. A public client (self-registered) sends none. */
           client_secret?: string;
+          /** @description RFC 8707: if sent, exactly the `resource` of the consent request; the key is bound to that resource either way. */
+          resource?: string;
         };
       };
     };
@@ -6565,7 +6777,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request` (a parameter missing, repeated or malformed, a body that is not `application/x-www-form-urlencoded`, two app authentications), `unsupported_grant_type`, or `invalid_grant` (the code unknown, another app's, expired, used, for another `redirect_uri`, or the verifier does not match). Body `application/json` with `error` and the problem members. */
+      /** @description `invalid_request` (a parameter missing, repeated or malformed, a body that is not `application/x-www-form-urlencoded`, two app authentications), `unsupported_grant_type`, `invalid_grant` (the code unknown, another app's, expired, used, for another `redirect_uri`, or the verifier does not match), or `invalid_target` (a `resource` other than the consent's). Body `application/json` with `error` and the problem members. */
       400: {
         headers: {
           /** @description Identifies the request (on every response). */

@@ -10,11 +10,17 @@ import { redirectMatches, withParameters } from "@/lib/domain/oauth/redirect-uri
 
 /** A consent request that passed every check: what the consent page shows, and what Allow and Deny take back. */
 export interface AuthorizeRequest {
-  client: { id: string; name: string };
+  /**
+   * `selfRegistered`: the app registered itself (RFC 7591) and nobody reviewed it, so the page says
+   * so and shows what it claims (`clientUri`) beside the host it returns to.
+   */
+  client: { id: string; name: string; selfRegistered: boolean; clientUri: string | null };
   redirectUri: string;
   scope: Permission[];
   state: string;
   codeChallenge: string;
+  /** RFC 8707: the resource the key will be bound to; null when the app named none. */
+  resource: string | null;
 }
 
 export const localeOf = (ctx: ServiceContext): Locale => ctx.locale ?? "ro";

@@ -15,7 +15,7 @@ export interface ClientAuthenticatedInput {
 /** The realm of the Basic challenge on a 401 after HTTP Basic (RFC 6749 §5.2, RFC 7617). */
 export const basicChallenge = 'Basic realm="oauth", charset="UTF-8"';
 
-const invalidClient = (basic: boolean, reason?: "no_client_authentication" | "malformed_basic") =>
+const invalidClient = (basic: boolean, reason?: "no_client_authentication" | "malformed_basic" | "public_client_secret") =>
   new AppError("invalid_client", reason ? { reason } : {}, {}, basic ? { "WWW-Authenticate": basicChallenge } : {});
 
 /** RFC 6749 §2.3.1: the id and secret inside Basic are each form-urlencoded first. */
@@ -39,10 +39,15 @@ function basicCredentials(header: string | null): { id: string; secret: string }
   return id && secret ? { id, secret } : "malformed";
 }
 
+const findClient = async (ctx: ServiceContext, id: string): Promise<OAuthClient | undefined> =>
+  id.startsWith("svcc_") ? (await ctx.db.select().from(oauthClients).where(eq(oauthClients.id, id)))[0] : undefined;
+
 /**
- * Authenticates the integrator app by HTTP Basic or by `client_id` and `client_secret` in the body,
- * one method only (RFC 6749 §2.3). An unknown id and a wrong secret are the same 401, so whether an
- * id exists never leaks; after Basic the 401 carries the Basic challenge.
+ * Authenticates the app by HTTP Basic or by `client_id` and `client_secret` in the body, one method
+ * only (RFC 6749 §2.3). A public client (self-registered, `token_endpoint_auth_method: none`) sends
+ * its `client_id` alone and must not send a secret; a confidential one always needs its secret. An
+ * unknown id and a wrong secret are the same 401, so whether an id exists never leaks; after Basic
+ * the 401 carries the Basic challenge.
  */
 export async function authenticateClient(ctx: ServiceContext, input: ClientAuthenticatedInput): Promise<OAuthClient> {
   const basic = basicCredentials(input.authorization);
@@ -51,10 +56,13 @@ export async function authenticateClient(ctx: ServiceContext, input: ClientAuthe
   if (basic === "malformed") throw invalidClient(true, "malformed_basic");
   if (basic && bodyId !== undefined && bodyId !== basic.id) throw new AppError("invalid_request", { reason: "client_id_mismatch" });
   const credentials = basic ?? (bodyId && bodySecret ? { id: bodyId, secret: bodySecret } : undefined);
-  if (!credentials) throw invalidClient(false, "no_client_authentication");
-  const [client] = credentials.id.startsWith("svcc_")
-    ? await ctx.db.select().from(oauthClients).where(eq(oauthClients.id, credentials.id))
-    : [];
-  if (!client || !secretMatches(credentials.secret, client.secretHash)) throw invalidClient(basic !== undefined);
+  if (!credentials) {
+    const publicClient = bodyId ? await findClient(ctx, bodyId) : undefined;
+    if (publicClient && publicClient.secretHash === null) return publicClient;
+    throw invalidClient(false, "no_client_authentication");
+  }
+  const client = await findClient(ctx, credentials.id);
+  if (client && client.secretHash === null) throw invalidClient(basic !== undefined, "public_client_secret");
+  if (!client?.secretHash || !secretMatches(credentials.secret, client.secretHash)) throw invalidClient(basic !== undefined);
   return client;
 }

@@ -9,7 +9,7 @@ export const tokenRoute = defineRoute({
   operationId: "exchangeOAuthCode",
   summary: "Exchange an authorization code for a key",
   description:
-    "RFC 6749 §4.1.3 with PKCE (RFC 7636, S256). The app authenticates with HTTP Basic (`client_id:client_secret`, each form-urlencoded) or with `client_id` and `client_secret` in the body, not both. The code is valid 60 seconds and once: presenting it again is refused and revokes the key it granted. The answer is the account key (365 days) for the app's connection to the account; a new consent keeps `connection_id` and replaces the previous key. Rate limited per address.",
+    "RFC 6749 §4.1.3 with PKCE (RFC 7636, S256). The app authenticates with HTTP Basic (`client_id:client_secret`, each form-urlencoded) or with `client_id` and `client_secret` in the body, not both; a public client (registered at `POST /oauth/register`) sends its `client_id` alone. A consent asked with `resource` (RFC 8707) grants a key accepted at that resource only. The code is valid 60 seconds and once: presenting it again is refused and revokes the key it granted. The answer is the account key (365 days) for the app's connection to the account; a new consent keeps `connection_id` and replaces the previous key. Rate limited per address.",
   tags: ["OAuth"],
   permission: "public",
   body: {
@@ -24,7 +24,16 @@ export const tokenRoute = defineRoute({
         .regex(/^[A-Za-z0-9\-._~]+$/)
         .meta({ description: "The PKCE verifier whose S256 hash was the `code_challenge`." }),
       client_id: z.string().optional().meta({ description: "`svcc_…`; or in HTTP Basic." }),
-      client_secret: z.string().optional().meta({ description: "`svcs_…`; or in HTTP Basic. Server side only." }),
+      client_secret: z
+        .string()
+        .optional()
+        .meta({ description: "`svcs_…`; or in HTTP Basic. Server side only. A public client (self-registered) sends none." }),
+      resource: z
+        .string()
+        .optional()
+        .meta({
+          description: "RFC 8707: if sent, exactly the `resource` of the consent request; the key is bound to that resource either way.",
+        }),
     }),
     types: [formContentType],
     checkedBy: "exchangeCode (lib/domain/oauth/exchange-code.ts): OAuth errors, not 422",
@@ -54,8 +63,8 @@ export const tokenRoute = defineRoute({
     },
     ...oauthErrorResponses(
       "OAuthTokenError",
-      ["invalid_request", "invalid_grant", "unsupported_grant_type"],
-      "`invalid_request` (a parameter missing, repeated or malformed, a body that is not `application/x-www-form-urlencoded`, two app authentications), `unsupported_grant_type`, or `invalid_grant` (the code unknown, another app's, expired, used, for another `redirect_uri`, or the verifier does not match).",
+      ["invalid_request", "invalid_grant", "unsupported_grant_type", "invalid_target"],
+      "`invalid_request` (a parameter missing, repeated or malformed, a body that is not `application/x-www-form-urlencoded`, two app authentications), `unsupported_grant_type`, `invalid_grant` (the code unknown, another app's, expired, used, for another `redirect_uri`, or the verifier does not match), or `invalid_target` (a `resource` other than the consent's).",
     ),
   },
   errors: [400, 401],
