@@ -1,0 +1,1 @@
+ALTER TABLE "listings" ADD COLUMN "source_updated_at" timestamp with time zone;
