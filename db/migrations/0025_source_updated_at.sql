@@ -1,1 +1,0 @@
-ALTER TABLE "listings" ADD COLUMN "source_updated_at" timestamp with time zone;
