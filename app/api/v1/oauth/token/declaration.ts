@@ -28,12 +28,9 @@ export const tokenRoute = defineRoute({
         .string()
         .optional()
         .meta({ description: "`svcs_…`; or in HTTP Basic. Server side only. A public client (self-registered) sends none." }),
-      resource: z
-        .string()
-        .optional()
-        .meta({
-          description: "RFC 8707: if sent, exactly the `resource` of the consent request; the key is bound to that resource either way.",
-        }),
+      resource: z.string().optional().meta({
+        description: "RFC 8707: if sent, exactly the `resource` of the consent request; the key is bound to that resource either way.",
+      }),
     }),
     types: [formContentType],
     checkedBy: "exchangeCode (lib/domain/oauth/exchange-code.ts): OAuth errors, not 422",
