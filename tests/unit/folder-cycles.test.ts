@@ -18,7 +18,7 @@ describe("lib/ folders", () => {
 
   it("reads the graph of this project (resolving aliases, relative paths and folder indexes)", () => {
     const graph = folderGraph();
-    expect(graph.get("lib/adapters/worker")?.has("lib/domain/media")).toBe(true);
+    expect(graph.get("lib/adapters/jobs")?.has("lib/domain/media")).toBe(true);
     expect(graph.get("lib/domain/listings")?.has("lib/domain/vocabulary")).toBe(true);
     expect(graph.get("lib/base/validation")?.has("lib/base")).toBe(true);
   });
