@@ -55,13 +55,14 @@ for (const { locale, browserLocale } of [
     await page.goto("/docs/api");
     expect(new URL((await documentRequest).url()).search).toBe(locale === "en" ? "" : "?locale=ro");
     const texts = catalogueTexts(locale);
-    await openReferenceOperation(page, "Keys", texts.operations.ping.summary);
+    // Tags are shown by their names in the page's language (`x-displayName`).
+    await openReferenceOperation(page, texts.tagNames.Keys, texts.operations.ping.summary);
     await screenshot(page, testInfo, `reference-${locale}-desktop`);
 
     // The webhooks, one per event type, from the document's `webhooks`.
     await page
       .locator("aside")
-      .getByRole("button", { name: /^Webhooks/ })
+      .getByRole("button", { name: new RegExp(`^${texts.tagNames.Webhooks}`) })
       .click();
     await expect(page.getByRole("heading", { name: texts.operations.listingPublishedWebhook.summary, exact: true })).toBeVisible();
     await expect(page.getByRole("heading", { name: texts.operations.webhookTestWebhook.summary, exact: true })).toBeVisible();
@@ -69,7 +70,7 @@ for (const { locale, browserLocale } of [
     await page.setViewportSize({ width: 360, height: 780 });
     await page.goto("/docs/api");
     // The first tag's section, drawn with the first screen (the operations below it are drawn later).
-    await expect(page.getByRole("region", { name: "Keys" }).getByText(texts.tags.Keys, { exact: true })).toBeVisible();
+    await expect(page.getByRole("region", { name: texts.tagNames.Keys }).getByText(texts.tags.Keys, { exact: true })).toBeVisible();
     await screenshot(page, testInfo, `reference-${locale}-360px`);
     expect(outside).toEqual([]);
     await context.close();

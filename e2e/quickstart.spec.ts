@@ -122,8 +122,14 @@ for (const locale of ["en", "ro"] as const) {
       await expect(card.getByRole("status")).toContainText("204");
       await expect.poll(() => printed.find((line) => line.startsWith("received webhook.test "))).toBeTruthy();
 
-      // 5–7. Create, add the sandbox's photo, publish: one terminal, each block after the one before.
-      const run = spawnSync("bash", ["-c", session(guide.after)], { cwd: folder, env: environment, encoding: "utf8", timeout: 60_000 });
+      // 5–7. Create, add the sandbox's photo, publish: the same terminal as the exports of steps 2 and 3
+      // (the receiver runs in its background), each block after the one before.
+      const run = spawnSync("bash", ["-c", session([...guide.before, ...guide.after])], {
+        cwd: folder,
+        env: environment,
+        encoding: "utf8",
+        timeout: 60_000,
+      });
       expect(run.status, run.stderr).toBe(0);
       const listing = JSON.parse(readFileSync(path.join(folder, "listing.json"), "utf8")).data;
       expect(listing).toMatchObject({ status: "pending", external_ref: "quickstart-1" });
