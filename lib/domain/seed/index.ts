@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { postgresError, sqlState } from "@/db/errors";
 import { accounts } from "@/db/schema";
+import { ValidationError } from "@/lib/base/errors";
 import type { OperatorActor, ServiceContext, SystemActor } from "@/lib/base/context";
 import { demoEmail, sandboxPassword, seedAccounts, type SeededAccounts } from "./accounts";
 import { seedIntegrations, type SeededIntegrations } from "./integrations";
@@ -39,10 +40,10 @@ export async function seedSandbox({
   try {
     seeded = await seedAccounts(ctx);
   } catch (error) {
-    // The demo account is the first one created: its e-mail taken meanwhile means another process is seeding.
-    const failure = postgresError(error);
-    if (failure?.code === sqlState.uniqueViolation && failure.constraint === "accounts_email_unique")
-      return { seeded: false, reason: `${demoEmail} was created meanwhile by another process` };
+    // The demo account is the first one created: its e-mail taken meanwhile means another process is
+    // seeding. Taken after this process's check, it is the unique index that says so; taken before
+    // the account's own check, createAccount's refusal (`email_taken` at /email).
+    if (emailTakenMeanwhile(error)) return { seeded: false, reason: `${demoEmail} was created meanwhile by another process` };
     throw error;
   }
   // Before the listings: the connection gives the demo account its first key, and only accounts with
@@ -66,4 +67,12 @@ export async function seedSandbox({
 async function accountExists(ctx: ServiceContext, email: string): Promise<boolean> {
   const rows = await ctx.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, email));
   return rows.length > 0;
+}
+
+function emailTakenMeanwhile(error: unknown): boolean {
+  const failure = postgresError(error);
+  if (failure?.code === sqlState.uniqueViolation && failure.constraint === "accounts_email_unique") return true;
+  return (
+    error instanceof ValidationError && error.errors.some((field) => field.pointer === "/email" && field.params?.reason === "email_taken")
+  );
 }
