@@ -73,6 +73,7 @@ function emailTakenMeanwhile(error: unknown): boolean {
   const failure = postgresError(error);
   if (failure?.code === sqlState.uniqueViolation && failure.constraint === "accounts_email_unique") return true;
   return (
-    error instanceof ValidationError && error.errors.some((field) => field.pointer === "/email" && field.params?.reason === "email_taken")
+    error instanceof ValidationError &&
+    error.errors.some((field) => field.pointer === "/email" && field.code === "invalid_value" && field.params.reason === "email_taken")
   );
 }
