@@ -23,7 +23,8 @@ describe("DATABASE_POOL_SIZE", () => {
     }
   });
 
-  const url = process.env.DATABASE_URL;
+  // The direct address: behind test:pg's transaction pooler each statement may reach any server session.
+  const url = process.env.DATABASE_URL_UNPOOLED ?? process.env.DATABASE_URL;
   it.skipIf(!url)(`bounds the server sessions one process holds${url ? "" : " (skipped: needs PostgreSQL, npm run test:pg)"}`, async () => {
     const db = await openDatabase({ url: url!, poolSize: 3 });
     try {
