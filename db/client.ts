@@ -26,6 +26,13 @@ export interface Database {
   rows<T>(query: Parameters<Connection["execute"]>[0], on?: Handle): Promise<T[]>;
   close(): Promise<void>;
   /**
+   * A `select 1` that never waits behind the pool's queries (readiness): on PostgreSQL on a connection
+   * of its own, opened at the first ping. A pool busy with requests is a busy database, not an
+   * unreachable one: a check queued behind them timed out under load, and the load balancer took out
+   * every instance that was serving.
+   */
+  ping(): Promise<void>;
+  /**
    * Calls `onNotify` with the payload of every NOTIFY of `channel` (sent by any session, delivered at
    * its commit); resolves with the function that stops listening. On PostgreSQL every channel of the
    * process shares one connection (postgres.js keeps one for LISTEN, re-listening when it reconnects).
@@ -145,6 +152,8 @@ async function openPostgres(
   // postgres.js opens a connection of its own for LISTEN, from this client's settings, on first use.
   const listener = directUrl ? postgres(directUrl, { ...options, max: 1 }) : client;
   const connection = drizzle({ client }) as unknown as Connection;
+  // Through the same address as the queries (a pooler's failure is theirs too), never queued behind them.
+  const pinger = postgres(url, { ...options, max: 1, prepare: false });
   const replicaClients = replicaSettings.urls.map((replicaUrl) => ({
     name: replicaName(replicaUrl),
     client: postgres(replicaUrl, { ...options, max, prepare: !directUrl }),
@@ -167,9 +176,13 @@ async function openPostgres(
     close: async () => {
       await Promise.all([
         client.end({ timeout: 5 }),
+        pinger.end({ timeout: 5 }),
         listener !== client && listener.end({ timeout: 5 }),
         ...replicaClients.map(({ client: replicaClient }) => replicaClient.end({ timeout: 5 })),
       ]);
+    },
+    ping: async () => {
+      await pinger`select 1`;
     },
     listen: async (channel, onNotify) => {
       const { unlisten } = await listener.listen(channel, (payload) => onNotify(payload));
@@ -192,6 +205,10 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     pglite,
     rows: async <T>(query: Parameters<Connection["execute"]>[0], on: Handle = connection) => resultRows<T>(await on.execute(query)),
     close: () => pglite.close(),
+    // One engine in this process: every query waits its turn anyway.
+    ping: async () => {
+      await pglite.query("select 1");
+    },
     listen: async (channel, onNotify) => pglite.listen(channel, (payload) => onNotify(payload)),
   };
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { database } from "@/db";
 import { openDatabase } from "@/db/client";
 import { databaseSettings, resetConfig } from "@/lib/base/config";
 
@@ -35,5 +36,33 @@ describe("DATABASE_POOL_SIZE", () => {
     } finally {
       await db.close();
     }
+  });
+});
+
+describe("Database.ping (readiness)", () => {
+  const url = process.env.DATABASE_URL;
+  it.skipIf(!url)(
+    `answers while every connection of the pool is busy${url ? "" : " (skipped: needs PostgreSQL, npm run test:pg)"}`,
+    async () => {
+      // The production path: DATABASE_URL, behind test:pg's pooler. The pool's only connection sleeps.
+      const db = await openDatabase({
+        url: url!,
+        poolSize: 1,
+        pooling: process.env.DATABASE_URL_UNPOOLED ? "transaction" : "session",
+        directUrl: process.env.DATABASE_URL_UNPOOLED,
+      });
+      try {
+        const busy = db.rows(sql`select pg_sleep(1)`).then(() => "pool's query");
+        const first = await Promise.race([busy, db.ping().then(() => "ping")]);
+        expect(first).toBe("ping");
+        await busy;
+      } finally {
+        await db.close();
+      }
+    },
+  );
+
+  it("answers on the run's database, embedded or PostgreSQL", async () => {
+    await expect((await database()).ping()).resolves.toBeUndefined();
   });
 });

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { database } from "@/db";
 import { config } from "@/lib/base/config";
 import { logger } from "@/lib/base/logger";
@@ -22,7 +21,8 @@ export const checkTimeoutMs = 2_000;
 /**
  * Whether this instance should get traffic (`GET /api/health/ready`). The checks run in parallel,
  * each under `checkTimeoutMs`:
- * - `database`: a `select 1`; failing → `unavailable` (no request can be served without it);
+ * - `database`: a `select 1` on a connection of its own (`Database.ping`), so a pool busy with requests
+ *   does not take a serving instance out; failing → `unavailable` (no request can be served without it);
  * - `redis`, when `UPSTASH_REDIS_REST_*` is set: a PING; failing → `degraded` only, since the rate
  *   limiter then counts per process and every request is still answered (docs/operations.md, Health and shutdown);
  * - `blob` and `inngest`, when any of their variables is set: that the configuration is complete
@@ -46,8 +46,7 @@ export async function checkReadiness(): Promise<Readiness> {
 }
 
 async function pingDatabase(): Promise<void> {
-  const db = await database();
-  await db.rows(sql`select 1`);
+  await (await database()).ping();
 }
 
 async function pingRedis(): Promise<void> {
