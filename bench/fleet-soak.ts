@@ -11,7 +11,7 @@
  * reached the webhook, and it fails on any 5xx but the 503s (with `Retry-After`) around the PostgreSQL
  * restart, on any request without an answer, and when RSS or connections grew (start against end).
  */
-import { readdirSync, readFileSync, readlinkSync, mkdirSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
@@ -40,6 +40,7 @@ const importEverySeconds = 20;
 /** How much larger RSS (each role's sum) and connections may be at the end than after the warm-up. */
 const growthLimit = 0.25;
 const resultsFile = path.resolve(".data/bench/fleet-soak.json");
+const logDir = path.resolve(".data/bench/fleet-soak-logs");
 
 const mix = [
   { op: "read", share: 0.3 },
@@ -102,7 +103,9 @@ export async function fleetSoak(settings: FleetSoakSettings, log: (line: string)
   });
   cleanup(() => receiver.close());
   log("starting the fleet: a PostgreSQL cluster and its standby, PgBouncer, two web instances, a worker, HAProxy");
-  const fleet = await startFleet("soak");
+  rmSync(logDir, { recursive: true, force: true });
+  const fleet = await startFleet("soak", { logDir });
+  log(`each process's output: ${path.relative(process.cwd(), logDir)}/`);
   cleanup(() => fleet.stop());
 
   const database = await openDatabase({ url: fleet.databaseUrl });
@@ -184,15 +187,19 @@ export async function fleetSoak(settings: FleetSoakSettings, log: (line: string)
     log(`${what}: done in ${((Date.now() - from) / 1000).toFixed(1)} s`);
   };
   let exitCodes: (number | null)[] = [];
-  await Promise.all([
-    traffic.openLoop(rate, until),
-    traffic.longPolls(longPollers, until),
-    traffic.imports(importEverySeconds, until),
-    fault(0.4, "PostgreSQL restart (pg_ctl restart -m fast)", () => fleet.cluster.restart()).then(() =>
-      fault(0.6, "rolling restart of the web instances", async () => (exitCodes = await fleet.rollingRestart())),
-    ),
-  ]);
-  clearInterval(sampler);
+  try {
+    await Promise.all([
+      traffic.openLoop(rate, until),
+      traffic.longPolls(longPollers, until),
+      traffic.imports(importEverySeconds, until),
+      fault(0.4, "PostgreSQL restart (pg_ctl restart -m fast)", () => fleet.cluster.restart()).then(() =>
+        fault(0.6, "rolling restart of the web instances", async () => (exitCodes = await fleet.rollingRestart())),
+      ),
+    ]);
+  } finally {
+    // Also when a fault fails the soak: samples of a fleet no longer driven say nothing.
+    clearInterval(sampler);
+  }
   await takeSample();
 
   log("reading back every acknowledged write, waiting for the imports and the deliveries");

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -28,7 +28,15 @@ export interface FleetProcess {
  */
 export async function startFleetProcess(
   name: string,
-  options: { node: string; folder: string; script: string; env: NodeJS.ProcessEnv; ready: (output: string) => Promise<boolean> },
+  options: {
+    node: string;
+    folder: string;
+    script: string;
+    env: NodeJS.ProcessEnv;
+    ready: (output: string) => Promise<boolean>;
+    /** A file the process's output is also appended to (an instance started again appends to its own). */
+    logFile?: string;
+  },
 ): Promise<FleetProcess> {
   const child: ChildProcess = spawn(options.node, [options.script], {
     cwd: options.folder,
@@ -36,14 +44,29 @@ export async function startFleetProcess(
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const log = options.logFile ? createWriteStream(options.logFile, { flags: "a" }) : undefined;
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    log?.write(chunk);
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+  child.once("close", () => log?.end());
+  let stopping = false;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code, signal) => {
+      // A process that dies on its own is said at once, with what it printed: the balancer would only show 503s.
+      if (!stopping)
+        process.stderr.write(`${name} exited by itself (${signal ?? `code ${code}`}); its last output:\n${output.slice(-4000)}\n`);
+      resolve(code);
+    }),
+  );
   const running = () => child.exitCode === null && child.signalCode === null;
   for (let attempt = 0; ; attempt++) {
     if (!running()) throw new Error(`${name} exited before it was ready:\n${output}`);
     if (await options.ready(output)) break;
     if (attempt > 360) {
+      stopping = true;
       child.kill("SIGKILL");
       throw new Error(`${name} was not ready within 90 s:\n${output}`);
     }
@@ -56,11 +79,13 @@ export async function startFleetProcess(
     running,
     async stop() {
       if (!running()) return child.exitCode;
+      stopping = true;
       child.kill("SIGTERM");
       return exited;
     },
     async kill() {
       if (!running()) return;
+      stopping = true;
       child.kill("SIGKILL");
       await exited;
     },
@@ -116,7 +141,7 @@ export async function startLoadBalancer(backends: { name: string; port: number }
       "  balance roundrobin",
       "  option httpchk GET /api/health/ready",
       "  http-check expect status 200",
-      ...backends.map(({ name, port: backendPort }) => `  server ${name} 127.0.0.1:${backendPort} check inter 500ms fall 1 rise 2`),
+      ...backends.map(({ name, port: backendPort }) => `  server ${name} 127.0.0.1:${backendPort} check inter 500ms fall 2 rise 2`),
       "",
     ].join("\n"),
   );
@@ -210,7 +235,10 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
-export async function startFleet(name: string): Promise<Fleet> {
+/** `logDir`: each process's output is also appended to `<logDir>/<web-1|web-2|worker>.log`. */
+export async function startFleet(name: string, options: { logDir?: string } = {}): Promise<Fleet> {
+  if (options.logDir) mkdirSync(options.logDir, { recursive: true });
+  const logFile = (processName: string) => options.logDir && path.join(options.logDir, `${processName.replace(" ", "-")}.log`);
   const cluster = await startPostgresCluster();
   const stops: (() => Promise<void>)[] = [() => cluster.stop()];
   const stopAll = async () => {
@@ -257,6 +285,7 @@ export async function startFleet(name: string): Promise<Fleet> {
         script: "server.js",
         env: { ...environment, PORT: String(webPorts[index]), HOSTNAME: "127.0.0.1" },
         ready: () => answersApi(instanceOrigin(index)),
+        logFile: logFile(`web ${index + 1}`),
       }));
     const startWorker = async () =>
       (worker = await startFleetProcess("worker", {
@@ -265,6 +294,7 @@ export async function startFleet(name: string): Promise<Fleet> {
         script: "worker.mjs",
         env: { ...environment, LOG_LEVEL: "info" },
         ready: async (output) => output.includes("embedded job runner started"),
+        logFile: logFile("worker"),
       }));
     await Promise.all([startWeb(0), startWeb(1)]);
     await startWorker();

@@ -84,6 +84,9 @@ export async function startUpstashBridge(
 ): Promise<UpstashBridge> {
   const token = options.token ?? "bridge-token";
   const redis = new Redis(options.redisUrl ?? defaultRedisUrl, { maxRetriesPerRequest: 1 });
+  // ioredis reconnects by itself and each command's reply carries its own failure; without a listener a
+  // connect timeout on a busy machine is printed as an unhandled error event.
+  redis.on("error", () => {});
   const storedHashOf = new Map<string, string>();
 
   const rewrite = ([name, ...rawArgs]: Command): Command => {
