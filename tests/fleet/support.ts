@@ -112,7 +112,12 @@ export interface LoadBalancer {
  * 500 ms (giving each check up to 5 s) and retries a request whose connection was refused or dropped before an answer on the next
  * instance, so a rolling restart is invisible to clients.
  */
-export async function startLoadBalancer(backends: { name: string; port: number }[], port: number): Promise<LoadBalancer> {
+export async function startLoadBalancer(
+  backends: { name: string; port: number }[],
+  port: number,
+  /** Where HAProxy's log of abnormal requests goes (errors, time-outs, retries, redispatches): normal ones are not logged. */
+  logFile?: string,
+): Promise<LoadBalancer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "fleet-haproxy-"));
   const config = path.join(dir, "haproxy.cfg");
   writeFileSync(
@@ -120,9 +125,11 @@ export async function startLoadBalancer(backends: { name: string; port: number }
     [
       "global",
       "  maxconn 2000",
+      ...(logFile ? ["  log stdout format raw local0 info"] : []),
       `  stats socket ${path.join(dir, "admin.sock")} level admin`,
       "defaults",
       "  mode http",
+      ...(logFile ? ["  log global", "  option httplog", "  option dontlog-normal"] : []),
       "  timeout connect 2s",
       "  timeout client 60s",
       "  timeout server 60s",
@@ -159,8 +166,10 @@ export async function startLoadBalancer(backends: { name: string; port: number }
   );
   const child = spawn("haproxy", ["-db", "-f", config], { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const log = logFile ? createWriteStream(logFile, { flags: "a" }) : undefined;
+  child.stdout!.on("data", (chunk: Buffer) => (log ? log.write(chunk) : (output += chunk.toString())));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.once("close", () => log?.end());
   const exited = new Promise((resolve) => child.once("exit", resolve));
   const origin = `http://127.0.0.1:${port}`;
   for (let attempt = 0; !(await answersApi(origin)); attempt++) {
@@ -235,7 +244,7 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
-/** `logDir`: each process's output is also appended to `<logDir>/<web-1|web-2|worker>.log`. */
+/** `logDir`: each process's output is also appended to `<logDir>/<web-1|web-2|worker>.log`, HAProxy's abnormal requests to `haproxy.log`. */
 export async function startFleet(name: string, options: { logDir?: string } = {}): Promise<Fleet> {
   if (options.logDir) mkdirSync(options.logDir, { recursive: true });
   const logFile = (processName: string) => options.logDir && path.join(options.logDir, `${processName.replace(" ", "-")}.log`);
@@ -301,6 +310,7 @@ export async function startFleet(name: string, options: { logDir?: string } = {}
     const balancer = await startLoadBalancer(
       webPorts.map((port, index) => ({ name: `web${index + 1}`, port })),
       balancerPort,
+      logFile("haproxy"),
     );
     stops.push(() => balancer.stop());
     const allServing = async (what: string) => {
