@@ -148,15 +148,21 @@ async function openPostgres(
   const { drizzle, PostgresJsPreparedQuery } = await import("drizzle-orm/postgres-js");
   traceQueries(PostgresJsPreparedQuery, "postgres");
   const options = { onnotice: () => {}, connect_timeout: connectTimeoutSeconds, backoff: reconnectBackoff };
-  const client = postgres(url, { ...options, max, prepare: !directUrl });
+  // postgres.js pipelines a statement without parameters behind the one in flight on a busy connection,
+  // each ending in its own Sync. A transaction pooler (PgBouncer 1.18, Debian 12's) hands the server to
+  // another client at the first ReadyForQuery, and drops the replies still due: under load a request
+  // waited for them forever (81 of 400 such statements through two connections). Behind one, a
+  // connection carries one statement at a time (`max_pipeline: 0`); in a session of its own it pipelines.
+  const statementOptions = directUrl ? { prepare: false, max_pipeline: 0 } : { prepare: true };
+  const client = postgres(url, { ...options, max, ...statementOptions });
   // postgres.js opens a connection of its own for LISTEN, from this client's settings, on first use.
   const listener = directUrl ? postgres(directUrl, { ...options, max: 1 }) : client;
   const connection = drizzle({ client }) as unknown as Connection;
   // Through the same address as the queries (a pooler's failure is theirs too), never queued behind them.
-  const pinger = postgres(url, { ...options, max: 1, prepare: false });
+  const pinger = postgres(url, { ...options, max: 1, ...statementOptions });
   const replicaClients = replicaSettings.urls.map((replicaUrl) => ({
     name: replicaName(replicaUrl),
-    client: postgres(replicaUrl, { ...options, max, prepare: !directUrl }),
+    client: postgres(replicaUrl, { ...options, max, ...statementOptions }),
   }));
   const replicas = replicaClients.length
     ? new ReplicaSet(
