@@ -14,14 +14,23 @@ function freePort(): string {
   ]).toString();
 }
 
-if (!process.env.E2E_PORT) {
+/**
+ * `E2E_SERVER=http://localhost:3000` runs the specs against a server already running (`npm run dev`,
+ * say) instead of starting one; `E2E_DATA_DIR` is then that server's PGlite folder (`.data/pglite`
+ * unless set), whose lock names the operator channel the specs' `cli()` uses.
+ */
+const runningServer = process.env.E2E_SERVER;
+if (runningServer) {
+  process.env.E2E_PORT = new URL(runningServer).port || "80";
+  process.env.E2E_DATA_DIR ??= ".data/pglite";
+} else if (!process.env.E2E_PORT) {
   process.env.E2E_PORT = freePort();
   // The data directory is named after the port, which no other live server holds, so it is never
   // shared with a dev server or another run; it starts empty so every run migrates and seeds afresh.
   rmSync(path.resolve(`.data/e2e-${process.env.E2E_PORT}`), { recursive: true, force: true });
 }
 const port = process.env.E2E_PORT;
-const baseURL = `http://127.0.0.1:${port}`;
+const baseURL = runningServer ?? `http://127.0.0.1:${port}`;
 const built = existsSync(path.join(".next", "BUILD_ID"));
 
 /** Desktop Chrome on Debian's Chromium; Playwright never downloads a browser here. */
@@ -84,21 +93,23 @@ export default defineConfig({
       use: chromium,
     },
   ],
-  webServer: {
-    // The production server, built first when no build is there yet (CI builds before this step).
-    // Idle connections kept 2 minutes, longer than any test: a test's request context reuses its
-    // connection after a pause, and with Node's 5 s default the server could close it just as the
-    // request went out (seen: a DELETE failing with ECONNRESET between two steps of a long test).
-    command: `${built ? "" : "npm run build && "}npm run start -- --hostname 127.0.0.1 --port ${port} --keepAliveTimeout 120000`,
-    // Answers 401 without a key once the app, its database and its pipeline are up.
-    url: `${baseURL}/api/v1/ping`,
-    // Local receivers (127.0.0.1) are allowed for the webhook journey; private addresses stay refused.
-    // TRUSTED_PROXY_HOPS=2: a browser's own X-Forwarded-For entry is its address (see signIn); requests without one stay 127.0.0.1.
-    env: { PGLITE_DIR: `.data/e2e-${port}`, APP_URL: baseURL, UNSAFE_ALLOW_LOCAL_URLS: "1", TRUSTED_PROXY_HOPS: "2" },
-    reuseExistingServer: false,
-    timeout: 180_000,
-    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
-    stdout: "ignore",
-    stderr: "pipe",
-  },
+  webServer: runningServer
+    ? undefined
+    : {
+        // The production server, built first when no build is there yet (CI builds before this step).
+        // Idle connections kept 2 minutes, longer than any test: a test's request context reuses its
+        // connection after a pause, and with Node's 5 s default the server could close it just as the
+        // request went out (seen: a DELETE failing with ECONNRESET between two steps of a long test).
+        command: `${built ? "" : "npm run build && "}npm run start -- --hostname 127.0.0.1 --port ${port} --keepAliveTimeout 120000`,
+        // Answers 401 without a key once the app, its database and its pipeline are up.
+        url: `${baseURL}/api/v1/ping`,
+        // Local receivers (127.0.0.1) are allowed for the webhook journey; private addresses stay refused.
+        // TRUSTED_PROXY_HOPS=2: a browser's own X-Forwarded-For entry is its address (see signIn); requests without one stay 127.0.0.1.
+        env: { PGLITE_DIR: `.data/e2e-${port}`, APP_URL: baseURL, UNSAFE_ALLOW_LOCAL_URLS: "1", TRUSTED_PROXY_HOPS: "2" },
+        reuseExistingServer: false,
+        timeout: 180_000,
+        gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+        stdout: "ignore",
+        stderr: "pipe",
+      },
 });

@@ -11,7 +11,7 @@ import { sendCommand } from "@/lib/adapters/cli/operator-channel";
  * CLI's would, but from this process: a CLI process per call cost seconds of start-up each.
  */
 export async function cli<T = Record<string, unknown>>(...argv: string[]): Promise<T> {
-  const holder = readLock(path.resolve(`.data/e2e-${process.env.E2E_PORT}`));
+  const holder = readLock(path.resolve(process.env.E2E_DATA_DIR ?? `.data/e2e-${process.env.E2E_PORT}`));
   if (!holder?.operatorPort || !holder.operatorToken) throw new Error("The e2e server serves no operator channel.");
   const reply = await sendCommand({ port: holder.operatorPort, token: holder.operatorToken }, commandRequest(argv));
   if (reply.exit_code !== 0) throw new Error(`${argv[0]} failed: ${JSON.stringify(reply.error)}`);
