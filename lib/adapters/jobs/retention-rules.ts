@@ -60,8 +60,8 @@ export const retentionRules: readonly RetentionRule[] = [
     age: oauthClients.createdAt,
     where: and(
       ne(oauthClients.registration, "account"),
-      notExists(sql`select 1 from ${oauthConnections} where ${oauthConnections.clientId} = ${oauthClients.id}`),
-      notExists(sql`select 1 from ${oauthCodes} where ${oauthCodes.clientId} = ${oauthClients.id}`),
+      notExists(sql`(select 1 from ${oauthConnections} where ${oauthConnections.clientId} = ${oauthClients.id})`),
+      notExists(sql`(select 1 from ${oauthCodes} where ${oauthCodes.clientId} = ${oauthClients.id})`),
     ),
   },
 ];

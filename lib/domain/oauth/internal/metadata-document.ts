@@ -66,19 +66,6 @@ export type MetadataClient = { ok: true; client: OAuthClient } | Refused;
 // Control and format characters (bidi overrides among them) would let a name pass for another on the consent page.
 const invisible = /[\p{Cc}\p{Cf}]/u;
 
-/** The members read; any others (logo_uri, contacts, jwks, …) are allowed and not kept. */
-const documentShape = z.object({
-  client_id: z.unknown(),
-  client_name: z.unknown(),
-  client_uri: z.unknown().optional(),
-  redirect_uris: z.unknown(),
-  token_endpoint_auth_method: z.unknown().optional(),
-  grant_types: z.unknown().optional(),
-  response_types: z.unknown().optional(),
-  client_secret: z.unknown().optional(),
-  client_secret_expires_at: z.unknown().optional(),
-});
-
 const stringList = z.array(z.string());
 
 interface DocumentClient {
@@ -95,10 +82,9 @@ function readDocument(url: string, body: Buffer): { ok: true; client: DocumentCl
   } catch {
     return refuse({ reason: "metadata_not_json", url });
   }
-  const shape = documentShape.safeParse(parsed);
-  if (!shape.success || typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-    return refuse({ reason: "metadata_not_json", url });
-  const document = shape.data;
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return refuse({ reason: "metadata_not_json", url });
+  // The members read; any others (logo_uri, contacts, jwks, …) are allowed and not kept.
+  const document = parsed as Record<string, unknown>;
   // §4: simple string comparison with the URL it was fetched from.
   if (document.client_id !== url) return refuse({ reason: "metadata_client_id", url });
   if (document.client_secret !== undefined || document.client_secret_expires_at !== undefined)
@@ -191,7 +177,6 @@ async function fetchDocument(
 export async function metadataDocumentClient(ctx: ServiceContext, clientId: string): Promise<MetadataClient> {
   if (!isClientIdentifierUrl(clientId)) return refuse({ reason: "metadata_client_id_url" });
   const [kept] = await ctx.db.select().from(oauthClients).where(eq(oauthClients.id, clientId));
-  if (kept && kept.registration !== "metadata_document") return refuse({ reason: "metadata_client_id_url" });
   if (kept?.metadataExpiresAt && kept.metadataExpiresAt > ctx.now) return { ok: true, client: kept };
   const fetched = await fetchDocument(clientId, ctx.now);
   if (!fetched.ok) return fetched;
@@ -213,5 +198,5 @@ export async function metadataDocumentClient(ctx: ServiceContext, clientId: stri
 export async function keptMetadataClient(ctx: ServiceContext, clientId: string): Promise<OAuthClient | undefined> {
   if (!isClientIdentifierUrl(clientId)) return undefined;
   const [kept] = await ctx.db.select().from(oauthClients).where(eq(oauthClients.id, clientId));
-  return kept?.registration === "metadata_document" ? kept : undefined;
+  return kept;
 }
