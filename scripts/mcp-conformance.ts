@@ -1,22 +1,20 @@
 /**
  * `npm run test:mcp-conformance`: the Model Context Protocol's own conformance package
- * (`@modelcontextprotocol/conformance`, pinned below, fetched by npx into npm's cache: it is no
- * dependency of the app) runs its server scenarios against our `/api/mcp`
+ * (`@modelcontextprotocol/conformance`, pinned below, fetched by npx into npm's cache with the
+ * Node.js 24 it needs: it is no dependency of the app) runs its server scenarios against our `/api/mcp`
  * (docs/development.md, MCP conformance).
  *
- * - By default the endpoint runs in this process, as the tests run it: the route handlers behind a
- *   `node:http` server on a free loopback port, an embedded in-memory database migrated on start, a
- *   fresh sandbox account and a key with every permission.
- * - With `MCP_CONFORMANCE_URL` (say `http://localhost:3000/api/mcp` of `npm run dev`) and
- *   `MCP_CONFORMANCE_KEY` (the key `npm run dev` prints) it tests that server instead.
- *
- * The package's client sends no `Authorization`, and our endpoint answers nothing without a key, so
- * the loopback server in front adds `Authorization: Bearer <key>` to each request. The scenarios for
- * what the endpoint deliberately does not offer are listed in tests/conformance/mcp-expected-failures.yml:
- * the package then exits 0 when exactly those fail, 1 on any other failure or when one of them starts
- * to pass (the list is then stale). Its results are written under `.data/mcp-conformance/`.
+ * The endpoint runs in this process, as the tests run it: the route handlers of `/api/mcp` behind a
+ * `node:http` server on a free loopback port, an embedded in-memory database migrated on start, a
+ * fresh sandbox account and a key with every permission. The package's client sends no
+ * `Authorization`, and our endpoint answers nothing without a key, so that server adds
+ * `Authorization: Bearer <key>` to each request. The scenarios for what the endpoint deliberately
+ * does not offer are listed in tests/conformance/mcp-expected-failures.yml: the package then exits 0
+ * when exactly those fail, 1 on any other failure or when one of them starts to pass (the list is
+ * then stale). Its results are written under `.data/mcp-conformance/`.
  */
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -28,9 +26,8 @@ const expectedFailures = path.join(root, "tests/conformance/mcp-expected-failure
 
 type Handler = (request: Request) => Promise<Response>;
 
-/** A loopback server handing each request, with the key's `Authorization`, to `handle`; the answer is sent whole. */
-async function authorizingServer(key: string, handle: (port: number) => Handler) {
-  let forward: Handler = () => Promise.resolve(new Response(null, { status: 503 }));
+/** A loopback server handing each request, with the key's `Authorization`, to `forward`; the answer is sent whole. */
+async function authorizingServer(key: string, forward: Handler) {
   const server = createServer((req, res) => {
     void answer(req, res, key, forward).catch((error: unknown) => {
       console.error(error);
@@ -40,7 +37,6 @@ async function authorizingServer(key: string, handle: (port: number) => Handler)
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  forward = handle(port);
   return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
@@ -50,8 +46,8 @@ async function answer(req: IncomingMessage, res: ServerResponse, key: string, fo
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
   headers.set("authorization", `Bearer ${key}`);
-  const address = (req.socket.address() as AddressInfo).port;
-  const request = new Request(`http://127.0.0.1:${address}${req.url}`, {
+  const { port } = req.socket.address() as AddressInfo;
+  const request = new Request(`http://127.0.0.1:${port}${req.url}`, {
     method: req.method,
     headers,
     body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
@@ -63,7 +59,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, key: string, fo
 }
 
 /** The endpoint in this process, on an embedded database of its own, and a sandbox key of a fresh account. */
-async function inProcessEndpoint(): Promise<{ key: string; handle: (port: number) => Handler }> {
+async function inProcessEndpoint(): Promise<{ key: string; handle: Handler }> {
   Object.assign(process.env, {
     APP_ENV: "sandbox",
     PGLITE_DIR: "memory://",
@@ -85,7 +81,8 @@ async function inProcessEndpoint(): Promise<{ key: string; handle: (port: number
   const ctx = operatorContext(await database());
   const account = await createAccount({
     ctx,
-    input: { email: `${newId("account")}@conformance.test`, passwordHash: "not-a-password", confirmed: true },
+    // Nobody signs in to it: a random password nobody keeps.
+    input: { email: `${newId("account")}@conformance.test`, password: randomBytes(24).toString("base64url"), confirmed: true },
   });
   const { key } = await createKey({
     ctx,
@@ -100,30 +97,24 @@ async function inProcessEndpoint(): Promise<{ key: string; handle: (port: number
   };
   return {
     key,
-    handle: () => async (request) => {
+    handle: async (request) => {
       const handler = new URL(request.url).pathname === "/api/mcp" ? handlers[request.method] : undefined;
       return handler ? handler(request, context) : new Response(null, { status: 404 });
     },
   };
 }
 
-/** A running server: each request goes on to `target` with the key. */
-function remoteEndpoint(target: string, key: string): { key: string; handle: () => Handler } {
-  return {
-    key,
-    handle: () => async (request) => {
-      const headers = new Headers(request.headers);
-      headers.delete("host");
-      const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
-      return fetch(target, { method: request.method, headers, body });
-    },
-  };
-}
-
 function runConformance(url: string): Promise<number> {
+  // The package needs Node 22 or later (it imports fs.globSync, and its express needs 22) though it
+  // declares no engines: npx runs it on the npm registry's `node` package at 24, production's runtime,
+  // whatever runs this script.
   const args = [
     "--yes",
+    "--package",
+    "node@24",
+    "--package",
     conformancePackage,
+    "conformance",
     "server",
     "--url",
     url,
@@ -140,16 +131,10 @@ function runConformance(url: string): Promise<number> {
 }
 
 async function main(): Promise<number> {
-  const target = process.env.MCP_CONFORMANCE_URL;
-  const remoteKey = process.env.MCP_CONFORMANCE_KEY;
-  if (target && !remoteKey) {
-    console.error("MCP_CONFORMANCE_URL needs MCP_CONFORMANCE_KEY: the key the endpoint is called with");
-    return 2;
-  }
-  const endpoint = target && remoteKey ? remoteEndpoint(target, remoteKey) : await inProcessEndpoint();
+  const endpoint = await inProcessEndpoint();
   const server = await authorizingServer(endpoint.key, endpoint.handle);
   const url = `http://127.0.0.1:${server.port}/api/mcp`;
-  console.log(`MCP conformance: ${conformancePackage} against ${target ?? "the endpoint in this process"} (through ${url})`);
+  console.log(`MCP conformance: ${conformancePackage} against ${url}`);
   try {
     return await runConformance(url);
   } finally {
