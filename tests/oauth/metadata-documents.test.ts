@@ -47,11 +47,17 @@ const document = (clientId: string, more: Record<string, unknown> = {}) =>
     ...more,
   });
 
-const json = (body: string, headers: Record<string, string> = {}): Answer => ({ body, headers: { "content-type": "application/json", ...headers } });
+const json = (body: string, headers: Record<string, string> = {}): Answer => ({
+  body,
+  headers: { "content-type": "application/json", ...headers },
+});
 
 async function check(accountId: string, clientId: string, options: { now?: Date; locale?: "en" | "ro"; redirect?: string } = {}) {
   const ctx = accountContext(await database(), { accountId, agency: null }, { now: options.now, locale: options.locale ?? "en" });
-  return checkAuthorizeRequest({ ctx, input: authorizeQuery(clientId, { redirect_uri: options.redirect ?? loopback, resource: mcpResource }) });
+  return checkAuthorizeRequest({
+    ctx,
+    input: authorizeQuery(clientId, { redirect_uri: options.redirect ?? loopback, resource: mcpResource }),
+  });
 }
 
 /** The page's refusal: shown on our page, never redirected (the redirect address is not trusted yet). */
@@ -117,14 +123,18 @@ describe("client ID metadata documents, with UNSAFE_ALLOW_LOCAL_URLS=1 (the docu
 
   it("uses the kept copy while its cache headers allow, then fetches it again and takes the change", async () => {
     let name = "First name";
-    const { server, clientId } = await documentServer((id) => json(document(id, { client_name: name }), { "cache-control": "max-age=120" }));
+    const { server, clientId } = await documentServer((id) =>
+      json(document(id, { client_name: name }), { "cache-control": "max-age=120" }),
+    );
     const account = await freshAccount();
     const now = new Date();
     expect(await check(account.id, clientId, { now })).toMatchObject({ kind: "ok", client: { name: "First name" } });
     name = "Second name";
     expect(await check(account.id, clientId, { now: new Date(now.getTime() + 119_000) })).toMatchObject({ client: { name: "First name" } });
     expect(server.received).toHaveLength(1);
-    expect(await check(account.id, clientId, { now: new Date(now.getTime() + 121_000) })).toMatchObject({ client: { name: "Second name" } });
+    expect(await check(account.id, clientId, { now: new Date(now.getTime() + 121_000) })).toMatchObject({
+      client: { name: "Second name" },
+    });
     expect(server.received).toHaveLength(2);
   });
 
@@ -132,7 +142,9 @@ describe("client ID metadata documents, with UNSAFE_ALLOW_LOCAL_URLS=1 (the docu
     let status = 500;
     const { server, clientId } = await documentServer((id) => ({ status, body: document(id) }));
     const account = await freshAccount();
-    expect(refusal(await check(account.id, clientId)).detail).toBe(`The client ID metadata document at ${clientId} answered HTTP 500; it must answer 200 itself (redirects are not followed).`);
+    expect(refusal(await check(account.id, clientId)).detail).toBe(
+      `The client ID metadata document at ${clientId} answered HTTP 500; it must answer 200 itself (redirects are not followed).`,
+    );
     const [kept] = await (await database()).connection.select().from(oauthClients).where(eq(oauthClients.id, clientId));
     expect(kept).toBeUndefined();
     status = 200;
@@ -167,14 +179,18 @@ describe("client ID metadata documents, with UNSAFE_ALLOW_LOCAL_URLS=1 (the docu
     const padding = "x".repeat(metadataDocumentMaxBytes);
     const { clientId } = await documentServer((id) => json(document(id, { padding })));
     const account = await freshAccount();
-    expect(refusal(await check(account.id, clientId)).detail).toBe(`The client ID metadata document at ${clientId} is larger than 5120 bytes.`);
+    expect(refusal(await check(account.id, clientId)).detail).toBe(
+      `The client ID metadata document at ${clientId} is larger than 5120 bytes.`,
+    );
   });
 
   it("refuses an answer that is not a JSON object", async () => {
     for (const body of ["<html>Agent</html>", "[1, 2]", '"client"']) {
       const { clientId } = await documentServer(() => ({ body, headers: { "content-type": "text/html" } }));
       const account = await freshAccount();
-      expect(refusal(await check(account.id, clientId)).detail).toBe(`The client ID metadata document at ${clientId} is not a JSON object.`);
+      expect(refusal(await check(account.id, clientId)).detail).toBe(
+        `The client ID metadata document at ${clientId} is not a JSON object.`,
+      );
     }
   });
 
@@ -213,7 +229,12 @@ describe("client ID metadata documents, with UNSAFE_ALLOW_LOCAL_URLS=1 (the docu
     const { server, clientId } = await documentServer((id) => json(document(id)));
     const account = await freshAccount();
     const origin = new URL(clientId).origin;
-    for (const bad of [`${origin}/`, `${origin}/a/../oauth/client.json`, `${origin}/oauth/client.json#x`, clientId.replace("//", "//user:pw@")]) {
+    for (const bad of [
+      `${origin}/`,
+      `${origin}/a/../oauth/client.json`,
+      `${origin}/oauth/client.json#x`,
+      clientId.replace("//", "//user:pw@"),
+    ]) {
       const result = refusal(await check(account.id, bad));
       expect(result.detail).toContain("must be the https:// address of the app's client ID metadata document");
     }

@@ -82,7 +82,8 @@ export async function checkAuthorizeRequest({ ctx, input }: { ctx: ServiceContex
     );
   const registered = await registeredClient(ctx, clientId, redirectUri);
   if (!registered.found) {
-    if (registered.reason === "client_metadata_document") return invalid(registered.reason, renderProblem(registered.error, locale, "").detail);
+    if (registered.reason === "client_metadata_document")
+      return invalid(registered.reason, renderProblem(registered.error, locale, "").detail);
     const reason = registered.reason === "unknown_client" ? "unknown_client" : "redirect_uri_not_registered";
     return invalid(registered.reason, text.validation_reasons[reason]);
   }

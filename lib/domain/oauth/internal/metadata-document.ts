@@ -93,7 +93,11 @@ function readDocument(url: string, body: Buffer): { ok: true; client: DocumentCl
   if (document.token_endpoint_auth_method !== undefined && document.token_endpoint_auth_method !== "none")
     return refuse({ reason: "metadata_auth_method", url });
   const grants = stringList.safeParse(document.grant_types ?? ["authorization_code"]);
-  if (!grants.success || !grants.data.includes("authorization_code") || grants.data.some((g) => !["authorization_code", "refresh_token"].includes(g)))
+  if (
+    !grants.success ||
+    !grants.data.includes("authorization_code") ||
+    grants.data.some((g) => !["authorization_code", "refresh_token"].includes(g))
+  )
     return refuse({ reason: "metadata_grant_types", url });
   const responses = stringList.safeParse(document.response_types ?? ["code"]);
   if (!responses.success || responses.data.some((type) => type !== "code")) return refuse({ reason: "metadata_response_types", url });
@@ -140,10 +144,7 @@ export function metadataLifetime(headers: Record<string, string>, now: Date): nu
 }
 
 /** Fetches the document at `url` (§5): 200 only, no redirect followed, at most 5 KB, within 5 s, public addresses only. */
-async function fetchDocument(
-  url: string,
-  now: Date,
-): Promise<{ ok: true; client: DocumentClient; expiresAt: Date } | Refused> {
+async function fetchDocument(url: string, now: Date): Promise<{ ok: true; client: DocumentClient; expiresAt: Date } | Refused> {
   let answer;
   try {
     answer = await safeRequest({
