@@ -6,6 +6,9 @@ import { accounts } from "./accounts";
  * `client_id` (`svcc_…`) and only the SHA-256 of its `client_secret` (`svcs_…`) is stored. An app
  * that registered itself (RFC 7591, an MCP client on someone's machine) is public: no account owns it,
  * it has no secret, and PKCE alone binds its codes; nobody reviewed it, so the consent page says so.
+ * A client whose `client_id` is the https URL of its client ID metadata document
+ * (draft-ietf-oauth-client-id-metadata-document) is public too: `id` is that URL, and the row is the
+ * document as last fetched, kept until `metadataExpiresAt` and fetched again after.
  */
 export const oauthClients = pgTable(
   "oauth_clients",
@@ -17,11 +20,13 @@ export const oauthClients = pgTable(
     redirectUris: text("redirect_uris").array().notNull(),
     // Null for a public client (`token_endpoint_auth_method: none`).
     secretHash: text("secret_hash"),
-    registration: text("registration", { enum: ["account", "dynamic"] })
+    registration: text("registration", { enum: ["account", "dynamic", "metadata_document"] })
       .notNull()
       .default("account"),
     // What the self-registered client said about itself (RFC 7591 `client_uri`), shown on the consent page as unverified.
     clientUri: text("client_uri"),
+    // A metadata document's client: when the fetched copy goes stale (its cache headers, within bounds); null for the others.
+    metadataExpiresAt: timestamp("metadata_expires_at", { withTimezone: true }),
     secretRotatedAt: timestamp("secret_rotated_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -41,6 +41,8 @@ function server(paths: string[]): typeof fetch {
 class MemoryProvider implements OAuthClientProvider {
   client?: OAuthClientInformationMixed;
   saved?: OAuthTokens;
+  /** Set for an agent that publishes a client ID metadata document: its URL is then its client_id. */
+  clientMetadataUrl?: string;
   verifier = "";
   authorizationUrl?: URL;
   readonly redirectUrl = "http://127.0.0.1:33418/callback";
@@ -115,6 +117,22 @@ describe("an MCP client that knows only the endpoint's URL", () => {
     const listed = await client.callTool({ name: "list_listings", arguments: {} });
     expect(listed.isError).not.toBe(true);
     await client.close();
+  });
+});
+
+describe("an MCP client that publishes a client ID metadata document", () => {
+  it("sees client_id_metadata_document_supported, skips registration and sends its document's URL as client_id", async () => {
+    const paths: string[] = [];
+    const provider = new MemoryProvider();
+    const documentUrl = "https://agent.example.com/oauth/client.json";
+    provider.clientMetadataUrl = documentUrl;
+    const transport = new StreamableHTTPClientTransport(endpoint, { authProvider: provider, fetch: server(paths) });
+    await expect(new Client({ name: "agent", version: "1.0.0" }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(paths).toContain("GET /.well-known/oauth-authorization-server");
+    expect(paths).not.toContain("POST /api/v1/oauth/register");
+    expect(provider.client?.client_id).toBe(documentUrl);
+    // The consent page fetches that document (tests/oauth/metadata-documents.test.ts); here only the client's side is shown.
+    expect(provider.authorizationUrl?.searchParams.get("client_id")).toBe(documentUrl);
   });
 });
 

@@ -106,7 +106,7 @@ describe("checkAuthorizeRequest – errors go back to the app with its state", (
     const result = await check(client.client_id, { scope: "media:write listings:read media:write" });
     expect(result).toEqual({
       kind: "ok",
-      client: { id: client.client_id, name: client.name, selfRegistered: false, clientUri: null },
+      client: { id: client.client_id, name: client.name, selfRegistered: false, clientUri: null, documentHost: null },
       redirectUri,
       scope: ["listings:read", "media:write"],
       state: "xyz-state",

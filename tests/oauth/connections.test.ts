@@ -137,6 +137,7 @@ describe("GET /.well-known/oauth-authorization-server", () => {
       token_endpoint: "http://localhost:3000/api/v1/oauth/token",
       revocation_endpoint: "http://localhost:3000/api/v1/oauth/revoke",
       registration_endpoint: "http://localhost:3000/api/v1/oauth/register",
+      client_id_metadata_document_supported: true,
       response_types_supported: ["code"],
       response_modes_supported: ["query"],
       grant_types_supported: ["authorization_code"],

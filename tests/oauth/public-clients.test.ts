@@ -101,7 +101,13 @@ describe("a public client's authorization code flow", () => {
     const client = await publicClient({ client_uri: "https://agent.example.com" });
     const account = await freshAccount();
     const { check, code } = await consent(account, client.client_id);
-    expect(check.client).toEqual({ id: client.client_id, name: "Agent CLI", selfRegistered: true, clientUri: "https://agent.example.com" });
+    expect(check.client).toEqual({
+      id: client.client_id,
+      name: "Agent CLI",
+      selfRegistered: true,
+      clientUri: "https://agent.example.com",
+      documentHost: null,
+    });
 
     const res = await publicExchange(client.client_id, code);
     expect(res.status).toBe(200);

@@ -37,15 +37,23 @@ export default async function ConsentPage({ searchParams }: Props) {
       </section>
     );
   }
+  // The name is the app's own claim: React renders it, and every other text from the app, as text, never markup.
   const app = check.client.name;
-  const returnHost = new URL(check.redirectUri).host;
+  const returnUrl = new URL(check.redirectUri);
+  const returnHost = returnUrl.host;
+  const { documentHost } = check.client;
   return (
     <section className="narrow" aria-labelledby="consent-title">
       <h1 id="consent-title">{format(locale, texts.title, { app })}</h1>
       {check.client.selfRegistered ? (
         <div className="notice warning" role="note">
-          <p>{format(locale, texts.selfRegistered, { app, host: returnHost })}</p>
+          <p>
+            {documentHost
+              ? format(locale, texts.metadataDocument, { app, host: documentHost, returnHost })
+              : format(locale, texts.selfRegistered, { app, host: returnHost })}
+          </p>
           {check.client.clientUri ? <p>{format(locale, texts.clientUri, { uri: check.client.clientUri })}</p> : null}
+          {returnUrl.protocol === "http:" ? <p>{format(locale, texts.loopbackReturn, { app, host: returnHost })}</p> : null}
         </div>
       ) : null}
       <p>{format(locale, texts.intro, { app, account: account.email })}</p>

@@ -103,8 +103,8 @@ const fixes: Record<ErrorCode, Record<Locale, string>> = {
     ro: "Un câmp al cererii de token lipsește sau este greșit (error_description spune care): trimite grant_type, code, redirect_uri, code_verifier și datele clientului.",
   },
   invalid_client: {
-    en: "Check client_id (svcc_…) and client_secret (svcs_…), in the form or by HTTP Basic, not both.",
-    ro: "Verifică client_id (svcc_…) și client_secret (svcs_…), în formular sau prin HTTP Basic, nu în ambele.",
+    en: "Check client_id (svcc_…) and client_secret (svcs_…), in the form or by HTTP Basic, not both; a public client sends its client_id alone. On the consent page: a client_id that is an https:// address must serve its client ID metadata document there (the page says what was wrong with it).",
+    ro: "Verifică client_id (svcc_…) și client_secret (svcs_…), în formular sau prin HTTP Basic, nu în ambele; un client public trimite doar client_id. Pe pagina de consimțământ: un client_id care este o adresă https:// trebuie să servească acolo documentul de metadate al clientului (pagina spune ce nu era în regulă).",
   },
   invalid_grant: {
     en: "The code is expired (60 seconds), used, or not for this redirect_uri or code_verifier: start the consent again.",

@@ -1,6 +1,17 @@
-import { eq, isNotNull } from "drizzle-orm";
-import { idempotencyKeys, jobs, listingImports, oauthCodes, sandboxMail, sandboxWebhookReceipts, webhookDeliveries } from "@/db/schema";
+import { and, eq, isNotNull, ne, notExists, sql } from "drizzle-orm";
+import {
+  idempotencyKeys,
+  jobs,
+  listingImports,
+  oauthClients,
+  oauthCodes,
+  oauthConnections,
+  sandboxMail,
+  sandboxWebhookReceipts,
+  webhookDeliveries,
+} from "@/db/schema";
 import { apiLogBodyDays, apiLogDays } from "@/lib/domain/api-log/retention";
+import { unconsentedClientDays } from "@/lib/domain/oauth/retention";
 import type { RetentionRule } from "./retention";
 
 /**
@@ -39,4 +50,18 @@ export const retentionRules: readonly RetentionRule[] = [
   { name: "listing_imports", keepDays: apiLogDays, table: listingImports, key: listingImports.id, age: listingImports.completedAt },
   // An authorization code lives 60 seconds; a used one is kept a week so that a replay still revokes the key it granted.
   { name: "oauth_codes.expired", keepDays: 7, table: oauthCodes, key: oauthCodes.id, age: oauthCodes.expiresAt },
+  // A client that registered itself, or that a metadata document described, and that no account ever
+  // connected (no connection, not even an ended one, and no code still kept). An account's own apps stay.
+  {
+    name: "oauth_clients.unconsented",
+    keepDays: unconsentedClientDays,
+    table: oauthClients,
+    key: oauthClients.id,
+    age: oauthClients.createdAt,
+    where: and(
+      ne(oauthClients.registration, "account"),
+      notExists(sql`(select 1 from ${oauthConnections} where ${oauthConnections.clientId} = ${oauthClients.id})`),
+      notExists(sql`(select 1 from ${oauthCodes} where ${oauthCodes.clientId} = ${oauthClients.id})`),
+    ),
+  },
 ];

@@ -1,6 +1,7 @@
 import type { ServiceContext } from "@/lib/base/context";
 import { AppError } from "@/lib/base/errors";
 import { format, messages } from "@/lib/base/i18n";
+import { renderProblem } from "@/lib/base/problem";
 import { errorRedirect, localeOf, registeredClient, type AuthorizeRequest } from "./internal/authorize-request";
 import { parseScope } from "./internal/scope";
 import { apiResource, knownResources, mcpResource } from "./resources";
@@ -13,7 +14,12 @@ export type AuthorizeQuery = Readonly<Record<string, string | readonly string[] 
 
 /** Why the page shows an error itself instead of redirecting: the redirect address cannot be trusted. */
 export type InvalidClientOrRedirectReason =
-  "missing_client_id" | "unknown_client" | "missing_redirect_uri" | "unregistered_redirect_uri" | "duplicate_parameter";
+  | "missing_client_id"
+  | "unknown_client"
+  | "client_metadata_document"
+  | "missing_redirect_uri"
+  | "unregistered_redirect_uri"
+  | "duplicate_parameter";
 
 /** The error codes sent to the app's redirect address (RFC 6749 §4.1.2.1). */
 export type AuthorizeRedirectError = "invalid_request" | "unsupported_response_type" | "invalid_scope" | "invalid_target";
@@ -38,8 +44,8 @@ function single(query: AuthorizeQuery, name: string): Single {
 const valueOf = (parameter: Single): string | undefined => ("value" in parameter ? parameter.value : undefined);
 
 /**
- * Checks a consent request (`response_type=code`, `client_id`, `redirect_uri` exactly as
- * registered, `scope`, `state`, `code_challenge` with `code_challenge_method=S256`, optionally one
+ * Checks a consent request (`response_type=code`, `client_id` (ours, or the URL of the app's client
+ * ID metadata document, fetched here), `redirect_uri` exactly as registered, `scope`, `state`, `code_challenge` with `code_challenge_method=S256`, optionally one
  * `resource` of this server, RFC 8707). Until the app
  * and its redirect address are known the page shows the error itself; after that every error goes
  * back to the app, with the `state` it sent. `state` is required: it is the app's defence against
@@ -76,6 +82,8 @@ export async function checkAuthorizeRequest({ ctx, input }: { ctx: ServiceContex
     );
   const registered = await registeredClient(ctx, clientId, redirectUri);
   if (!registered.found) {
+    if (registered.reason === "client_metadata_document")
+      return invalid(registered.reason, renderProblem(registered.error, locale, "").detail);
     const reason = registered.reason === "unknown_client" ? "unknown_client" : "redirect_uri_not_registered";
     return invalid(registered.reason, text.validation_reasons[reason]);
   }
@@ -114,7 +122,13 @@ export async function checkAuthorizeRequest({ ctx, input }: { ctx: ServiceContex
   const { client } = registered;
   return {
     kind: "ok",
-    client: { id: client.id, name: client.name, selfRegistered: client.registration === "dynamic", clientUri: client.clientUri },
+    client: {
+      id: client.id,
+      name: client.name,
+      selfRegistered: client.registration !== "account",
+      clientUri: client.clientUri,
+      documentHost: client.registration === "metadata_document" ? new URL(client.id).host : null,
+    },
     redirectUri,
     scope: scope.scope,
     state,

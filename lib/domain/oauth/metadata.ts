@@ -15,6 +15,8 @@ export function authorizationServerMetadata() {
     revocation_endpoint: `${origin}/api/v1/oauth/revoke`,
     // RFC 7591: public clients (an MCP client that knows only the server's URL) register themselves here.
     registration_endpoint: `${origin}/api/v1/oauth/register`,
+    // draft-ietf-oauth-client-id-metadata-document: a client_id may be the https URL of the client's own metadata document.
+    client_id_metadata_document_supported: true,
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
     grant_types_supported: ["authorization_code"],

@@ -6735,7 +6735,7 @@ export interface operations {
           redirect_uri: string;
           /** @description The PKCE verifier whose S256 hash was the `code_challenge`. */
           code_verifier: string;
-          /** @description `svcc_…`; or in HTTP Basic. */
+          /** @description `svcc_…`, or the https URL of the app's client ID metadata document; or in HTTP Basic. */
           client_id?: string;
           /** @description `svcs_…`; or in HTTP Basic. Server side only. A public client (self-registered) sends none. */
           client_secret?: string;
@@ -6887,7 +6887,7 @@ export interface operations {
           token: string;
           /** @description Ignored: every token is an access token. */
           token_type_hint?: string;
-          /** @description `svcc_…`; or in HTTP Basic. */
+          /** @description `svcc_…`, or the https URL of the app's client ID metadata document; or in HTTP Basic. */
           client_id?: string;
           /** @description `svcs_…`; or in HTTP Basic. Server side only. */
           client_secret?: string;

@@ -6,15 +6,18 @@ import { AppError } from "@/lib/base/errors";
 import type { Locale } from "@/lib/base/i18n";
 import { describeError } from "@/lib/domain/oauth/error-description";
 import { issuer } from "./issuer";
+import { isClientIdUrl, metadataDocumentClient, type OAuthClient } from "./metadata-document";
 import { redirectMatches, withParameters } from "@/lib/domain/oauth/redirect-uris";
 
 /** A consent request that passed every check: what the consent page shows, and what Allow and Deny take back. */
 export interface AuthorizeRequest {
   /**
-   * `selfRegistered`: the app registered itself (RFC 7591) and nobody reviewed it, so the page says
-   * so and shows what it claims (`clientUri`) beside the host it returns to.
+   * `selfRegistered`: the app registered itself (RFC 7591) or described itself in a client ID
+   * metadata document, and nobody reviewed it, so the page says so and shows what it claims
+   * (`clientUri`) beside the host it returns to; `documentHost`: the host serving that document,
+   * which vouches for the name (null for the other apps).
    */
-  client: { id: string; name: string; selfRegistered: boolean; clientUri: string | null };
+  client: { id: string; name: string; selfRegistered: boolean; clientUri: string | null; documentHost: string | null };
   redirectUri: string;
   scope: Permission[];
   state: string;
@@ -25,13 +28,29 @@ export interface AuthorizeRequest {
 
 export const localeOf = (ctx: ServiceContext): Locale => ctx.locale ?? "ro";
 
-/** The app of a consent request, when its redirect address is one the app registered; undefined otherwise. */
-export async function registeredClient(ctx: ServiceContext, clientId: string, redirectUri: string) {
-  const [client] = clientId.startsWith("svcc_") ? await ctx.db.select().from(oauthClients).where(eq(oauthClients.id, clientId)) : [];
-  if (!client) return { found: false as const, reason: "unknown_client" as const };
+export type RegisteredClient =
+  | { found: true; client: OAuthClient }
+  | { found: false; reason: "unknown_client" | "unregistered_redirect_uri" }
+  /** The `client_id` is a URL whose metadata document could not be fetched or was refused: `error` says why. */
+  | { found: false; reason: "client_metadata_document"; error: AppError<"invalid_client"> };
+
+/**
+ * The app of a consent request, when its redirect address is one the app registered. A `client_id`
+ * that is a URL is a client ID metadata document's: its redirect addresses are the document's.
+ */
+export async function registeredClient(ctx: ServiceContext, clientId: string, redirectUri: string): Promise<RegisteredClient> {
+  let client: OAuthClient | undefined;
+  if (isClientIdUrl(clientId)) {
+    const described = await metadataDocumentClient(ctx, clientId);
+    if (!described.ok) return { found: false, reason: "client_metadata_document", error: described.error };
+    client = described.client;
+  } else if (clientId.startsWith("svcc_")) {
+    [client] = await ctx.db.select().from(oauthClients).where(eq(oauthClients.id, clientId));
+  }
+  if (!client) return { found: false, reason: "unknown_client" };
   if (!client.redirectUris.some((registered) => redirectMatches(registered, redirectUri)))
-    return { found: false as const, reason: "unregistered_redirect_uri" as const };
-  return { found: true as const, client };
+    return { found: false, reason: "unregistered_redirect_uri" };
+  return { found: true, client };
 }
 
 /**

@@ -3,8 +3,9 @@ import { oauthClients } from "@/db/schema";
 import { secretMatches } from "@/lib/base/secret-hash";
 import type { ServiceContext } from "@/lib/base/context";
 import { AppError } from "@/lib/base/errors";
+import { isClientIdUrl, keptMetadataClient, type OAuthClient } from "./metadata-document";
 
-export type OAuthClient = typeof oauthClients.$inferSelect;
+export type { OAuthClient };
 
 /** What a client-authenticated endpoint (token, revocation) receives: the `Authorization` header and the form. */
 export interface ClientAuthenticatedInput {
@@ -39,8 +40,11 @@ function basicCredentials(header: string | null): { id: string; secret: string }
   return id && secret ? { id, secret } : "malformed";
 }
 
-const findClient = async (ctx: ServiceContext, id: string): Promise<OAuthClient | undefined> =>
-  id.startsWith("svcc_") ? (await ctx.db.select().from(oauthClients).where(eq(oauthClients.id, id)))[0] : undefined;
+/** An app by `client_id`: one we issued (`svcc_…`), or a metadata document's URL as the consent page kept it. */
+async function findClient(ctx: ServiceContext, id: string): Promise<OAuthClient | undefined> {
+  if (isClientIdUrl(id)) return keptMetadataClient(ctx, id);
+  return id.startsWith("svcc_") ? (await ctx.db.select().from(oauthClients).where(eq(oauthClients.id, id)))[0] : undefined;
+}
 
 /**
  * Authenticates the app by HTTP Basic or by `client_id` and `client_secret` in the body, one method

@@ -16,7 +16,10 @@ export const revokeRoute = defineRoute({
     schema: z.object({
       token: z.string().meta({ description: "The `access_token` to revoke." }),
       token_type_hint: z.string().optional().meta({ description: "Ignored: every token is an access token." }),
-      client_id: z.string().optional().meta({ description: "`svcc_…`; or in HTTP Basic." }),
+      client_id: z
+        .string()
+        .optional()
+        .meta({ description: "`svcc_…`, or the https URL of the app's client ID metadata document; or in HTTP Basic." }),
       client_secret: z.string().optional().meta({ description: "`svcs_…`; or in HTTP Basic. Server side only." }),
     }),
     types: [formContentType],

@@ -23,7 +23,10 @@ export const tokenRoute = defineRoute({
         .max(128)
         .regex(/^[A-Za-z0-9\-._~]+$/)
         .meta({ description: "The PKCE verifier whose S256 hash was the `code_challenge`." }),
-      client_id: z.string().optional().meta({ description: "`svcc_…`; or in HTTP Basic." }),
+      client_id: z
+        .string()
+        .optional()
+        .meta({ description: "`svcc_…`, or the https URL of the app's client ID metadata document; or in HTTP Basic." }),
       client_secret: z
         .string()
         .optional()
