@@ -47,7 +47,8 @@ export const listingImports = pgTable(
 
 export type ListingImport = typeof listingImports.$inferSelect;
 
-export const listingImportOutcomes = ["created", "updated", "unchanged", "refused"] as const;
+/** How a line ended; `stale`: its `source_updated_at` was older than the listing's, nothing written. */
+export const listingImportOutcomes = ["created", "updated", "unchanged", "refused", "stale"] as const;
 export type ListingImportOutcome = (typeof listingImportOutcomes)[number];
 
 /**

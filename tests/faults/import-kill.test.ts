@@ -128,7 +128,15 @@ describe.skipIf(!onPostgresRun)("bulk import killed and restarted (PostgreSQL)",
       {
         id,
         status: "completed",
-        lines: { total: lineCount, done: lineCount, created: lineCount - confirmed, updated: confirmed, unchanged: 0, refused: 0 },
+        lines: {
+          total: lineCount,
+          done: lineCount,
+          created: lineCount - confirmed,
+          updated: confirmed,
+          unchanged: 0,
+          refused: 0,
+          stale: 0,
+        },
       },
     ]);
   });

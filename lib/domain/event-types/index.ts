@@ -73,11 +73,16 @@ const listingDataShape = {
 export const importTotalsSchema = z
   .object({
     total: z.number().int().min(1).meta({ description: "Lines in the import." }),
-    done: z.number().int().min(0).meta({ description: "Lines applied so far: the sum of the four outcomes." }),
+    done: z.number().int().min(0).meta({ description: "Lines applied so far: the sum of the line outcomes." }),
     created: z.number().int().min(0).meta({ description: "Lines that created a listing." }),
     updated: z.number().int().min(0).meta({ description: "Lines that changed a listing (or sent its edit to moderation)." }),
     unchanged: z.number().int().min(0).meta({ description: "Lines that changed nothing (the same body again)." }),
     refused: z.number().int().min(0).meta({ description: "Lines refused, each with its problem code and errors." }),
+    stale: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "Lines whose `source_updated_at` was older than the listing's: nothing written (`stale_source`)." }),
   })
   .meta({ id: "ImportTotals" });
 

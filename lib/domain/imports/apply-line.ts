@@ -80,7 +80,9 @@ export async function applyLine(
       // call, whose commit it waited for). Once more finds that listing; twice is a fault.
       if (!(error instanceof AppError) && attempt === 0) continue;
       if (!(error instanceof AppError)) throw error;
-      return refused(line, validRef(ref), error);
+      const result = refused(line, validRef(ref), error);
+      // An older version of the listing than the one stored is not a refusal: the line is outdated.
+      return error.code === "stale_source" ? { ...result, outcome: "stale" } : result;
     }
   }
 }

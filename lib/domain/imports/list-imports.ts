@@ -1,7 +1,7 @@
 import { count, desc, eq, inArray } from "drizzle-orm";
 import { listingImportLines, listingImports, listingImportOutcomes, type ImportFailure, type ListingImportStatus } from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
-import type { ImportTotals } from "./totals";
+import { emptyTotals, type ImportTotals } from "./totals";
 
 export interface ImportSummary {
   id: string;
@@ -39,7 +39,7 @@ export async function listImports({
     )
     .groupBy(listingImportLines.importId, listingImportLines.outcome);
   return rows.map((row) => {
-    const lines: ImportTotals = { total: row.total, done: 0, created: 0, updated: 0, unchanged: 0, refused: 0 };
+    const lines = emptyTotals(row.total);
     for (const outcome of listingImportOutcomes) {
       lines[outcome] = counted.find((c) => c.importId === row.id && c.outcome === outcome)?.n ?? 0;
       lines.done += lines[outcome];

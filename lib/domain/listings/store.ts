@@ -32,6 +32,7 @@ export interface ListingChanges {
   externalRef?: string | null;
   images?: string[];
   mediaProcessing?: boolean;
+  sourceUpdatedAt?: Date;
 }
 
 /** The same listing after a write: the row changes, who lists it does not. */
@@ -82,3 +83,12 @@ function updateStatement(given: [string, unknown][]): BuiltOnce<ListingRow> {
 }
 
 const updates = new Map<string, BuiltOnce<ListingRow>>();
+
+/**
+ * Stores a later `source_updated_at` of a write that changed nothing else: the listing keeps its
+ * version (its ETag) and its place in the "last modified" order.
+ */
+export async function keepSourceTime(ctx: TransactionContext, row: ListingRow, sourceUpdatedAt: Date): Promise<ListingRow> {
+  const [updated] = await ctx.db.update(listings).set({ sourceUpdatedAt }).where(eq(listings.id, row.id)).returning();
+  return updated;
+}
