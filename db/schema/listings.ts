@@ -46,6 +46,11 @@ export const listings = pgTable(
      * write that says an older time is refused (`stale_source`), so a feed replayed late lands nowhere.
      */
     sourceUpdatedAt: timestamp("source_updated_at", { withTimezone: true }),
+    /**
+     * The full import that paused it because its file no longer held the listing's ref: a later full
+     * import holding the ref resumes it. Null when paused by hand; any other change of status clears it.
+     */
+    withdrawnByImport: text("withdrawn_by_import"),
   },
   (t) => [
     index("listings_account_mod_idx").on(t.accountId, t.modSeq),

@@ -136,6 +136,7 @@ describe.skipIf(!onPostgresRun)("bulk import killed and restarted (PostgreSQL)",
           unchanged: 0,
           refused: 0,
           stale: 0,
+          withdrawn: 0,
         },
       },
     ]);

@@ -38,7 +38,7 @@ describe("POST /listings/imports and GET /listings/imports/{id}", () => {
     const { data, meta } = read.json!;
     expect(meta.next).toBeNull();
     expect(data.status).toBe("completed");
-    expect(data.lines).toEqual({ total: 6, done: 6, created: 1, updated: 1, unchanged: 1, refused: 3, stale: 0 });
+    expect(data.lines).toEqual({ total: 6, done: 6, created: 1, updated: 1, unchanged: 1, refused: 3, stale: 0, withdrawn: 0 });
     const [created, updated, unchanged, notJson, noRef, invalid] = data.results;
     expect(created).toMatchObject({
       line: 1,
@@ -216,7 +216,7 @@ describe("POST /listings/imports and GET /listings/imports/{id}", () => {
     expect(completed[0].data).toEqual({
       id: posted.json!.data.id,
       status: "completed",
-      lines: { total: 2, done: 2, created: 1, updated: 0, unchanged: 0, refused: 1, stale: 0 },
+      lines: { total: 2, done: 2, created: 1, updated: 0, unchanged: 0, refused: 1, stale: 0, withdrawn: 0 },
     });
   });
 });

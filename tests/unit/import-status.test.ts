@@ -5,7 +5,7 @@ import { ImportStatus } from "@/components/import-status";
 import { format, locales } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 
-const lines = { total: 10, done: 4, created: 3, updated: 1, unchanged: 0, refused: 0, stale: 0 };
+const lines = { total: 10, done: 4, created: 3, updated: 1, unchanged: 0, refused: 0, stale: 0, withdrawn: 0 };
 const shown = (locale: (typeof locales)[number], item: Parameters<typeof ImportStatus>[0]["item"]) =>
   renderToStaticMarkup(createElement(ImportStatus, { locale, item }));
 

@@ -1,5 +1,12 @@
 import { count, desc, eq, inArray } from "drizzle-orm";
-import { listingImportLines, listingImports, listingImportOutcomes, type ImportFailure, type ListingImportStatus } from "@/db/schema";
+import {
+  listingImportLines,
+  listingImports,
+  listingImportOutcomes,
+  type ImportFailure,
+  type ImportRefusal,
+  type ListingImportStatus,
+} from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { emptyTotals, type ImportTotals } from "./totals";
 
@@ -8,6 +15,8 @@ export interface ImportSummary {
   status: ListingImportStatus;
   /** Why a `failed` import stopped; null otherwise. */
   errorCode: ImportFailure | null;
+  /** Why a `refused` import wrote nothing; null otherwise. */
+  refusal: ImportRefusal | null;
   createdAt: Date;
   completedAt: Date | null;
   lines: ImportTotals;
@@ -42,8 +51,16 @@ export async function listImports({
     const lines = emptyTotals(row.total);
     for (const outcome of listingImportOutcomes) {
       lines[outcome] = counted.find((c) => c.importId === row.id && c.outcome === outcome)?.n ?? 0;
-      lines.done += lines[outcome];
+      if (outcome !== "withdrawn") lines.done += lines[outcome];
     }
-    return { id: row.id, status: row.status, errorCode: row.errorCode, createdAt: row.createdAt, completedAt: row.completedAt, lines };
+    return {
+      id: row.id,
+      status: row.status,
+      errorCode: row.errorCode,
+      refusal: row.refusal,
+      createdAt: row.createdAt,
+      completedAt: row.completedAt,
+      lines,
+    };
   });
 }

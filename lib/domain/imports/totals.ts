@@ -15,7 +15,7 @@ export async function importTotals(db: Handle, input: { importId: string; total:
   for (const outcome of listingImportOutcomes) {
     const n = rows.find((row) => row.outcome === outcome)?.n ?? 0;
     totals[outcome] = n;
-    totals.done += n;
+    if (outcome !== "withdrawn") totals.done += n;
   }
   return totals;
 }

@@ -33,6 +33,7 @@ export interface ListingChanges {
   images?: string[];
   mediaProcessing?: boolean;
   sourceUpdatedAt?: Date;
+  withdrawnByImport?: string | null;
 }
 
 /** The same listing after a write: the row changes, who lists it does not. */
@@ -52,6 +53,10 @@ export async function updateListing(
   rates?: CurrencyRates,
 ): Promise<ListingRow> {
   const derived = changes.fields && rates ? searchColumns(changes.fields, rates) : {};
+  // Who paused a listing holds only while it stays paused: any other change of status forgets it.
+  if (changes.status !== undefined && changes.withdrawnByImport === undefined && row.withdrawnByImport !== null) {
+    changes = { ...changes, withdrawnByImport: null };
+  }
   const given = Object.entries({ ...changes, ...derived, version: row.version + 1, updatedAt: ctx.now }).filter(
     ([, value]) => value !== undefined,
   );
