@@ -232,6 +232,8 @@ export interface paths {
      *
      *     One import per account at a time: another while one is queued or running is 409 `import_in_progress` (its `detail` names the import). Refusals of the whole import: 415 `unsupported_media_type`, 413 `payload_too_large` and `import_too_many_lines`, 400 `import_empty`, `invalid_encoding` or `malformed_json` (the JSON reference), 422 at `/key` (an unknown or unsent upload).
      *
+     *     `mode=full` syncs the whole inventory: active listings whose `external_ref` the file lacks are withdrawn after the lines, within `max_withdrawals` (beyond it the import ends `refused` and writes nothing). A line whose `source_updated_at` is older than its listing's ends `stale`.
+     *
      *     `Idempotency-Key` works as on `POST /listings`: the same key and body answer the same 202 with the same import id.
      *
      *     Permission: `listings:write`.
@@ -1616,21 +1618,31 @@ export interface components {
         /** @description The import's id; its line results are read with `GET /listings/imports/{id}`. */
         id: string;
         /**
-         * @description How the import ended: `completed` (every line applied or refused), `cancelled` by its owner, or `failed` (see `error_code`); `lines` counts the lines applied until then.
+         * @description How the import ended: `completed` (every line applied or refused), `cancelled` by its owner, `failed` (see `error_code`), or `refused` before writing anything (see `error`); `lines` counts the lines applied until then.
          * @enum {string}
          */
-        status: "completed" | "cancelled" | "failed";
+        status: "completed" | "cancelled" | "failed" | "refused";
         /** @description Only when `failed`: `key_revoked`, `key_expired` or `account_inactive` (accept other values too). */
         error_code?: string;
+        /** @description Only when `refused`: why nothing was written. */
+        error?: components["schemas"]["ImportRefusal"];
         lines: components["schemas"]["ImportTotals"];
       };
       /** @description Only on the webhook of an integrator app: the `connection_id` of the app's connection to the account the event belongs to. Absent on an account's own webhooks. */
       connection?: number;
     };
+    ImportRefusal: {
+      /** @constant */
+      code: "too_many_withdrawals";
+      /** @description How many listings the file would have withdrawn. */
+      withdrawals: number;
+      /** @description The cap: `max_withdrawals`, or half the account's active listings with a ref. */
+      limit: number;
+    };
     ImportTotals: {
       /** @description Lines in the import. */
       total: number;
-      /** @description Lines applied so far: the sum of the four outcomes. */
+      /** @description Lines applied so far: the sum of the line outcomes. */
       done: number;
       /** @description Lines that created a listing. */
       created: number;
@@ -1640,6 +1652,10 @@ export interface components {
       unchanged: number;
       /** @description Lines refused, each with its problem code and errors. */
       refused: number;
+      /** @description Lines whose `source_updated_at` was older than the listing's: nothing written (`stale_source`). */
+      stale: number;
+      /** @description Listings a `full` import withdrew (paused) because the file lacked their ref; not counted in `done`. */
+      withdrawn: number;
     };
     /** @description RFC 9457 problem details (`application/problem+json`). */
     Problem: {
@@ -1695,7 +1711,8 @@ export interface components {
         | "import_empty"
         | "import_too_many_lines"
         | "import_in_progress"
-        | "import_ended";
+        | "import_ended"
+        | "stale_source";
       /** @description Stable, never translated: why, more precisely than `code`, for the codes that have reasons (`unauthenticated`: `missing_key`, `malformed_key`, `production_key`, `sandbox_key`; `not_found`: `not_paused`, `not_in_catalog`; `listing_action_refused`; `limit_reached`). Listed on the page `type` points at. */
       reason?: string;
       detail: string;
@@ -1862,6 +1879,8 @@ export interface components {
       };
       /** @description Equals the `ETag` header; send it back in `If-Match`. */
       etag: string;
+      /** @description The latest `source_updated_at` a write sent: when your own system last changed the listing. A write that sends an older one is refused (409 `stale_source`). Null when no write sent one. */
+      source_updated_at: string | null;
     };
     Warning: {
       pointer: string;
@@ -1877,22 +1896,29 @@ export interface components {
     ListingImport: {
       id: string;
       /**
-       * @description `queued`, `running`, then how it ended: `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`), `failed` (its key may write no more: `error_code`).
+       * @description `queued`, `running`, then how it ended: `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`), `failed` (its key may write no more: `error_code`), `refused` (a `full` import over its `max_withdrawals`, nothing written: `error`).
        * @enum {string}
        */
-      status: "queued" | "running" | "completed" | "cancelled" | "failed";
+      status: "queued" | "running" | "completed" | "cancelled" | "failed" | "refused";
+      /**
+       * @description `upsert` or `full`, as `POST /listings/imports` was sent.
+       * @enum {string}
+       */
+      mode: "upsert" | "full";
+      /** @description Why a `refused` import wrote nothing; null otherwise. */
+      error: components["schemas"]["ImportRefusalOutput"] | null;
       /** @description Why a `failed` import stopped: `key_revoked` (the key that sent it was revoked, or its app disconnected), `key_expired`, `account_inactive`; null otherwise. Accept other values too. */
       error_code: ("key_revoked" | "key_expired" | "account_inactive") | null;
       lines: components["schemas"]["ImportTotalsOutput"];
       results: components["schemas"]["ImportResult"][];
     };
     ImportResult: {
-      /** @description The line of the file, from 1. */
-      line: number;
+      /** @description The line of the file, from 1; null for a listing a `full` import withdrew (outcome `withdrawn`). */
+      line: number | null;
       /** @description The line's `external_ref`; null when it had none (or not a valid one). */
       external_ref: string | null;
       /** @enum {string} */
-      outcome: "created" | "updated" | "unchanged" | "refused";
+      outcome: "created" | "updated" | "unchanged" | "refused" | "stale" | "withdrawn";
       /** @description The listing's code when the line created, updated or left one unchanged; null when refused. */
       code: string | null;
       /** @description A refused line's problem code, as a single `PUT /listings/ref/{ref}` would have answered it (`validation_failed`, `listing_action_refused`, `listing_busy`, `malformed_json`, `payload_too_large`...); null otherwise. */
@@ -1982,6 +2008,8 @@ export interface components {
             };
             /** @description Equals the `ETag` header; send it back in `If-Match`. */
             etag?: string;
+            /** @description The latest `source_updated_at` a write sent: when your own system last changed the listing. A write that sends an older one is refused (409 `stale_source`). Null when no write sent one. */
+            source_updated_at?: string | null;
           }
       )[];
       links: {
@@ -2118,10 +2146,18 @@ export interface components {
       /** @description How many photos entered processing (new ones and failed ones tried again). */
       queued: number;
     };
+    ImportRefusalOutput: {
+      /** @constant */
+      code: "too_many_withdrawals";
+      /** @description How many listings the file would have withdrawn. */
+      withdrawals: number;
+      /** @description The cap: `max_withdrawals`, or half the account's active listings with a ref. */
+      limit: number;
+    };
     ImportTotalsOutput: {
       /** @description Lines in the import. */
       total: number;
-      /** @description Lines applied so far: the sum of the four outcomes. */
+      /** @description Lines applied so far: the sum of the line outcomes. */
       done: number;
       /** @description Lines that created a listing. */
       created: number;
@@ -2131,6 +2167,10 @@ export interface components {
       unchanged: number;
       /** @description Lines refused, each with its problem code and errors. */
       refused: number;
+      /** @description Lines whose `source_updated_at` was older than the listing's: nothing written (`stale_source`). */
+      stale: number;
+      /** @description Listings a `full` import withdrew (paused) because the file lacked their ref; not counted in `done`. */
+      withdrawn: number;
     };
   };
   responses: never;
@@ -5768,6 +5808,10 @@ export interface operations {
       query?: {
         /** @description Language of titles, details and labels. */
         locale?: "ro" | "en";
+        /** @description `upsert` (default): the lines are applied. `full`: the file is the account's whole inventory: after its lines, every `active` listing of the account whose `external_ref` the file lacks is withdrawn (paused, with `listing.paused`) and reported as a result `{"line": null, "outcome": "withdrawn"}`; a listing an earlier full import withdrew is resumed when its ref is back in the file (one paused by hand stays paused). */
+        mode?: "upsert" | "full";
+        /** @description Only with `mode=full`: the most listings it may withdraw. Default: half the account's active listings that have an `external_ref`, rounded down. Beyond it the import ends `refused` (`error.code` `too_many_withdrawals`) before writing anything. */
+        max_withdrawals?: number;
       };
       header?: {
         "idempotency-key"?: string;
