@@ -87,9 +87,10 @@ export async function processImport({
     ? reads.filter((read) => !done.has(read.line))
     : lines.flatMap((text, index) => (done.has(index + 1) ? [] : [readLine(index + 1, text)]));
   const refs = new Set(reads.flatMap((read) => ("ref" in read ? [read.ref] : [])));
-  const absent = async () => (await activeListingsWithRef(ctx, found.accountId)).filter((listing) => !refs.has(listing.externalRef));
+  const absentFrom = (active: SyncedListing[]) => active.filter((listing) => !refs.has(listing.externalRef));
   if (full && done.size === 0) {
-    const refusal = await overCap(ctx, found, await absent());
+    const active = await activeListingsWithRef(ctx, found.accountId);
+    const refusal = overCap(found, { active: active.length, absent: absentFrom(active).length });
     if (refusal) {
       await endImport(ctx, found, { status: "refused", errorCode: null, refusal });
       return { status: "refused" };
@@ -135,7 +136,7 @@ export async function processImport({
   }
   if (settled.some((lane) => lane.status === "fulfilled" && lane.value === "over budget")) return { status: "continue" };
   if (full) {
-    const withdrawing = await withdrawAbsent(ctx, found, await absent(), {
+    const withdrawing = await withdrawAbsent(ctx, found, absentFrom(await activeListingsWithRef(ctx, found.accountId)), {
       caller,
       overBudget,
       renewLease: input.renewLease,
@@ -229,9 +230,9 @@ function laneQueues(pending: ReadLine[]): ReadLine[][] {
  * The refusal of a full import that would withdraw more listings than its cap: `max_withdrawals` as
  * sent, else half the account's active listings that have a ref (rounded down). Null within it.
  */
-async function overCap(ctx: ServiceContext, found: ListingImport, absent: SyncedListing[]): Promise<ImportRefusal | null> {
-  const limit = found.maxWithdrawals ?? Math.floor((await activeListingsWithRef(ctx, found.accountId)).length / 2);
-  return absent.length > limit ? { code: "too_many_withdrawals", withdrawals: absent.length, limit } : null;
+function overCap(found: ListingImport, count: { active: number; absent: number }): ImportRefusal | null {
+  const limit = found.maxWithdrawals ?? Math.floor(count.active / 2);
+  return count.absent > limit ? { code: "too_many_withdrawals", withdrawals: count.absent, limit } : null;
 }
 
 /**
