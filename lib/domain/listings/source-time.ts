@@ -11,6 +11,17 @@ export const sourceUpdatedAtSchema = z.iso.datetime({ offset: true }).meta({
     "When your own system last changed this listing (RFC 3339, e.g. `2025-03-01T09:30:00+02:00`). Stored and shown in the detail; a write whose `source_updated_at` is older than the stored one writes nothing and answers 409 `stale_source`. Equal or newer applies as usual.",
 });
 
+/**
+ * `source_updated_at` as a member of the bodies that take it (`POST /listings`, `PUT /listings/ref/{ref}`,
+ * an import's lines), beside the listing's fields (`ListingWrite`): for the OpenAPI document and the
+ * typed client. The services take it out of the body with `takeSourceTime`.
+ */
+export const sourceTimeSchema = z.object({ source_updated_at: sourceUpdatedAtSchema.optional() }).meta({
+  id: "SourceTime",
+  description:
+    "Sent beside the listing's fields by `POST /listings`, `PUT /listings/ref/{ref}` and the lines of `POST /listings/imports`: not a field of the listing, it orders the writes of your system.",
+});
+
 /** The body without `source_updated_at`, and that time when it was sent (null when absent or null). */
 export interface SourceTimed {
   body: unknown;
