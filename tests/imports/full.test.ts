@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { POST as pauseRoute } from "@/app/api/v1/listings/[code]/pause/route";
 import { GET as readByRef } from "@/app/api/v1/account/listings/ref/[ref]/route";
+import { GET as readByCode } from "@/app/api/v1/account/listings/[code]/route";
 import { GET as eventsRoute } from "@/app/api/v1/events/route";
 import { and, eq } from "drizzle-orm";
 import { database } from "@/db";
@@ -8,7 +9,7 @@ import { listingImportLines, listings } from "@/db/schema";
 import { systemContext } from "@/lib/base/context";
 import { processImport } from "@/lib/domain/imports/process-import";
 import { accountWithKey, call } from "../support/fixtures";
-import { activeListing, validApartment } from "../support/listings";
+import { activeListing, createListing, validApartment } from "../support/listings";
 import { getImport, ndjson, postImport, runImports } from "./support";
 
 const line = (ref: string, overrides: Record<string, unknown> = {}) => validApartment({ external_ref: ref, ...overrides });
@@ -22,12 +23,13 @@ async function inventory(key: string, refs: string[]) {
   return codes;
 }
 
-async function fullImport(key: string, refs: string[], query = "") {
+/** A full import of the lines (a ref alone stands for the listing's body unchanged), run to its end. */
+async function fullImport(key: string, lines: (string | Record<string, unknown>)[], query = "") {
   const posted = await call((await import("@/app/api/v1/listings/imports/route")).POST, {
     path: `/listings/imports?mode=full${query}`,
     method: "POST",
     key,
-    rawBody: ndjson(refs.map((ref) => line(ref))),
+    rawBody: ndjson(lines.map((given) => (typeof given === "string" ? line(given) : given))),
     headers: { "content-type": "application/x-ndjson" },
   });
   expect(posted.status).toBe(202);
@@ -74,16 +76,67 @@ describe("POST /listings/imports?mode=full", () => {
     expect(events.filter((e) => e.type === "listing.reactivated").map((e) => e.data.code)).toEqual([codes["g-4"]]);
   });
 
+  it("withdraws only the account's own active listings with a ref: not another account's, a pending one or one without a ref", async () => {
+    const { key } = await accountWithKey();
+    const other = await accountWithKey();
+    const codes = await inventory(key, ["s-1", "s-2", "s-3", "s-4"]);
+    const otherCodes = await inventory(other.key, ["s-3", "s-4", "t-1"]);
+    const pending = await createListing(key, line("s-5"));
+    const withoutRef = await activeListing(key, validApartment());
+    // The default cap: half of the 4 active listings with a ref, so 2, and the file lacks exactly 2 of them.
+    const data = await fullImport(key, ["s-1", "s-2"]);
+    expect(data).toMatchObject({ status: "completed", lines: { total: 2, done: 2, withdrawn: 2 } });
+    const withdrawn = data.results.filter((r: { outcome: string }) => r.outcome === "withdrawn");
+    expect(withdrawn.map((r: { code: string }) => r.code).sort()).toEqual([codes["s-3"], codes["s-4"]].sort());
+    expect(await status(key, "s-5")).toBe("pending");
+    const byCode = async (owner: string, code: string) =>
+      (await call(readByCode, { path: `/account/listings/${code}`, key: owner, params: { code } })).json!.data.status;
+    expect(await byCode(key, withoutRef.code)).toBe("active");
+    expect(await byCode(key, pending.code)).toBe("pending");
+    for (const code of Object.values(otherCodes)) expect(await byCode(other.key, code)).toBe("active");
+    const otherEvents = (await call(eventsRoute, { path: "/events", key: other.key })).json!.data as { type: string }[];
+    expect(otherEvents.filter((e) => e.type === "listing.paused" || e.type === "import.completed")).toEqual([]);
+  });
+
+  it("refuses a mode or a max_withdrawals it does not know at the query parameter, queuing nothing", async () => {
+    const { key } = await accountWithKey();
+    const { POST } = await import("@/app/api/v1/listings/imports/route");
+    for (const [query, pointer] of [
+      ["mode=mirror", "/mode"],
+      ["mode=full&max_withdrawals=-1", "/max_withdrawals"],
+      ["mode=full&max_withdrawals=1.5", "/max_withdrawals"],
+    ]) {
+      const res = await call(POST, {
+        path: `/listings/imports?${query}`,
+        method: "POST",
+        key,
+        rawBody: ndjson([line("q-1")]),
+        headers: { "content-type": "application/x-ndjson" },
+      });
+      expect(res.status, query).toBe(422);
+      expect(res.json!.errors).toEqual([expect.objectContaining({ pointer, in: "query" })]);
+    }
+    await runImports();
+    expect((await call(readByRef, { path: "/account/listings/ref/q-1", key, params: { ref: "q-1" } })).status).toBe(404);
+  });
+
   it("applies at its cap and refuses one more, writing nothing: no line applied, nothing withdrawn", async () => {
     const { key } = await accountWithKey();
     await inventory(key, ["c-1", "c-2", "c-3", "c-4", "c-5"]);
     // The default cap: half of the 5 active listings with a ref, rounded down, so 2.
-    const refused = await fullImport(key, ["c-1", "c-2", "c-6"]);
+    const refused = await fullImport(key, [line("c-1", { price: 123_456 }), "c-2", "c-6"]);
     expect(refused).toMatchObject({ status: "refused", error: { code: "too_many_withdrawals", withdrawals: 3, limit: 2 } });
     expect(refused.lines).toMatchObject({ done: 0, withdrawn: 0 });
     expect(refused.results).toEqual([]);
     for (const ref of ["c-3", "c-4", "c-5"]) expect(await status(key, ref)).toBe("active");
     expect((await call(readByRef, { path: "/account/listings/ref/c-6", key, params: { ref: "c-6" } })).status).toBe(404);
+    const c1 = (await call(readByRef, { path: "/account/listings/ref/c-1", key, params: { ref: "c-1" } })).json!.data;
+    expect(c1.price).toBe(validApartment().price);
+    expect(c1.moderation).toMatchObject({ edit_pending: false });
+    const endings = (await call(eventsRoute, { path: "/events", key })).json!.data as { type: string; data: Record<string, unknown> }[];
+    expect(endings.filter((e) => e.type === "import.completed").map((e) => e.data)).toEqual([
+      expect.objectContaining({ status: "refused", error: { code: "too_many_withdrawals", withdrawals: 3, limit: 2 } }),
+    ]);
 
     const limitPlusOne = await fullImport(key, ["c-1", "c-2", "c-3"], "&max_withdrawals=1");
     expect(limitPlusOne).toMatchObject({ status: "refused", error: { code: "too_many_withdrawals", withdrawals: 2, limit: 1 } });

@@ -63,6 +63,17 @@ describe("source_updated_at", () => {
     expect(detail).toMatchObject({ price: 120_000, source_updated_at: "2025-03-01T08:00:00.000Z" });
   });
 
+  it("refuses a PUT older than the version an import line stored, and keeps that version", async () => {
+    const { key } = await accountWithKey();
+    const posted = await postImport(key, ndjson([line("src-7", { price: 160_000, source_updated_at: "2025-03-05T08:00:00Z" })]));
+    await runImports();
+    expect((await getImport(key, posted.json!.data.id)).json!.data.results[0]).toMatchObject({ outcome: "created" });
+    const older = await put(key, "src-7", { price: 150_000, source_updated_at: "2025-03-04T08:00:00Z" });
+    expect(older.status).toBe(409);
+    expect(older.json).toMatchObject({ code: "stale_source" });
+    expect(await read(key, "src-7")).toMatchObject({ price: 160_000, source_updated_at: "2025-03-05T08:00:00.000Z" });
+  });
+
   it("ends an import line older than the listing `stale`, writing nothing, in either order of the two versions", async () => {
     const { key } = await accountWithKey();
     await put(key, "src-5", line("src-5", { price: 200_000, source_updated_at: "2025-03-02T08:00:00Z" }));

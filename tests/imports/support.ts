@@ -8,9 +8,10 @@ import { call } from "../support/fixtures";
 export const ndjson = (lines: unknown[]): string =>
   lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n") + "\n";
 
-export const postImport = (key: string | undefined, body: string, headers: Record<string, string> = {}) =>
+/** `POST /listings/imports` of NDJSON text; `query` (`?mode=full&…`) as sent after the path. */
+export const postImport = (key: string | undefined, body: string, headers: Record<string, string> = {}, query = "") =>
   call(POST, {
-    path: "/listings/imports",
+    path: `/listings/imports${query}`,
     method: "POST",
     key,
     rawBody: body,
