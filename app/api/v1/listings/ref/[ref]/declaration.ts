@@ -19,7 +19,8 @@ export const upsertListingByRefRoute = defineRoute({
   invalidPath: "invalid",
   headers: ifMatchHeaders,
   body: {
-    schema: listingWriteSchema.partial().and(sourceTimeSchema),
+    // Members, not an intersection: the MCP tool upsert_listing_by_ref advertises this body's properties.
+    schema: listingWriteSchema.partial().extend(sourceTimeSchema.shape),
     types: ["application/json", "application/merge-patch+json"],
     example: exampleApartment,
     checkedBy: "validateListing",
