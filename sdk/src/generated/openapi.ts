@@ -62,7 +62,7 @@ export interface paths {
     put?: never;
     /**
      * Create a listing
-     * @description The new listing goes to moderation (`pending`). `Idempotency-Key` (up to 64 characters, per key, 10 minutes): the same key and body replays the first 2xx answer with `Idempotent-Replayed: true`; another body gives 422 `idempotency_key_reused`; a retry while the first runs gives 409 `idempotency_key_in_use`. A request refused with a 4xx (or failing with a 5xx) keeps no record: the key is released, so the corrected body can be sent with the same key.
+     * @description The new listing goes to moderation (`pending`). `source_updated_at` (RFC 3339), when sent, is stored beside the fields and shown in the detail: a later write by ref that sends an older one is refused (409 `stale_source`). `Idempotency-Key` (up to 64 characters, per key, 10 minutes): the same key and body replays the first 2xx answer with `Idempotent-Replayed: true`; another body gives 422 `idempotency_key_reused`; a retry while the first runs gives 409 `idempotency_key_in_use`. A request refused with a 4xx (or failing with a 5xx) keeps no record: the key is released, so the corrected body can be sent with the same key.
      *
      *     Permission: `listings:write`.
      */
@@ -203,7 +203,7 @@ export interface paths {
     get?: never;
     /**
      * Create or update by your own id
-     * @description New `ref`: created as by `POST /listings` (201). Known `ref`: the body applies as a merge patch (200, or 202 for a published listing). The same body twice writes nothing and answers `X-Service-Unchanged: true`. `external_ref` in the body, when sent, must equal `ref`.
+     * @description New `ref`: created as by `POST /listings` (201). Known `ref`: the body applies as a merge patch (200, or 202 for a published listing). The same body twice writes nothing and answers `X-Service-Unchanged: true`. `external_ref` in the body, when sent, must equal `ref`. `source_updated_at` (RFC 3339): when your system last changed the listing; older than the one the listing holds, nothing is written and the answer is 409 `stale_source` (equal or newer applies as usual).
      *
      *     Permission: `listings:write`.
      */
@@ -780,7 +780,7 @@ export interface webhooks {
     put?: never;
     /**
      * Bulk import ended
-     * @description `import.completed`: A bulk import (`POST /listings/imports`) ended, once: `data.status` is `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`) or `failed` (its key may write no more, `data.error_code`); `data.lines` counts the outcomes of the lines applied, and `GET /listings/imports/{id}` lists each line's.
+     * @description `import.completed`: A bulk import (`POST /listings/imports`) ended, once: `data.status` is `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`), `failed` (its key may write no more, `data.error_code`) or `refused` (a `mode=full` import over its `max_withdrawals`, nothing written, `data.error`); `data.lines` counts the outcomes of the lines applied, and `GET /listings/imports/{id}` lists each line's.
      *
      *     Sent as `POST` to the webhook's address with `Content-Type: application/json`, signed with Standard Webhooks (see the headers). Answer 2xx within 10 seconds; do slow work after answering. Any other status, a redirect (never followed) or no answer within 10 seconds is a failed attempt, retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A delivery can arrive more than once and events can arrive out of order.
      */
@@ -1301,6 +1301,14 @@ export interface components {
       min_nights?: number | null;
       /** @description Maximum nights. Unit: night. Applies to types: apartment, house; transactions: rent. */
       max_nights?: number | null;
+    };
+    /** @description Sent beside the listing's fields by `POST /listings`, `PUT /listings/ref/{ref}` and the lines of `POST /listings/imports`: not a field of the listing, it orders the writes of your system. */
+    SourceTime: {
+      /**
+       * Format: date-time
+       * @description When your own system last changed this listing (RFC 3339, e.g. `2025-03-01T09:30:00+02:00`). Stored and shown in the detail; a write whose `source_updated_at` is older than the stored one writes nothing and answers 409 `stale_source`. Equal or newer applies as usual.
+       */
+      source_updated_at?: string;
     };
     ImportFileReference: {
       /** @description The key of a file sent with `POST /uploads` and `PUT /uploads/{key}`: the NDJSON lines, up to 20 MiB. */
@@ -2525,7 +2533,7 @@ export interface operations {
          *       "price_currency": "EUR"
          *     }
          */
-        "application/json": components["schemas"]["ListingWrite"];
+        "application/json": components["schemas"]["ListingWrite"] & components["schemas"]["SourceTime"];
       };
     };
     responses: {
@@ -5104,6 +5112,11 @@ export interface operations {
           min_nights?: number | null;
           /** @description Maximum nights. Unit: night. Applies to types: apartment, house; transactions: rent. */
           max_nights?: number | null;
+          /**
+           * Format: date-time
+           * @description When your own system last changed this listing (RFC 3339, e.g. `2025-03-01T09:30:00+02:00`). Stored and shown in the detail; a write whose `source_updated_at` is older than the stored one writes nothing and answers 409 `stale_source`. Equal or newer applies as usual.
+           */
+          source_updated_at?: string;
         };
         /**
          * @example {
@@ -5633,6 +5646,11 @@ export interface operations {
           min_nights?: number | null;
           /** @description Maximum nights. Unit: night. Applies to types: apartment, house; transactions: rent. */
           max_nights?: number | null;
+          /**
+           * Format: date-time
+           * @description When your own system last changed this listing (RFC 3339, e.g. `2025-03-01T09:30:00+02:00`). Stored and shown in the detail; a write whose `source_updated_at` is older than the stored one writes nothing and answers 409 `stale_source`. Equal or newer applies as usual.
+           */
+          source_updated_at?: string;
         };
       };
     };
@@ -8366,7 +8384,9 @@ export interface operations {
          *           "created": 80,
          *           "updated": 30,
          *           "unchanged": 8,
-         *           "refused": 2
+         *           "refused": 2,
+         *           "stale": 0,
+         *           "withdrawn": 0
          *         }
          *       }
          *     }
