@@ -101,10 +101,7 @@ export async function runImportBench(input: {
     warmupAccount.keys[0],
     Array.from({ length: settings.warmup }, (_, n) => `warm-imp-${n}`),
   );
-  const parts = [
-    ...(settings.puts ? [await putsVersusImport({ ...input, server })] : []),
-    await fullVersusUpsert({ ...input, server }),
-  ];
+  const parts = [...(settings.puts ? [await putsVersusImport({ ...input, server })] : []), await fullVersusUpsert({ ...input, server })];
   await server.stop();
   const details = Object.assign({}, ...parts.map((part) => part.details)) as Record<string, unknown>;
   log(`imports: ${JSON.stringify(details)}`);

@@ -3,7 +3,15 @@ import { unwrap, unwrapEmpty } from "./errors.js";
 import type { paths } from "./generated/openapi.js";
 import { importsResource } from "./imports.js";
 import { paginate } from "./pagination.js";
-import type { AccountListingItem, ListingEnvelope, ListingSourceWrite, ListingWrite, PhotosQueued, ResponseInfo, WithResponse } from "./types.js";
+import type {
+  AccountListingItem,
+  ListingEnvelope,
+  ListingSourceWrite,
+  ListingWrite,
+  PhotosQueued,
+  ResponseInfo,
+  WithResponse,
+} from "./types.js";
 
 export type ListListingsQuery = Omit<NonNullable<paths["/account/listings"]["get"]["parameters"]["query"]>, "cursor">;
 type PhotoList = paths["/listings/{code}/photos"]["put"]["requestBody"]["content"]["application/json"];

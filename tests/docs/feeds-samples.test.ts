@@ -66,7 +66,9 @@ describe.each(locales)("the feeds guide's samples (%s)", (locale) => {
     expect(lines(await shell("full-import.sh", { LISTINGS_API_KEY: key }))).toEqual(lines(shown("full-import.sh")));
     await runImports();
     const id = await latestImport(account.id);
-    expect(JSON.parse(await shell("sync-results.sh", { LISTINGS_API_KEY: key, IMPORT_ID: id }))).toEqual(JSON.parse(shown("sync-results.sh")));
+    expect(JSON.parse(await shell("sync-results.sh", { LISTINGS_API_KEY: key, IMPORT_ID: id }))).toEqual(
+      JSON.parse(shown("sync-results.sh")),
+    );
     expect((await api(key, "GET", "/account/listings/ref/crm-30003")).json.data.status).toBe("paused");
     expect((await api(key, "GET", "/account/listings/ref/crm-30001")).json.data.status).toBe("active");
 
@@ -83,7 +85,9 @@ describe.each(locales)("the feeds guide's samples (%s)", (locale) => {
     const posted = await postImport(key, ndjson([{ external_ref: "crm-40001", price: 1_000 }]), {}, "?mode=full");
     await runImports();
     const id = posted.json!.data.id as string;
-    expect(JSON.parse(await shell("refused-import.sh", { LISTINGS_API_KEY: key, IMPORT_ID: id }))).toEqual(JSON.parse(shown("refused-import.sh")));
+    expect(JSON.parse(await shell("refused-import.sh", { LISTINGS_API_KEY: key, IMPORT_ID: id }))).toEqual(
+      JSON.parse(shown("refused-import.sh")),
+    );
     for (const ref of ["crm-40001", "crm-40002", "crm-40003", "crm-40004"]) {
       expect((await api(key, "GET", `/account/listings/ref/${ref}`)).json.data).toMatchObject({
         status: "active",

@@ -170,7 +170,10 @@ describe.skipIf(!onPostgresRun)("bulk import killed and restarted (PostgreSQL)",
         const posted = await postImport(owner, ndjson(owned.map((ref) => validApartment({ external_ref: ref }))));
         expect(await until(() => ended(posted.json!.data.id), 120_000, 100)).toBe(true);
       }
-      await db.update(listings).set({ status: "active" }).where(inArray(listings.accountId, [account.id, other.account.id]));
+      await db
+        .update(listings)
+        .set({ status: "active" })
+        .where(inArray(listings.accountId, [account.id, other.account.id]));
 
       const posted = await postImport(
         key,
@@ -199,9 +202,9 @@ describe.skipIf(!onPostgresRun)("bulk import killed and restarted (PostgreSQL)",
       expect(new Set(withdrawn.map((row) => row.ref))).toEqual(new Set(absent));
       const statusOf = async (accountId: string) =>
         Object.fromEntries(
-          (await db.select({ ref: listings.externalRef, status: listings.status }).from(listings).where(eq(listings.accountId, accountId))).map(
-            (row) => [row.ref, row.status],
-          ),
+          (
+            await db.select({ ref: listings.externalRef, status: listings.status }).from(listings).where(eq(listings.accountId, accountId))
+          ).map((row) => [row.ref, row.status]),
         );
       const mine = await statusOf(account.id);
       expect(kept.filter((ref) => mine[ref] !== "active")).toEqual([]);

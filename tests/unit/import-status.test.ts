@@ -24,17 +24,22 @@ describe("an import's status on My listings", () => {
     expect(running).not.toContain(format(locale, t.summary, lines));
   });
 
-  it.each(locales)("(%s) says why a full import was refused, and counts the stale lines and withdrawals only when there are some", (locale) => {
-    const t = pageMessages(locale).listingImports;
-    const refusal = { code: "too_many_withdrawals" as const, withdrawals: 7, limit: 5 };
-    const untouched = { ...lines, done: 0, created: 0, updated: 0 };
-    const refused = shown(locale, { status: "refused", errorCode: null, refusal, lines: untouched });
-    expect(refused).toContain(`<strong>${t.statuses.refused}</strong>`);
-    expect(refused).toContain(format(locale, t.refusedBecause, { withdrawals: 7, limit: 5 }));
-    const synced = shown(locale, { status: "completed", errorCode: null, refusal: null, lines: { ...lines, stale: 1, withdrawn: 2 } });
-    expect(synced).toContain(
-      locale === "en" ? "1 older than the listing, of 10 lines; 2 withdrawn (not in the file)" : "mai vechi decât anunțul: 1, din 10 linii; retrase (lipsă din fișier): 2",
-    );
-    expect(format(locale, t.summary, lines)).not.toMatch(/withdrawn|retrase|older|vechi/);
-  });
+  it.each(locales)(
+    "(%s) says why a full import was refused, and counts the stale lines and withdrawals only when there are some",
+    (locale) => {
+      const t = pageMessages(locale).listingImports;
+      const refusal = { code: "too_many_withdrawals" as const, withdrawals: 7, limit: 5 };
+      const untouched = { ...lines, done: 0, created: 0, updated: 0 };
+      const refused = shown(locale, { status: "refused", errorCode: null, refusal, lines: untouched });
+      expect(refused).toContain(`<strong>${t.statuses.refused}</strong>`);
+      expect(refused).toContain(format(locale, t.refusedBecause, { withdrawals: 7, limit: 5 }));
+      const synced = shown(locale, { status: "completed", errorCode: null, refusal: null, lines: { ...lines, stale: 1, withdrawn: 2 } });
+      expect(synced).toContain(
+        locale === "en"
+          ? "1 older than the listing, of 10 lines; 2 withdrawn (not in the file)"
+          : "mai vechi decât anunțul: 1, din 10 linii; retrase (lipsă din fișier): 2",
+      );
+      expect(format(locale, t.summary, lines)).not.toMatch(/withdrawn|retrase|older|vechi/);
+    },
+  );
 });
