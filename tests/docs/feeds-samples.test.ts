@@ -6,7 +6,7 @@ import { locales } from "@/lib/base/i18n";
 import { accountWithKey } from "../support/fixtures";
 import { inProcessFetch } from "../support/in-process-fetch";
 import { activeListing, validApartment } from "../support/listings";
-import { ndjson, postImport, runImports } from "../imports/support";
+import { ndjson, postImport, runImportToEnd } from "../imports/support";
 import { runShell, runTypeScript, startBridge, testedSamples, workFolder } from "./samples";
 import { api, lines, shownAfter } from "./shown";
 
@@ -64,8 +64,8 @@ describe.each(locales)("the feeds guide's samples (%s)", (locale) => {
     const { key, account } = await accountWithKey();
     await inventory(key, ["crm-30001", "crm-30002", "crm-30003"]);
     expect(lines(await shell("full-import.sh", { LISTINGS_API_KEY: key }))).toEqual(lines(shown("full-import.sh")));
-    await runImports();
     const id = await latestImport(account.id);
+    await runImportToEnd(id);
     expect(JSON.parse(await shell("sync-results.sh", { LISTINGS_API_KEY: key, IMPORT_ID: id }))).toEqual(
       JSON.parse(shown("sync-results.sh")),
     );
@@ -83,8 +83,8 @@ describe.each(locales)("the feeds guide's samples (%s)", (locale) => {
     const { key } = await accountWithKey();
     await inventory(key, ["crm-40001", "crm-40002", "crm-40003", "crm-40004"]);
     const posted = await postImport(key, ndjson([{ external_ref: "crm-40001", price: 1_000 }]), {}, "?mode=full");
-    await runImports();
     const id = posted.json!.data.id as string;
+    await runImportToEnd(id);
     expect(JSON.parse(await shell("refused-import.sh", { LISTINGS_API_KEY: key, IMPORT_ID: id }))).toEqual(
       JSON.parse(shown("refused-import.sh")),
     );
@@ -109,11 +109,11 @@ describe.each(locales)("the feeds guide's samples (%s)", (locale) => {
       const bodies = ["crm-50001", "crm-50002"].map((ref) => validApartment({ external_ref: ref }));
       // Over the cap given (0), nothing is withdrawn; within the default cap (1 of 3), the absent one is.
       const refused = await module.syncInventory(bodies, 0);
-      await runImports();
+      await runImportToEnd(refused);
       expect(await module.withdrawnBy(refused)).toEqual([]);
       expect((await api(key, "GET", `/listings/imports/${refused}`)).json.data.status).toBe("refused");
       const id = await module.syncInventory(bodies);
-      await runImports();
+      await runImportToEnd(id);
       expect(await module.withdrawnBy(id)).toEqual(["crm-50003"]);
     } finally {
       vi.unstubAllGlobals();

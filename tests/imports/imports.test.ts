@@ -3,7 +3,7 @@ import { GET as eventsRoute } from "@/app/api/v1/events/route";
 import { maxImportLines } from "@/lib/domain/imports/limits";
 import { accountWithKey, call } from "../support/fixtures";
 import { createListing, validApartment } from "../support/listings";
-import { getImport, ndjson, postImport, runImports } from "./support";
+import { getImport, ndjson, postImport, runImportToEnd, runImports } from "./support";
 import { database } from "@/db";
 import { systemContext } from "@/lib/base/context";
 import { processImport } from "@/lib/domain/imports/process-import";
@@ -237,7 +237,7 @@ describe("POST /listings/imports with the key of an uploaded file", () => {
     });
     expect(posted.status).toBe(202);
     expect((await loggedRow(posted.headers.get("x-request-id")!)).requestBody).toEqual({ key: grant.key });
-    await runImports();
+    await runImportToEnd(posted.json!.data.id);
     const read = await getImport(key, posted.json!.data.id);
     expect(read.json!.data.lines).toMatchObject({ total: 2, created: 2 });
 

@@ -3,7 +3,7 @@ import { PUT as putByRef } from "@/app/api/v1/listings/ref/[ref]/route";
 import { GET as readByRef } from "@/app/api/v1/account/listings/ref/[ref]/route";
 import { accountWithKey, call } from "../support/fixtures";
 import { createListing, validApartment } from "../support/listings";
-import { getImport, ndjson, postImport, runImports } from "./support";
+import { getImport, ndjson, postImport, runImportToEnd } from "./support";
 
 const line = (ref: string, overrides: Record<string, unknown> = {}) => validApartment({ external_ref: ref, ...overrides });
 
@@ -66,7 +66,7 @@ describe("source_updated_at", () => {
   it("refuses a PUT older than the version an import line stored, and keeps that version", async () => {
     const { key } = await accountWithKey();
     const posted = await postImport(key, ndjson([line("src-7", { price: 160_000, source_updated_at: "2025-03-05T08:00:00Z" })]));
-    await runImports();
+    await runImportToEnd(posted.json!.data.id);
     expect((await getImport(key, posted.json!.data.id)).json!.data.results[0]).toMatchObject({ outcome: "created" });
     const older = await put(key, "src-7", { price: 150_000, source_updated_at: "2025-03-04T08:00:00Z" });
     expect(older.status).toBe(409);
@@ -85,7 +85,7 @@ describe("source_updated_at", () => {
         { external_ref: "src-6", price: 150_000, source_updated_at: "2025-03-02T08:00:00Z" },
       ]),
     );
-    await runImports();
+    await runImportToEnd(posted.json!.data.id);
     const { data } = (await getImport(key, posted.json!.data.id)).json!;
     expect(data.lines).toMatchObject({ total: 2, done: 2, updated: 1, stale: 1, refused: 0 });
     expect(data.results[0]).toMatchObject({ line: 1, external_ref: "src-5", outcome: "stale", error_code: "stale_source", code: null });

@@ -1,4 +1,7 @@
+import { eq } from "drizzle-orm";
+import { setTimeout as sleep } from "node:timers/promises";
 import { database } from "@/db";
+import { listingImports, pendingImportStatuses } from "@/db/schema";
 import { POST } from "@/app/api/v1/listings/imports/route";
 import { DELETE, GET } from "@/app/api/v1/listings/imports/[id]/route";
 import { processImportJob } from "@/lib/adapters/jobs/import-jobs";
@@ -29,5 +32,20 @@ export async function runImports(): Promise<void> {
   for (;;) {
     const summary = await runDueJobs({ database: await database(), jobs: [processImportJob] });
     if (summary.ran === 0) return;
+  }
+}
+
+/**
+ * Runs due import jobs until the import `id` has ended. Under `npm run test:pg` the files share one
+ * database, and another file's `runImports` may be the pass running this import: `runImports` would
+ * then find nothing due and return before it ends; this waits for it.
+ */
+export async function runImportToEnd(id: string): Promise<void> {
+  const opened = await database();
+  for (;;) {
+    await runDueJobs({ database: opened, jobs: [processImportJob] });
+    const [row] = await opened.connection.select({ status: listingImports.status }).from(listingImports).where(eq(listingImports.id, id));
+    if (!pendingImportStatuses.includes(row.status)) return;
+    await sleep(50);
   }
 }
