@@ -10,9 +10,17 @@
  *   `GET /listings/imports/{id}` every 100 ms until `completed`.
  *
  * Both create every listing (new refs). A warm-up of 200 of each first. Target: the import at least
- * 3 × faster. docs/benchmarks.md ("Bulk import") explains the figures.
+ * 3 × faster. `BENCH_IMPORT_PUTS=0` leaves this comparison out.
+ *
+ * Then a full import against an inventory (`fullVersusUpsert`): two fresh accounts get the same
+ * inventory of `BENCH_IMPORT_LINES` active listings, and each is sent the same file of that many
+ * lines (the inventory's refs, each with a new price), one account with `mode=upsert`, the other with
+ * `mode=full`, in two rounds whose order is swapped (upsert then full, full then upsert), so neither
+ * mode always runs on the warmer server. Target: the full imports at most 1.2 × the upsert ones.
+ * docs/benchmarks.md ("Bulk import") explains the figures.
  */
 import { performance } from "node:perf_hooks";
+import type { Sql } from "postgres";
 import type { OperatorActor, ServiceContext } from "@/lib/base/context";
 import { exampleApartment } from "@/lib/domain/listings/examples";
 import { KeyPool } from "./key-pool";
@@ -23,25 +31,37 @@ import type { Check, Measurement } from "./report";
 import { bearer } from "./requests";
 import { currentRuntime } from "./runtimes";
 import { createAccounts } from "./seed";
-import { startNext } from "./servers";
+import { startNext, type RunningServer } from "./servers";
 
 export const importSettings = {
   lines: positiveEnv("BENCH_IMPORT_LINES", 10_000),
   connections: positiveEnv("BENCH_CONNECTIONS", 10),
+  /** `BENCH_IMPORT_PUTS=0`: only the full import against an inventory, without the 10 000 PUTs. */
+  puts: process.env.BENCH_IMPORT_PUTS !== "0",
   warmup: 200,
   putAccounts: 4,
   pollMs: 100,
+  /** Rounds of one upsert and one full import each, the order swapped every round. */
+  syncRounds: 2,
 };
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const body = (ref: string, n: number) => ({ ...exampleApartment, external_ref: ref, price: 100_000 + n });
+const body = (ref: string, n: number, price = 100_000) => ({ ...exampleApartment, external_ref: ref, price: price + n });
 
-/** Sends `lines` listings as one import and waits for its completion: seconds from the POST to `completed`. */
-async function timedImport(url: string, key: string, refs: string[]): Promise<{ seconds: number; status: Record<string, number> }> {
-  const text = refs.map((ref, n) => JSON.stringify(body(ref, n))).join("\n") + "\n";
+/**
+ * Sends `lines` listings as one import (`query`: its mode) and waits for its completion: seconds from
+ * the POST to `completed`. `price` is the first line's price, each next line's one more.
+ */
+async function timedImport(
+  url: string,
+  key: string,
+  refs: string[],
+  options: { query?: string; price?: number } = {},
+): Promise<{ seconds: number; status: Record<string, number> }> {
+  const text = refs.map((ref, n) => JSON.stringify(body(ref, n, options.price))).join("\n") + "\n";
   const started = performance.now();
-  const posted = await fetch(`${url}/api/v1/listings/imports`, {
+  const posted = await fetch(`${url}/api/v1/listings/imports${options.query ?? ""}`, {
     method: "POST",
     headers: { ...bearer(key), "content-type": "application/x-ndjson" },
     body: text,
@@ -58,6 +78,7 @@ async function timedImport(url: string, key: string, refs: string[]): Promise<{ 
 
 export async function runImportBench(input: {
   ctx: ServiceContext<OperatorActor>;
+  pg: Sql;
   databaseUrl: string;
   log: (line: string) => void;
   cleanup: Cleanup;
@@ -65,9 +86,7 @@ export async function runImportBench(input: {
 }): Promise<{ measurements: Measurement[]; checks: Check[]; details: Record<string, unknown> }> {
   const { ctx, log, cleanup } = input;
   const settings = importSettings;
-  log(`imports: ${settings.putAccounts} accounts for the PUTs and 2 for the imports, 10 keys each`);
-  const putAccounts = await createAccounts(ctx, "import-put", settings.putAccounts);
-  const [warmupAccount, importAccount] = await createAccounts(ctx, "import", 2);
+  const [warmupAccount] = await createAccounts(ctx, "import-warm", 1);
   const server = await startNext({
     DATABASE_URL: input.databaseUrl,
     APP_ENV: "sandbox",
@@ -76,6 +95,29 @@ export async function runImportBench(input: {
     API_LOG: "on",
   });
   cleanup(server.stop);
+  log(`imports: warm-up, an import of ${settings.warmup} lines`);
+  await timedImport(
+    server.url,
+    warmupAccount.keys[0],
+    Array.from({ length: settings.warmup }, (_, n) => `warm-imp-${n}`),
+  );
+  const parts = [...(settings.puts ? [await putsVersusImport({ ...input, server })] : []), await fullVersusUpsert({ ...input, server })];
+  await server.stop();
+  const details = Object.assign({}, ...parts.map((part) => part.details)) as Record<string, unknown>;
+  log(`imports: ${JSON.stringify(details)}`);
+  return { measurements: parts.flatMap((part) => part.measurements), checks: parts.flatMap((part) => part.checks), details };
+}
+
+type PartInput = Parameters<typeof runImportBench>[0] & { server: RunningServer };
+type PartResult = { measurements: Measurement[]; checks: Check[]; details: Record<string, unknown> };
+
+/** `BENCH_IMPORT_LINES` new listings by as many PUTs, then by one import: the import's speed-up. */
+async function putsVersusImport(input: PartInput): Promise<PartResult> {
+  const { ctx, log, server } = input;
+  const settings = importSettings;
+  log(`imports: ${settings.putAccounts} accounts for the PUTs and 1 for the import, 10 keys each`);
+  const putAccounts = await createAccounts(ctx, "import-put", settings.putAccounts);
+  const [importAccount] = await createAccounts(ctx, "import", 1);
 
   const pool = new KeyPool(putAccounts);
   const putPlan = (prefix: string, amount: number) => ({
@@ -97,13 +139,8 @@ export async function runImportBench(input: {
     },
   });
 
-  log(`imports: warm-up, ${settings.warmup} PUTs and an import of ${settings.warmup} lines`);
+  log(`imports: warm-up, ${settings.warmup} PUTs`);
   await pool.run(settings.warmup, log, () => measure(putPlan("warm-put", settings.warmup)));
-  await timedImport(
-    server.url,
-    warmupAccount.keys[0],
-    Array.from({ length: settings.warmup }, (_, n) => `warm-imp-${n}`),
-  );
 
   log(`imports: ${settings.lines} PUT /listings/ref/{ref} over ${settings.connections} connections`);
   const loadAverage = input.loadAverage();
@@ -117,20 +154,8 @@ export async function runImportBench(input: {
     Array.from({ length: settings.lines }, (_, n) => `imp-${n}`),
   );
   const importCpuUs = Math.round((processCpuUs(server.pid) - cpuBefore) / settings.lines);
-  await server.stop();
 
-  const importFigure: Figure = {
-    requestsPerSecond: round(settings.lines / imported.seconds),
-    p50Ms: 0,
-    p99Ms: 0,
-    meanMs: 0,
-    requests: settings.lines,
-    seconds: round(imported.seconds, 2),
-    statuses: { "202": 1 },
-    non2xx: 0,
-    errors: imported.status.created === settings.lines ? 0 : settings.lines - imported.status.created,
-    serverCpuUs: importCpuUs,
-  };
+  const importFigure = importFigureOf(imported, importCpuUs, imported.status.created);
   const runtime = currentRuntime().name;
   const measurements: Measurement[] = [
     {
@@ -158,6 +183,101 @@ export async function runImportBench(input: {
     importLines: imported.status,
     importCpuUsPerLine: importCpuUs,
   };
-  log(`imports: ${JSON.stringify(details)}`);
   return { measurements, checks, details };
+}
+
+/**
+ * The same file of `BENCH_IMPORT_LINES` lines imported with `mode=upsert` into one account and with
+ * `mode=full` into another, both holding the same inventory of that many active listings (the file's
+ * refs): the seconds of the full imports over those of the upsert ones, in rounds of swapped order.
+ */
+async function fullVersusUpsert(input: PartInput): Promise<PartResult> {
+  const { ctx, pg, log, server } = input;
+  const settings = importSettings;
+  const refs = Array.from({ length: settings.lines }, (_, n) => `sync-${n}`);
+  const [upsertAccount, fullAccount] = await createAccounts(ctx, "sync", 2);
+  log(`imports: an inventory of ${settings.lines} active listings in each of 2 accounts`);
+  for (const account of [upsertAccount, fullAccount]) await timedImport(server.url, account.keys[0], refs);
+  // Made active at once, as moderation would: a full import withdraws and compares active listings.
+  await pg`update listings set status = 'active', published_at = now() where account_id in ${pg([upsertAccount.id, fullAccount.id])}`;
+
+  const loadAverage = input.loadAverage();
+  const seconds = { upsert: 0, full: 0 };
+  const cpuUs = { upsert: 0, full: 0 };
+  const outcomes: Record<string, Record<string, number>[]> = { upsert: [], full: [] };
+  for (let round = 0; round < settings.syncRounds; round++) {
+    const order = round % 2 === 0 ? (["upsert", "full"] as const) : (["full", "upsert"] as const);
+    for (const mode of order) {
+      const account = mode === "full" ? fullAccount : upsertAccount;
+      log(`imports: round ${round + 1}, an import of ${settings.lines} lines with mode=${mode}`);
+      const cpuBefore = processCpuUs(server.pid);
+      // Every round sends new prices: each line is an edit of its listing, in both modes.
+      const timed = await timedImport(server.url, account.keys[0], refs, { query: `?mode=${mode}`, price: 200_000 + round * 50_000 });
+      cpuUs[mode] += processCpuUs(server.pid) - cpuBefore;
+      seconds[mode] += timed.seconds;
+      outcomes[mode].push(timed.status);
+    }
+  }
+  const lines = settings.lines * settings.syncRounds;
+  const figureOf = (mode: "upsert" | "full") => {
+    const applied = outcomes[mode].reduce((sum, status) => sum + status.updated, 0);
+    const withdrawn = outcomes[mode].reduce((sum, status) => sum + (status.withdrawn ?? 0), 0);
+    return importFigureOf(
+      { seconds: seconds[mode], status: {} },
+      Math.round(cpuUs[mode] / lines),
+      withdrawn === 0 ? applied : 0,
+      lines,
+      settings.syncRounds,
+    );
+  };
+  const runtime = currentRuntime().name;
+  const name = (mode: string) =>
+    `${runtime}  imports: ${settings.syncRounds} × ${settings.lines} lines, mode=${mode}, against an inventory of ${settings.lines} (lines/s)`;
+  const measurements: Measurement[] = [
+    { name: name("upsert"), figure: figureOf("upsert"), expected: [202], loadAverage },
+    { name: name("full"), figure: figureOf("full"), expected: [202], loadAverage },
+  ];
+  const ratio = seconds.upsert > 0 ? round(seconds.full / seconds.upsert, 2) : 0;
+  const checks: Check[] = [
+    {
+      name: "imports: full import ÷ the same import in upsert mode (wall time)",
+      value: ratio,
+      unit: " ×",
+      kind: "max",
+      target: 1.2,
+      how: `seconds from POST /listings/imports?mode=full to completed divided by the same for mode=upsert, summed over ${settings.syncRounds} rounds of the same ${settings.lines} lines (new prices each round) sent to two accounts each holding the same ${settings.lines} active listings, the order of the two swapped every round; nothing to withdraw, so the full import pays for its inventory reads and its cap; next start with the embedded job runner, PostgreSQL`,
+    },
+  ];
+  const details = {
+    syncUpsertSeconds: round(seconds.upsert, 2),
+    syncFullSeconds: round(seconds.full, 2),
+    syncUpsertLines: outcomes.upsert,
+    syncFullLines: outcomes.full,
+  };
+  return { measurements, checks, details };
+}
+
+/**
+ * One or more timed imports as a figure: lines a second over their wall time; `applied` lines
+ * ended as expected, the others count as errors (a run with any is invalid).
+ */
+function importFigureOf(
+  timed: { seconds: number; status: Record<string, number> },
+  serverCpuUs: number,
+  applied: number,
+  lines = importSettings.lines,
+  requests = 1,
+): Figure {
+  return {
+    requestsPerSecond: round(lines / timed.seconds),
+    p50Ms: 0,
+    p99Ms: 0,
+    meanMs: 0,
+    requests: lines,
+    seconds: round(timed.seconds, 2),
+    statuses: { "202": requests },
+    non2xx: 0,
+    errors: lines - applied,
+    serverCpuUs,
+  };
 }

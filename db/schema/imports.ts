@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 
-export const listingImportStatuses = ["queued", "running", "completed", "cancelled", "failed"] as const;
+export const listingImportStatuses = ["queued", "running", "completed", "cancelled", "failed", "refused"] as const;
 export type ListingImportStatus = (typeof listingImportStatuses)[number];
 
 /** The statuses of an import not yet ended: one of them per account at a time. */
@@ -11,6 +11,17 @@ export const pendingImportStatuses: ListingImportStatus[] = ["queued", "running"
 /** Why an import ended `failed`: the key it writes as may write no more. */
 export const importFailures = ["key_revoked", "key_expired", "account_inactive"] as const;
 export type ImportFailure = (typeof importFailures)[number];
+
+/** `upsert` applies the lines; `full` also withdraws the account's active listings whose ref the file lacks. */
+export const importModes = ["upsert", "full"] as const;
+export type ImportMode = (typeof importModes)[number];
+
+/** Why an import was `refused` before writing anything: a full import over its cap of withdrawals. */
+export interface ImportRefusal {
+  code: "too_many_withdrawals";
+  withdrawals: number;
+  limit: number;
+}
 
 /**
  * Bulk imports (`POST /listings/imports`): NDJSON, one `PUT /listings/ref/{ref}` body a line. The
@@ -30,6 +41,11 @@ export const listingImports = pgTable(
     body: text("body"),
     uploadKey: text("upload_key"),
     total: integer("total").notNull(),
+    mode: text("mode", { enum: importModes }).notNull().default("upsert"),
+    /** A full import's cap on withdrawals as sent; null: half the active listings with a ref. */
+    maxWithdrawals: integer("max_withdrawals"),
+    /** Why a `refused` import wrote nothing; null otherwise. */
+    refusal: jsonb("refusal").$type<ImportRefusal>(),
     /** Why a `failed` import ended (`importFailures`); null otherwise. */
     errorCode: text("error_code", { enum: importFailures }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
@@ -47,11 +63,13 @@ export const listingImports = pgTable(
 
 export type ListingImport = typeof listingImports.$inferSelect;
 
-export const listingImportOutcomes = ["created", "updated", "unchanged", "refused"] as const;
+/** How a line ended; `stale`: its `source_updated_at` was older than the listing's, nothing written. */
+export const listingImportOutcomes = ["created", "updated", "unchanged", "refused", "stale", "withdrawn"] as const;
 export type ListingImportOutcome = (typeof listingImportOutcomes)[number];
 
 /**
- * One row per line applied, written in the transaction that applies it: the import resumes after
+ * One row per line applied (and, after a full import's lines, one per listing it withdrew, numbered
+ * after the last line), written in the transaction that applies it: the import resumes after
  * the last committed line, and the primary key refuses a line written twice.
  */
 export const listingImportLines = pgTable(

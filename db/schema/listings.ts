@@ -41,6 +41,16 @@ export const listings = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    /**
+     * When the integrator's own system last changed the listing (`source_updated_at` of a write): a
+     * write that says an older time is refused (`stale_source`), so a feed replayed late lands nowhere.
+     */
+    sourceUpdatedAt: timestamp("source_updated_at", { withTimezone: true }),
+    /**
+     * The full import that paused it because its file no longer held the listing's ref: a later full
+     * import holding the ref resumes it. Null when paused by hand; any other change of status clears it.
+     */
+    withdrawnByImport: text("withdrawn_by_import"),
   },
   (t) => [
     index("listings_account_mod_idx").on(t.accountId, t.modSeq),

@@ -53,6 +53,7 @@ export const errorStatus = {
   import_too_many_lines: 413,
   import_in_progress: 409,
   import_ended: 409,
+  stale_source: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -9,6 +9,17 @@ export type ListingImport = Schemas["ListingImport"];
 export type ImportResult = Schemas["ImportResult"];
 export type ImportAccepted = Schemas["ImportAccepted"];
 export type ImportResultsQuery = NonNullable<paths["/listings/imports/{id}"]["get"]["parameters"]["query"]>;
+type ImportQuery = NonNullable<paths["/listings/imports"]["post"]["parameters"]["query"]>;
+
+/**
+ * How an import applies: `mode: "full"` (the file is the whole inventory: the account's active
+ * listings whose ref it lacks are withdrawn) within `maxWithdrawals`; without them, `upsert`.
+ */
+export interface ImportOptions {
+  idempotencyKey?: string;
+  mode?: ImportQuery["mode"];
+  maxWithdrawals?: number;
+}
 
 /** What an import is made of: NDJSON text, the listing bodies (one a line), or the key of an uploaded file. */
 export type ImportInput = string | readonly unknown[] | { key: string };
@@ -22,17 +33,18 @@ export function importsResource(raw: Client<paths>) {
     /**
      * Queues an import (202, `data.id`). Text and arrays go as NDJSON in the body (at most 10 MiB and
      * 10 000 lines); `{ key }` names a file sent with `uploads`. With `idempotencyKey` a repeat
-     * answers the same import.
+     * answers the same import; `mode: "full"` and `maxWithdrawals` sync the whole inventory.
      */
-    create: (input: ImportInput, options: { idempotencyKey?: string } = {}): Promise<WithResponse<ImportAccepted>> => {
+    create: (input: ImportInput, options: ImportOptions = {}): Promise<WithResponse<ImportAccepted>> => {
       const header = { "idempotency-key": options.idempotencyKey };
+      const query = { mode: options.mode, max_withdrawals: options.maxWithdrawals };
       if (typeof input === "object" && !Array.isArray(input) && "key" in input) {
-        return unwrap(raw.POST("/listings/imports", { params: { header }, body: { key: input.key } }));
+        return unwrap(raw.POST("/listings/imports", { params: { header, query }, body: { key: input.key } }));
       }
       const text = typeof input === "string" ? input : ndjson(input as readonly unknown[]);
       return unwrap(
         raw.POST("/listings/imports", {
-          params: { header },
+          params: { header, query },
           body: text,
           bodySerializer: (body: unknown) => body as string,
           headers: { "Content-Type": "application/x-ndjson" },

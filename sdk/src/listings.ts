@@ -3,7 +3,15 @@ import { unwrap, unwrapEmpty } from "./errors.js";
 import type { paths } from "./generated/openapi.js";
 import { importsResource } from "./imports.js";
 import { paginate } from "./pagination.js";
-import type { AccountListingItem, ListingEnvelope, ListingWrite, PhotosQueued, ResponseInfo, WithResponse } from "./types.js";
+import type {
+  AccountListingItem,
+  ListingEnvelope,
+  ListingSourceWrite,
+  ListingWrite,
+  PhotosQueued,
+  ResponseInfo,
+  WithResponse,
+} from "./types.js";
 
 export type ListListingsQuery = Omit<NonNullable<paths["/account/listings"]["get"]["parameters"]["query"]>, "cursor">;
 type PhotoList = paths["/listings/{code}/photos"]["put"]["requestBody"]["content"]["application/json"];
@@ -15,7 +23,7 @@ export function listingsResource(raw: Client<paths>) {
   const path = (code: string) => ({ params: { path: { code } } });
   return {
     /** `POST /listings`: a new listing, to moderation (201). Sent with an `Idempotency-Key` (yours or a new one), kept across retries. */
-    create: (body: ListingWrite, options: { idempotencyKey?: string } = {}): Envelope =>
+    create: (body: ListingSourceWrite, options: { idempotencyKey?: string } = {}): Envelope =>
       unwrap(raw.POST("/listings", { body, params: { header: { "idempotency-key": options.idempotencyKey } } })),
 
     /** `POST /listings/validate`: the answer a create would give, writing nothing. */
@@ -45,7 +53,7 @@ export function listingsResource(raw: Client<paths>) {
      * `PUT /listings/ref/{ref}`: creates the listing under your id (201) or applies the body to it as a
      * patch (200/202; `X-Service-Unchanged: true` when nothing changed). Safe to repeat.
      */
-    putByRef: (ref: string, body: ListingWrite, options: { ifMatch?: string } = {}): Envelope =>
+    putByRef: (ref: string, body: ListingSourceWrite, options: { ifMatch?: string } = {}): Envelope =>
       unwrap(raw.PUT("/listings/ref/{ref}", { params: { path: { ref }, header: { "if-match": options.ifMatch } }, body })),
 
     /** `DELETE /listings/{code}` (204); 409 `listing_action_refused` while a report is open. */

@@ -10,8 +10,13 @@ export type AccountListingItem = Schemas["AccountListingsPage"]["data"][number];
 export type CatalogListing = Schemas["ListingItem"];
 /** `{ data, warnings }`: the answer of every listing read and write. */
 export type ListingEnvelope = Schemas["ListingEnvelope"];
-/** The body of `POST /listings`, `PATCH /listings/{code}` (merge patch) and `PUT /listings/ref/{ref}`. */
+/** A listing's writable fields: the body of `PATCH /listings/{code}` (merge patch) and `POST /listings/validate`. */
 export type ListingWrite = Schemas["ListingWrite"];
+/**
+ * The body of `POST /listings` and `PUT /listings/ref/{ref}`: the fields, and `source_updated_at`
+ * (when your system last changed the listing; an older one than the stored is refused, 409 `stale_source`).
+ */
+export type ListingSourceWrite = ListingWrite & Schemas["SourceTime"];
 export type Warning = Schemas["Warning"];
 export type PhotoItem = Schemas["PhotoItem"];
 export type UploadGrant = Schemas["UploadGrant"];

@@ -18,9 +18,14 @@ import { reachEnv, reachSettings } from "../support/run-database";
  * child's clock runs 50 seconds ahead: past the dead one's job lease (45 s from its claim or its last
  * renewal, both before the kill), so the import resumes within a minute of the restart, where the
  * default job lease (10 minutes) would keep it waiting, and no further. Some lines confirm
- * unconfirmed listings, which writes `listing.published`: each must be written once. PostgreSQL only
+ * unconfirmed listings, which writes `listing.published`: each must be written once. A full import
+ * killed while it withdraws the listings its file lacks withdraws each of them once when restarted,
+ * none lost, and none of another account's. PostgreSQL only
  * (two processes cannot share a PGlite folder): `npm run test:pg` runs it.
  */
+
+const inventorySize = 2000;
+const keptByFullImport = 200;
 
 const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const workerScript = path.join(import.meta.dirname, "import-worker.ts");
@@ -128,8 +133,112 @@ describe.skipIf(!onPostgresRun)("bulk import killed and restarted (PostgreSQL)",
       {
         id,
         status: "completed",
-        lines: { total: lineCount, done: lineCount, created: lineCount - confirmed, updated: confirmed, unchanged: 0, refused: 0 },
+        lines: {
+          total: lineCount,
+          done: lineCount,
+          created: lineCount - confirmed,
+          updated: confirmed,
+          unchanged: 0,
+          refused: 0,
+          stale: 0,
+          withdrawn: 0,
+        },
       },
     ]);
   });
+  it(
+    "withdraws each listing a full import's file lacks once after the server is killed mid-withdrawal, none lost",
+    { timeout: 240_000 },
+    async () => {
+      const { key, account } = await accountWithKey();
+      const other = await accountWithKey();
+      const db = (await database()).connection;
+      const refs = Array.from({ length: inventorySize }, (_, i) => `sync-${i}`);
+      const kept = refs.slice(0, keptByFullImport);
+      const absent = refs.slice(keptByFullImport);
+      const ended = async (id: string) => {
+        const [row] = await db.select({ status: listingImports.status }).from(listingImports).where(eq(listingImports.id, id));
+        return row.status === "completed";
+      };
+      const worker = await startWorker(0);
+      // The inventory: one import of every ref for the account, a few of the same refs for another
+      // account, all made active at once (moderation approves listings elsewhere).
+      for (const [owner, owned] of [
+        [key, refs],
+        [other.key, absent.slice(0, 20)],
+      ] as const) {
+        const posted = await postImport(owner, ndjson(owned.map((ref) => validApartment({ external_ref: ref }))));
+        expect(await until(() => ended(posted.json!.data.id), 120_000, 100)).toBe(true);
+      }
+      await db
+        .update(listings)
+        .set({ status: "active" })
+        .where(inArray(listings.accountId, [account.id, other.account.id]));
+
+      const posted = await postImport(
+        key,
+        ndjson(kept.map((ref) => validApartment({ external_ref: ref }))),
+        {},
+        `?mode=full&max_withdrawals=${absent.length}`,
+      );
+      expect(posted.status).toBe(202);
+      const id = posted.json!.data.id as string;
+      const withdrawnRows = () =>
+        db
+          .select({ ref: listingImportLines.externalRef, code: listingImportLines.listingCode })
+          .from(listingImportLines)
+          .where(and(eq(listingImportLines.importId, id), eq(listingImportLines.outcome, "withdrawn")));
+      expect(await until(async () => (await withdrawnRows()).length >= 100, 60_000, 10)).toBe(true);
+      await killed(worker);
+      const atKill = (await withdrawnRows()).length;
+      expect(atKill).toBeLessThan(absent.length);
+
+      const restarted = await startWorker(50_000);
+      expect(await until(() => ended(id), 120_000, 200)).toBe(true);
+      await killed(restarted);
+
+      const withdrawn = await withdrawnRows();
+      expect(withdrawn).toHaveLength(absent.length);
+      expect(new Set(withdrawn.map((row) => row.ref))).toEqual(new Set(absent));
+      const statusOf = async (accountId: string) =>
+        Object.fromEntries(
+          (
+            await db.select({ ref: listings.externalRef, status: listings.status }).from(listings).where(eq(listings.accountId, accountId))
+          ).map((row) => [row.ref, row.status]),
+        );
+      const mine = await statusOf(account.id);
+      expect(kept.filter((ref) => mine[ref] !== "active")).toEqual([]);
+      expect(absent.filter((ref) => mine[ref] !== "paused")).toEqual([]);
+      expect(Object.values(await statusOf(other.account.id))).toEqual(Array(20).fill("active"));
+
+      const typed = async (accountId: string, type: string) =>
+        (
+          await db
+            .select()
+            .from(events)
+            .where(and(eq(events.accountId, accountId), eq(events.type, type)))
+        ).map((e) => e.data as { code?: string; status?: string });
+      const paused = await typed(account.id, "listing.paused");
+      expect(paused).toHaveLength(absent.length);
+      expect(new Set(paused.map((data) => data.code))).toEqual(new Set(withdrawn.map((row) => row.code)));
+      expect(await typed(other.account.id, "listing.paused")).toEqual([]);
+      // The inventory's import and the full one, each ended once.
+      const completed = (await typed(account.id, "import.completed")) as { id: string }[];
+      expect(completed).toHaveLength(2);
+      expect(completed.find((data) => data.id === id)).toEqual({
+        id,
+        status: "completed",
+        lines: {
+          total: kept.length,
+          done: kept.length,
+          created: 0,
+          updated: 0,
+          unchanged: kept.length,
+          refused: 0,
+          stale: 0,
+          withdrawn: absent.length,
+        },
+      });
+    },
+  );
 });

@@ -68,7 +68,16 @@ describe("an import whose key may write no more", () => {
     expect(outcome).toEqual({ status: "failed" });
     const [ended] = await (await database()).connection.select().from(listingImports).where(eq(listingImports.id, id));
     expect(ended).toMatchObject({ status: "failed", errorCode: "key_revoked", completedAt: expect.any(Date) });
-    const lines = { total: 1000, done: lanes * 100, created: expect.any(Number), updated: 0, unchanged: 0, refused: expect.any(Number) };
+    const lines = {
+      total: 1000,
+      done: lanes * 100,
+      created: expect.any(Number),
+      updated: 0,
+      unchanged: 0,
+      refused: expect.any(Number),
+      stale: 0,
+      withdrawn: 0,
+    };
     expect(await importEvents(account.id)).toEqual([{ id, status: "failed", error_code: "key_revoked", lines }]);
     const [event] = (await importEvents(account.id)) as { lines: { created: number } }[];
     expect(await listingCount(account.id)).toBe(event.lines.created);

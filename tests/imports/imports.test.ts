@@ -3,7 +3,7 @@ import { GET as eventsRoute } from "@/app/api/v1/events/route";
 import { maxImportLines } from "@/lib/domain/imports/limits";
 import { accountWithKey, call } from "../support/fixtures";
 import { createListing, validApartment } from "../support/listings";
-import { getImport, ndjson, postImport, runImports } from "./support";
+import { getImport, ndjson, postImport, runImportToEnd, runImports } from "./support";
 import { database } from "@/db";
 import { systemContext } from "@/lib/base/context";
 import { processImport } from "@/lib/domain/imports/process-import";
@@ -38,7 +38,7 @@ describe("POST /listings/imports and GET /listings/imports/{id}", () => {
     const { data, meta } = read.json!;
     expect(meta.next).toBeNull();
     expect(data.status).toBe("completed");
-    expect(data.lines).toEqual({ total: 6, done: 6, created: 1, updated: 1, unchanged: 1, refused: 3 });
+    expect(data.lines).toEqual({ total: 6, done: 6, created: 1, updated: 1, unchanged: 1, refused: 3, stale: 0, withdrawn: 0 });
     const [created, updated, unchanged, notJson, noRef, invalid] = data.results;
     expect(created).toMatchObject({
       line: 1,
@@ -216,7 +216,7 @@ describe("POST /listings/imports and GET /listings/imports/{id}", () => {
     expect(completed[0].data).toEqual({
       id: posted.json!.data.id,
       status: "completed",
-      lines: { total: 2, done: 2, created: 1, updated: 0, unchanged: 0, refused: 1 },
+      lines: { total: 2, done: 2, created: 1, updated: 0, unchanged: 0, refused: 1, stale: 0, withdrawn: 0 },
     });
   });
 });
@@ -237,7 +237,7 @@ describe("POST /listings/imports with the key of an uploaded file", () => {
     });
     expect(posted.status).toBe(202);
     expect((await loggedRow(posted.headers.get("x-request-id")!)).requestBody).toEqual({ key: grant.key });
-    await runImports();
+    await runImportToEnd(posted.json!.data.id);
     const read = await getImport(key, posted.json!.data.id);
     expect(read.json!.data.lines).toMatchObject({ total: 2, created: 2 });
 

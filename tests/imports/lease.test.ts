@@ -81,7 +81,11 @@ describe("the import job's lease", () => {
       .from(events)
       .where(and(eq(events.accountId, account.id), eq(events.type, "import.completed")));
     expect(completed.map((event) => event.data)).toEqual([
-      { id, status: "completed", lines: { total: 1000, done: 1000, created: 4, updated: 0, unchanged: 0, refused: 996 } },
+      {
+        id,
+        status: "completed",
+        lines: { total: 1000, done: 1000, created: 4, updated: 0, unchanged: 0, refused: 996, stale: 0, withdrawn: 0 },
+      },
     ]);
   });
 

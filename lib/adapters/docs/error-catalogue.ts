@@ -171,6 +171,10 @@ const fixes: Record<ErrorCode, Record<Locale, string>> = {
     en: "Nothing to do: the import has completed, was cancelled or failed. Read its results with GET /listings/imports/{id}.",
     ro: "Nu mai este nimic de făcut: importul s-a încheiat, a fost anulat sau a eșuat. Citește-i rezultatele cu GET /listings/imports/{id}.",
   },
+  stale_source: {
+    en: "Nothing to do for this write: the listing already holds a newer version from your system. Send the latest version of the listing, with its own source_updated_at.",
+    ro: "Nu mai este nimic de făcut pentru această scriere: anunțul are deja o versiune mai nouă din sistemul tău. Trimite ultima versiune a anunțului, cu propriul source_updated_at.",
+  },
 };
 
 /** Where the spec puts each cross-field code; the other codes point at the field they are about. */

@@ -8,6 +8,7 @@ export const guideSlugs = [
   "authentication",
   "lifecycle",
   "merge-patch",
+  "feeds",
   "idempotency",
   "pagination",
   "photos",

@@ -51,7 +51,7 @@ const described: Record<EventType, { component: string; summary: string; when: s
   [eventTypes.importCompleted]: {
     component: "ImportCompletedEvent",
     summary: "Bulk import ended",
-    when: "A bulk import (`POST /listings/imports`) ended, once: `data.status` is `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`) or `failed` (its key may write no more, `data.error_code`); `data.lines` counts the outcomes of the lines applied, and `GET /listings/imports/{id}` lists each line's.",
+    when: "A bulk import (`POST /listings/imports`) ended, once: `data.status` is `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`), `failed` (its key may write no more, `data.error_code`) or `refused` (a `mode=full` import over its `max_withdrawals`, nothing written, `data.error`); `data.lines` counts the outcomes of the lines applied, and `GET /listings/imports/{id}` lists each line's.",
   },
 };
 
@@ -86,7 +86,7 @@ export const webhookExampleData: Record<EventType, Record<string, unknown>> = {
   [eventTypes.importCompleted]: {
     id: "imp_3k9t2m7q1x8c4v6b",
     status: "completed",
-    lines: { total: 120, done: 120, created: 80, updated: 30, unchanged: 8, refused: 2 },
+    lines: { total: 120, done: 120, created: 80, updated: 30, unchanged: 8, refused: 2, stale: 0, withdrawn: 0 },
   },
 };
 

@@ -45,6 +45,7 @@ export const problemDetails = {
   import_too_many_lines: ["limit"],
   import_in_progress: ["id"],
   import_ended: ["id", "status"],
+  stale_source: ["code", "stored", "sent"],
 } as const;
 
 /** The arguments of each reason's detail, for the problems that say why. */

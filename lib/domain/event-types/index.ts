@@ -69,15 +69,34 @@ const listingDataShape = {
   url: z.string().meta({ format: "uri", description: "The listing's public page." }),
 };
 
+/** Why a full import was `refused` before writing anything: `GET /listings/imports/{id}` and `import.completed`. */
+export const importRefusalSchema = z
+  .object({
+    code: z.literal("too_many_withdrawals"),
+    withdrawals: z.number().int().min(0).meta({ description: "How many listings the file would have withdrawn." }),
+    limit: z.number().int().min(0).meta({ description: "The cap: `max_withdrawals`, or half the account's active listings with a ref." }),
+  })
+  .meta({ id: "ImportRefusal" });
+
 /** How the lines of a bulk import ended: `GET /listings/imports/{id}` and the `import.completed` event. */
 export const importTotalsSchema = z
   .object({
     total: z.number().int().min(1).meta({ description: "Lines in the import." }),
-    done: z.number().int().min(0).meta({ description: "Lines applied so far: the sum of the four outcomes." }),
+    done: z.number().int().min(0).meta({ description: "Lines applied so far: the sum of the line outcomes." }),
     created: z.number().int().min(0).meta({ description: "Lines that created a listing." }),
     updated: z.number().int().min(0).meta({ description: "Lines that changed a listing (or sent its edit to moderation)." }),
     unchanged: z.number().int().min(0).meta({ description: "Lines that changed nothing (the same body again)." }),
     refused: z.number().int().min(0).meta({ description: "Lines refused, each with its problem code and errors." }),
+    stale: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "Lines whose `source_updated_at` was older than the listing's: nothing written (`stale_source`)." }),
+    withdrawn: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "Listings a `full` import withdrew (paused) because the file lacked their ref; not counted in `done`." }),
   })
   .meta({ id: "ImportTotals" });
 
@@ -124,14 +143,15 @@ export const eventDataSchemas = {
   }),
   [eventTypes.importCompleted]: z.object({
     id: z.string().meta({ description: "The import's id; its line results are read with `GET /listings/imports/{id}`." }),
-    status: z.enum(["completed", "cancelled", "failed"]).meta({
+    status: z.enum(["completed", "cancelled", "failed", "refused"]).meta({
       description:
-        "How the import ended: `completed` (every line applied or refused), `cancelled` by its owner, or `failed` (see `error_code`); `lines` counts the lines applied until then.",
+        "How the import ended: `completed` (every line applied or refused), `cancelled` by its owner, `failed` (see `error_code`), or `refused` before writing anything (see `error`); `lines` counts the lines applied until then.",
     }),
     error_code: z
       .string()
       .optional()
       .meta({ description: "Only when `failed`: `key_revoked`, `key_expired` or `account_inactive` (accept other values too)." }),
+    error: importRefusalSchema.optional().meta({ description: "Only when `refused`: why nothing was written." }),
     lines: importTotalsSchema,
   }),
 } satisfies Record<EventType, z.ZodObject>;

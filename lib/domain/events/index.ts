@@ -7,6 +7,7 @@ export {
   parseEventId,
   eventDataSchemas,
   eventTypes,
+  importRefusalSchema,
   importTotalsSchema,
   listingEventData,
   webhookEventBodySchema,

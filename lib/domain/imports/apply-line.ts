@@ -3,6 +3,7 @@ import { databaseUnavailable } from "@/db/errors";
 import type { ListingImportOutcome } from "@/db/schema";
 import type { AccountActor, TransactionContext } from "@/lib/base/context";
 import { AppError, ValidationError, type FieldError } from "@/lib/base/errors";
+import { resumeFromFeed } from "@/lib/domain/listings/feed-sync";
 import { upsertListingByRef } from "@/lib/domain/listings/upsert-by-ref";
 import { parseLine } from "./lines";
 
@@ -51,16 +52,22 @@ export class LineNeedsSavepoint extends Error {}
  * body: the same validator and upsert, the same events. With `savepoints` the line runs under one,
  * so a refused line leaves nothing behind and the transaction goes on with the next. Without (the
  * common case of lines that all apply: two statements fewer a line), any failure throws
- * `LineNeedsSavepoint` instead.
+ * `LineNeedsSavepoint` instead. In a `full` import, a listing an earlier full import withdrew is
+ * resumed once its line is applied (the line is then `updated`).
  */
 export async function applyLine(
   tx: TransactionContext<AccountActor>,
   read: ReadLine,
-  options: { savepoints: boolean },
+  options: { savepoints: boolean; full: boolean },
 ): Promise<LineResult> {
   if ("refusal" in read) return read.refusal;
   const { line, body, ref } = read;
-  const upsert = (ctx: TransactionContext<AccountActor>) => upsertListingByRef({ ctx, input: { ref, body, ifMatch: null } });
+  const upsert = async (ctx: TransactionContext<AccountActor>) => {
+    const outcome = await upsertListingByRef({ ctx, input: { ref, body, ifMatch: null } });
+    const { row } = outcome.listed;
+    const resumed = options.full && row.withdrawnByImport !== null && (await resumeFromFeed(ctx, { code: row.code }));
+    return { ...outcome, unchanged: outcome.unchanged && !resumed };
+  };
   for (let attempt = 0; ; attempt++) {
     try {
       // The driver's own savepoint (a nested transaction): a statement failed under it is the
@@ -80,7 +87,9 @@ export async function applyLine(
       // call, whose commit it waited for). Once more finds that listing; twice is a fault.
       if (!(error instanceof AppError) && attempt === 0) continue;
       if (!(error instanceof AppError)) throw error;
-      return refused(line, validRef(ref), error);
+      const result = refused(line, validRef(ref), error);
+      // An older version of the listing than the one stored is not a refusal: the line is outdated.
+      return error.code === "stale_source" ? { ...result, outcome: "stale" } : result;
     }
   }
 }

@@ -1,6 +1,13 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
-import { listingImportLines, listingImports, type ImportFailure, type ListingImportStatus } from "@/db/schema";
+import {
+  listingImportLines,
+  listingImports,
+  type ImportFailure,
+  type ImportMode,
+  type ImportRefusal,
+  type ListingImportStatus,
+} from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { notFound } from "@/lib/base/errors";
 import { idPattern } from "@/lib/base/ids";
@@ -23,6 +30,9 @@ export interface ImportView {
   status: ListingImportStatus;
   /** Why a `failed` import stopped; null otherwise. */
   errorCode: ImportFailure | null;
+  mode: ImportMode;
+  /** Why a `refused` import wrote nothing; null otherwise. */
+  refusal: ImportRefusal | null;
   createdAt: Date;
   completedAt: Date | null;
   lines: ImportTotals;
@@ -67,6 +77,8 @@ export async function getImport({
     id: found.id,
     status: found.status,
     errorCode: found.errorCode,
+    mode: found.mode,
+    refusal: found.refusal,
     createdAt: found.createdAt,
     completedAt: found.completedAt,
     lines: await importTotals(ctx.db, { importId: found.id, total: found.total }),

@@ -1,13 +1,22 @@
 import { count, desc, eq, inArray } from "drizzle-orm";
-import { listingImportLines, listingImports, listingImportOutcomes, type ImportFailure, type ListingImportStatus } from "@/db/schema";
+import {
+  listingImportLines,
+  listingImports,
+  listingImportOutcomes,
+  type ImportFailure,
+  type ImportRefusal,
+  type ListingImportStatus,
+} from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
-import type { ImportTotals } from "./totals";
+import { emptyTotals, type ImportTotals } from "./totals";
 
 export interface ImportSummary {
   id: string;
   status: ListingImportStatus;
   /** Why a `failed` import stopped; null otherwise. */
   errorCode: ImportFailure | null;
+  /** Why a `refused` import wrote nothing; null otherwise. */
+  refusal: ImportRefusal | null;
   createdAt: Date;
   completedAt: Date | null;
   lines: ImportTotals;
@@ -39,11 +48,19 @@ export async function listImports({
     )
     .groupBy(listingImportLines.importId, listingImportLines.outcome);
   return rows.map((row) => {
-    const lines: ImportTotals = { total: row.total, done: 0, created: 0, updated: 0, unchanged: 0, refused: 0 };
+    const lines = emptyTotals(row.total);
     for (const outcome of listingImportOutcomes) {
       lines[outcome] = counted.find((c) => c.importId === row.id && c.outcome === outcome)?.n ?? 0;
-      lines.done += lines[outcome];
+      if (outcome !== "withdrawn") lines.done += lines[outcome];
     }
-    return { id: row.id, status: row.status, errorCode: row.errorCode, createdAt: row.createdAt, completedAt: row.completedAt, lines };
+    return {
+      id: row.id,
+      status: row.status,
+      errorCode: row.errorCode,
+      refusal: row.refusal,
+      createdAt: row.createdAt,
+      completedAt: row.completedAt,
+      lines,
+    };
   });
 }

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, max } from "drizzle-orm";
 import {
   accounts,
   agencyMembers,
@@ -7,6 +7,7 @@ import {
   listingImports,
   pendingImportStatuses,
   type ImportFailure,
+  type ImportRefusal,
   type ListingImport,
 } from "@/db/schema";
 import {
@@ -17,6 +18,8 @@ import {
   type StaffActor,
   type TransactionContext,
 } from "@/lib/base/context";
+import { activeListingsWithRef, withdrawByFeed, type SyncedListing } from "@/lib/domain/listings/feed-sync";
+import { retryWhileBusy } from "@/lib/domain/listings/locking";
 import { applyLine, LineNeedsSavepoint, readLine, type LineResult, type ReadLine } from "./apply-line";
 import { endImport } from "./internal/end-import";
 import { importLines } from "./lines";
@@ -32,7 +35,13 @@ const linesPerTransaction = 100;
  */
 const lanes = 4;
 
-export type ProcessImportOutcome = { status: "completed" | "failed" | "gone" | "continue" | "lost" };
+/** Listings withdrawn in one transaction, with their result rows. */
+const withdrawalsPerTransaction = 100;
+
+/** A withdrawal whose listing another write holds waits for it, as a job does. */
+const withdrawalBusyRetry = { rounds: 3, backoffMs: (round: number) => [50, 200, 500][round] };
+
+export type ProcessImportOutcome = { status: "completed" | "failed" | "refused" | "gone" | "continue" | "lost" };
 
 /**
  * The import job: applies the lines without a result yet, as the import's key would with
@@ -45,6 +54,9 @@ export type ProcessImportOutcome = { status: "completed" | "failed" | "gone" | "
  * import stops there, one whose key was revoked or expired (or whose account was closed) ends
  * `failed` with that reason. The last run marks the import completed; every ending writes
  * `import.completed` in its transaction, once.
+ *
+ * A `full` import first counts the account's active listings whose ref its file lacks: more than its
+ * cap, it ends `refused` before any line is applied. After its lines it withdraws them (`withdrawAbsent`).
  */
 export async function processImport({
   ctx,
@@ -68,7 +80,22 @@ export async function processImport({
     .from(listingImportLines)
     .where(eq(listingImportLines.importId, found.id));
   const done = new Set(applied.map((row) => row.line));
-  const pending = lines.flatMap((text, index) => (done.has(index + 1) ? [] : [readLine(index + 1, text)]));
+  const full = found.mode === "full";
+  // A full import needs every ref of the file, the lines applied before included.
+  const reads = full ? lines.map((text, index) => readLine(index + 1, text)) : [];
+  const pending = full
+    ? reads.filter((read) => !done.has(read.line))
+    : lines.flatMap((text, index) => (done.has(index + 1) ? [] : [readLine(index + 1, text)]));
+  const refs = new Set(reads.flatMap((read) => ("ref" in read ? [read.ref] : [])));
+  const absentFrom = (active: SyncedListing[]) => active.filter((listing) => !refs.has(listing.externalRef));
+  if (full && done.size === 0) {
+    const active = await activeListingsWithRef(ctx, found.accountId);
+    const refusal = overCap(found, { active: active.length, absent: absentFrom(active).length });
+    if (refusal) {
+      await endImport(ctx, found, { status: "refused", errorCode: null, refusal });
+      return { status: "refused" };
+    }
+  }
 
   const [membership] = await ctx.db
     .select({ id: agencyMembers.agencyId, role: agencyMembers.role })
@@ -87,7 +114,8 @@ export async function processImport({
         return "stopped";
       }
       try {
-        await applyBatch(apiContext(ctx.database, caller, { now: ctx.clock() }), found, queue.slice(start, start + linesPerTransaction));
+        const batch = queue.slice(start, start + linesPerTransaction);
+        await applyBatch(apiContext(ctx.database, caller, { now: ctx.clock() }), found, batch, { full });
       } catch (error) {
         if (!(error instanceof ImportStopped)) throw error;
         stop ??= error;
@@ -107,6 +135,19 @@ export async function processImport({
     return { status: "failed" };
   }
   if (settled.some((lane) => lane.status === "fulfilled" && lane.value === "over budget")) return { status: "continue" };
+  if (full) {
+    const withdrawing = await withdrawAbsent(ctx, found, absentFrom(await activeListingsWithRef(ctx, found.accountId)), {
+      caller,
+      overBudget,
+      renewLease: input.renewLease,
+    });
+    if (withdrawing === "over budget") return { status: "continue" };
+    if (withdrawing === "lost" || withdrawing === "ended") return { status: withdrawing === "lost" ? "lost" : "gone" };
+    if (withdrawing !== "done") {
+      await endImport(ctx, found, { status: "failed", errorCode: withdrawing });
+      return { status: "failed" };
+    }
+  }
   await endImport(ctx, found, { status: "completed", errorCode: null });
   return { status: "completed" };
 }
@@ -144,7 +185,12 @@ async function checkImportGoesOn(tx: TransactionContext<AccountActor>, found: Li
  * One transaction of lines and their result rows: first without savepoints; when a line fails, the
  * whole transaction is rolled back and the batch applied again with a savepoint per line.
  */
-async function applyBatch(ctx: ServiceContext<AccountActor>, found: ListingImport, batch: ReadLine[]): Promise<void> {
+async function applyBatch(
+  ctx: ServiceContext<AccountActor>,
+  found: ListingImport,
+  batch: ReadLine[],
+  options: { full: boolean },
+): Promise<void> {
   // The driver may reject the transaction with the failed statement's error rather than the one
   // thrown: whether a line failed is kept here.
   let lineFailed = false;
@@ -154,7 +200,7 @@ async function applyBatch(ctx: ServiceContext<AccountActor>, found: ListingImpor
       const results: LineResult[] = [];
       for (const read of batch) {
         try {
-          results.push(await applyLine(tx, read, { savepoints }));
+          results.push(await applyLine(tx, read, { savepoints, full: options.full }));
         } catch (error) {
           lineFailed ||= error instanceof LineNeedsSavepoint;
           throw error;
@@ -178,4 +224,65 @@ function laneQueues(pending: ReadLine[]): ReadLine[][] {
     queues[Math.abs(hash) % lanes].push(read);
   }
   return queues;
+}
+
+/**
+ * The refusal of a full import that would withdraw more listings than its cap: `max_withdrawals` as
+ * sent, else half the account's active listings that have a ref (rounded down). Null within it.
+ */
+function overCap(found: ListingImport, count: { active: number; absent: number }): ImportRefusal | null {
+  const limit = found.maxWithdrawals ?? Math.floor(count.active / 2);
+  return count.absent > limit ? { code: "too_many_withdrawals", withdrawals: count.absent, limit } : null;
+}
+
+/**
+ * After a full import's lines: pauses each active listing whose ref the file lacks, each with its
+ * result row (`withdrawn`, numbered after the last line) in the transaction that pauses it, so a run
+ * killed meanwhile leaves whole withdrawals and the next one finds the rest still active: none is
+ * applied twice, none lost. Batches check the import and its key as the lines' do.
+ */
+async function withdrawAbsent(
+  ctx: ServiceContext<StaffActor>,
+  found: ListingImport,
+  absent: SyncedListing[],
+  run: { caller: Parameters<typeof apiContext>[1]; overBudget: () => boolean; renewLease: () => Promise<boolean> },
+): Promise<"done" | "over budget" | "lost" | "ended" | ImportFailure> {
+  const [numbered] = await ctx.db
+    .select({ last: max(listingImportLines.line) })
+    .from(listingImportLines)
+    .where(eq(listingImportLines.importId, found.id));
+  let next = Math.max(found.total, numbered?.last ?? 0) + 1;
+  for (let start = 0; start < absent.length; start += withdrawalsPerTransaction) {
+    if (run.overBudget()) return "over budget";
+    if (!(await run.renewLease())) return "lost";
+    const batch = absent.slice(start, start + withdrawalsPerTransaction);
+    try {
+      next += await retryWhileBusy(
+        apiContext(ctx.database, run.caller, { now: ctx.clock() }),
+        async (tx) => {
+          await checkImportGoesOn(tx, found);
+          const rows: (LineResult & { importId: string })[] = [];
+          for (const listing of batch) {
+            if (!(await withdrawByFeed(tx, { code: listing.code, importId: found.id }))) continue;
+            rows.push({
+              importId: found.id,
+              line: next + rows.length,
+              externalRef: listing.externalRef,
+              outcome: "withdrawn",
+              listingCode: listing.code,
+              errorCode: null,
+              problem: null,
+            });
+          }
+          if (rows.length > 0) await tx.db.insert(listingImportLines).values(rows);
+          return rows.length;
+        },
+        withdrawalBusyRetry,
+      );
+    } catch (error) {
+      if (!(error instanceof ImportStopped)) throw error;
+      return error.reason;
+    }
+  }
+  return "done";
 }

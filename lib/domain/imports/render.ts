@@ -1,14 +1,19 @@
 import { z } from "zod";
-import { importFailures, listingImportOutcomes, listingImportStatuses } from "@/db/schema";
+import { importFailures, importModes, listingImportOutcomes, listingImportStatuses } from "@/db/schema";
 import { AppError, errorStatus, ValidationError, type ErrorCode, type FieldError } from "@/lib/base/errors";
 import type { Locale } from "@/lib/base/i18n";
 import { renderProblem } from "@/lib/base/problem";
-import { importTotalsSchema } from "@/lib/domain/events";
+import { importRefusalSchema, importTotalsSchema } from "@/lib/domain/events";
 import type { ImportLineRow, ImportView } from "./get-import";
 
 export const importResultSchema = z
   .object({
-    line: z.number().int().min(1).meta({ description: "The line of the file, from 1." }),
+    line: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .meta({ description: "The line of the file, from 1; null for a listing a `full` import withdrew (outcome `withdrawn`)." }),
     external_ref: z.string().nullable().meta({ description: "The line's `external_ref`; null when it had none (or not a valid one)." }),
     outcome: z.enum(listingImportOutcomes),
     code: z
@@ -31,8 +36,10 @@ export const importSchema = z
     id: z.string(),
     status: z.enum(listingImportStatuses).meta({
       description:
-        "`queued`, `running`, then how it ended: `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`), `failed` (its key may write no more: `error_code`).",
+        "`queued`, `running`, then how it ended: `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`), `failed` (its key may write no more: `error_code`), `refused` (a `full` import over its `max_withdrawals`, nothing written: `error`).",
     }),
+    mode: z.enum(importModes).meta({ description: "`upsert` or `full`, as `POST /listings/imports` was sent." }),
+    error: importRefusalSchema.nullable().meta({ description: "Why a `refused` import wrote nothing; null otherwise." }),
     error_code: z.enum(importFailures).nullable().meta({
       description:
         "Why a `failed` import stopped: `key_revoked` (the key that sent it was revoked, or its app disconnected), `key_expired`, `account_inactive`; null otherwise. Accept other values too.",
@@ -48,7 +55,7 @@ export type ImportResult = z.output<typeof importResultSchema>;
 export function renderResult(row: ImportLineRow, locale: Locale): ImportResult {
   const problem = row.errorCode ? renderProblem(refusalOf(row), locale, "") : null;
   return {
-    line: row.line,
+    line: row.outcome === "withdrawn" ? null : row.line,
     external_ref: row.externalRef,
     outcome: row.outcome,
     code: row.listingCode,
@@ -63,6 +70,8 @@ export const renderImport = (view: ImportView, locale: Locale) => ({
     id: view.id,
     status: view.status,
     error_code: view.errorCode,
+    mode: view.mode,
+    error: view.refusal,
     lines: view.lines,
     results: view.results.map((row) => renderResult(row, locale)),
   },

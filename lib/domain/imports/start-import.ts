@@ -1,5 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { listingImports } from "@/db/schema";
+import { z } from "zod";
+import { importModes, listingImports } from "@/db/schema";
 import { withTransaction, type ApiActor, type ServiceContext } from "@/lib/base/context";
 import { AppError } from "@/lib/base/errors";
 import { newId } from "@/lib/base/ids";
@@ -10,6 +11,20 @@ import { importLines } from "./lines";
 import { readUploadedImport } from "./source";
 
 export type ImportSource = { text: string } | { key: string };
+
+/** Query of `POST /listings/imports`: how the file applies. */
+export const importModeQuery = z.object({
+  mode: z.enum(importModes).default("upsert").meta({
+    description:
+      '`upsert` (default): the lines are applied. `full`: the file is the account\'s whole inventory: after its lines, every `active` listing of the account whose `external_ref` the file lacks is withdrawn (paused, with `listing.paused`) and reported as a result `{"line": null, "outcome": "withdrawn"}`; a listing an earlier full import withdrew is resumed when its ref is back in the file (one paused by hand stays paused).',
+  }),
+  max_withdrawals: z.coerce.number().int().min(0).optional().meta({
+    description:
+      "Only with `mode=full`: the most listings it may withdraw. Default: half the account's active listings that have an `external_ref`, rounded down. Beyond it the import ends `refused` (`error.code` `too_many_withdrawals`) before writing anything.",
+  }),
+});
+
+export type ImportMode = z.output<typeof importModeQuery>;
 
 /**
  * `POST /listings/imports`: checks the lines' count (the lines themselves are checked one by one by
@@ -22,7 +37,7 @@ export async function startImport({
   input,
 }: {
   ctx: ServiceContext<ApiActor>;
-  input: ImportSource;
+  input: ImportSource & Partial<ImportMode>;
 }): Promise<{ id: string; status: "queued" }> {
   const accountId = ctx.actor.accountId;
   const text = "text" in input ? input.text : await readUploadedImport(ctx, { key: input.key, accountId });
@@ -39,6 +54,8 @@ export async function startImport({
         body: "text" in input ? input.text : null,
         uploadKey: "key" in input ? input.key : null,
         total,
+        mode: input.mode ?? "upsert",
+        maxWithdrawals: input.max_withdrawals ?? null,
         createdAt: ctx.now,
       })
       .onConflictDoNothing()

@@ -11,11 +11,20 @@ export async function importTotals(db: Handle, input: { importId: string; total:
     .from(listingImportLines)
     .where(eq(listingImportLines.importId, input.importId))
     .groupBy(listingImportLines.outcome);
-  const totals = { total: input.total, done: 0, created: 0, updated: 0, unchanged: 0, refused: 0 };
+  const totals = emptyTotals(input.total);
   for (const outcome of listingImportOutcomes) {
     const n = rows.find((row) => row.outcome === outcome)?.n ?? 0;
     totals[outcome] = n;
-    totals.done += n;
+    if (outcome !== "withdrawn") totals.done += n;
   }
   return totals;
+}
+
+/** The counts of an import none of whose lines is done yet. */
+export function emptyTotals(total: number): ImportTotals {
+  return {
+    total,
+    done: 0,
+    ...(Object.fromEntries(listingImportOutcomes.map((outcome) => [outcome, 0])) as Record<ListingImportOutcome, number>),
+  };
 }

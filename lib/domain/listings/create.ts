@@ -6,6 +6,7 @@ import { newListingCode } from "./codes";
 import { insertListing } from "./internal/queries";
 import { detailOf, type ListedRow } from "./read-shape";
 import type { ListingDetail } from "./schemas";
+import { takeSourceTime } from "./source-time";
 import { searchColumns } from "./store";
 import { validateOrThrow } from "./internal/validate";
 import type { ListingWarning } from "@/lib/domain/listings/validation";
@@ -20,7 +21,10 @@ export interface CreateListingInput {
   draft?: boolean;
 }
 
-/** A new listing of the acting account goes through moderation: it starts `pending` (or `draft` when saved as one). */
+/**
+ * A new listing of the acting account goes through moderation: it starts `pending` (or `draft` when
+ * saved as one). A `source_updated_at` in the body is stored beside the fields.
+ */
 export async function createListing({
   ctx,
   input,
@@ -28,7 +32,8 @@ export async function createListing({
   ctx: ServiceContext<AccountActor>;
   input: CreateListingInput;
 }): Promise<{ listed: ListedRow; detail: ListingDetail; warnings: ListingWarning[] }> {
-  const valid = await validateOrThrow(ctx, { document: input.body, mode: "create", draft: input.draft });
+  const { body, sourceUpdatedAt } = takeSourceTime(input.body);
+  const valid = await validateOrThrow(ctx, { document: body, mode: "create", draft: input.draft });
   const externalRef = typeof valid.fields.external_ref === "string" ? valid.fields.external_ref : null;
   // One insert, in no transaction of its own: a code collision is retried with a fresh code, which
   // PostgreSQL would refuse after the failed statement inside a transaction.
@@ -44,6 +49,7 @@ export async function createListing({
         transaction: valid.fields.transaction as string,
         status: input.draft ? "draft" : "pending",
         fields: valid.fields,
+        sourceUpdatedAt,
         source: input.source,
         ...searchColumns(valid.fields, valid.rates),
         createdAt: ctx.now,

@@ -8,7 +8,8 @@ import { mergePatch } from "./internal/merge-patch";
 import { checkIfMatch } from "./internal/preconditions";
 import { detailOf, listingEtag, type ListedRow } from "./read-shape";
 import type { ListingDetail } from "./schemas";
-import { rewritten, updateListing } from "./store";
+import { refuseStaleWrite } from "./source-time";
+import { keepSourceTime, rewritten, updateListing } from "./store";
 import { validateOrThrow } from "./internal/validate";
 
 /** States whose listing has been public: an edit waits for moderation while the live version stays. */
@@ -22,6 +23,8 @@ export interface EditListingInput {
   source: "api" | "portal";
   /** A draft sent to moderation: judged as for publication, then `pending`. Other states ignore it. */
   submit?: boolean;
+  /** `source_updated_at` of a write by ref: older than the stored one, nothing is written (`stale_source`). */
+  sourceUpdatedAt?: Date | null;
 }
 
 export interface EditOutcome {
@@ -51,6 +54,8 @@ export async function editListing({ ctx, input }: { ctx: ServiceContext<AccountA
     const listed = await lockListing(tx, input.code);
     const { row } = listed;
     checkIfMatch(row, input.ifMatch);
+    const sourceUpdatedAt = input.sourceUpdatedAt ?? null;
+    refuseStaleWrite(row, sourceUpdatedAt);
     if (frozen.has(row.status)) {
       throw new AppError("listing_action_refused", { reason: "not_editable", status: row.status });
     }
@@ -62,7 +67,13 @@ export async function editListing({ ctx, input }: { ctx: ServiceContext<AccountA
     const isPublished = published.has(row.status);
     const confirm = row.status === "unconfirmed" && input.source === "api";
     const unchanged = isDeepStrictEqual(valid.fields, base);
-    if (unchanged && !confirm && !submit) return outcomeOf(listed, { warnings: valid.warnings, heldForModeration: false, unchanged: true });
+    const newerSource = sourceUpdatedAt !== null && sourceUpdatedAt.getTime() !== row.sourceUpdatedAt?.getTime();
+    if (unchanged && !confirm && !submit) {
+      // The same body from a later version of the source: its time is kept (so an older write
+      // meanwhile stays refused) without a new version of the listing.
+      const kept = newerSource ? rewritten(listed, await keepSourceTime(tx, row, sourceUpdatedAt)) : listed;
+      return outcomeOf(kept, { warnings: valid.warnings, heldForModeration: false, unchanged: true });
+    }
 
     const changes = isPublished
       ? { pendingFields: isDeepStrictEqual(valid.fields, row.fields) ? null : valid.fields }
@@ -74,7 +85,11 @@ export async function editListing({ ctx, input }: { ctx: ServiceContext<AccountA
     const updated = await updateListing(
       tx,
       row,
-      { ...changes, ...(confirm ? { status: "active" as const, confirmedAt: ctx.now } : {}) },
+      {
+        ...changes,
+        ...(confirm ? { status: "active" as const, confirmedAt: ctx.now } : {}),
+        ...(newerSource ? { sourceUpdatedAt } : {}),
+      },
       valid.rates,
     );
     if (confirm)

@@ -126,6 +126,7 @@ export function toListingDetail(row: ListingRow, lister: string, contactPhone: s
     },
     media: { processing: row.mediaProcessing },
     etag: listingEtag(row),
+    source_updated_at: iso(row.sourceUpdatedAt),
   };
 }
 

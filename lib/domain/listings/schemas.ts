@@ -65,6 +65,10 @@ export const listingDetailSchema = listingItemSchema
     moderation: z.object({ edit_pending: z.boolean(), rejection_reason: z.string().nullable(), rejection_codes: z.array(z.string()) }),
     media: z.object({ processing: z.boolean() }),
     etag: z.string().meta({ description: "Equals the `ETag` header; send it back in `If-Match`." }),
+    source_updated_at: timestamp.nullable().meta({
+      description:
+        "The latest `source_updated_at` a write sent: when your own system last changed the listing. A write that sends an older one is refused (409 `stale_source`). Null when no write sent one.",
+    }),
   })
   .meta({ id: "ListingDetail" });
 

@@ -32,6 +32,8 @@ export interface ListingChanges {
   externalRef?: string | null;
   images?: string[];
   mediaProcessing?: boolean;
+  sourceUpdatedAt?: Date;
+  withdrawnByImport?: string | null;
 }
 
 /** The same listing after a write: the row changes, who lists it does not. */
@@ -51,6 +53,10 @@ export async function updateListing(
   rates?: CurrencyRates,
 ): Promise<ListingRow> {
   const derived = changes.fields && rates ? searchColumns(changes.fields, rates) : {};
+  // Who paused a listing holds only while it stays paused: any other change of status forgets it.
+  if (changes.status !== undefined && changes.withdrawnByImport === undefined && row.withdrawnByImport !== null) {
+    changes = { ...changes, withdrawnByImport: null };
+  }
   const given = Object.entries({ ...changes, ...derived, version: row.version + 1, updatedAt: ctx.now }).filter(
     ([, value]) => value !== undefined,
   );
@@ -82,3 +88,12 @@ function updateStatement(given: [string, unknown][]): BuiltOnce<ListingRow> {
 }
 
 const updates = new Map<string, BuiltOnce<ListingRow>>();
+
+/**
+ * Stores a later `source_updated_at` of a write that changed nothing else: the listing keeps its
+ * version (its ETag) and its place in the "last modified" order.
+ */
+export async function keepSourceTime(ctx: TransactionContext, row: ListingRow, sourceUpdatedAt: Date): Promise<ListingRow> {
+  const [updated] = await ctx.db.update(listings).set({ sourceUpdatedAt }).where(eq(listings.id, row.id)).returning();
+  return updated;
+}

@@ -3,6 +3,7 @@ import { ValidationError } from "@/lib/base/errors";
 import { createListing } from "./create";
 import { editListing, type EditOutcome } from "./edit";
 import { codeByRef } from "./internal/queries";
+import { takeSourceTime } from "./source-time";
 
 const refPattern = /^[A-Za-z0-9._:/-]{1,100}$/;
 
@@ -12,7 +13,8 @@ export interface UpsertOutcome extends EditOutcome {
 
 /**
  * `PUT /listings/ref/{ref}`: creates the listing when the integrator's id is new, otherwise applies
- * the body as a merge patch. Safe to repeat: the same body again writes nothing.
+ * the body as a merge patch. Safe to repeat: the same body again writes nothing. A
+ * `source_updated_at` older than the listing's is refused (`stale_source`) and writes nothing.
  */
 export async function upsertListingByRef({
   ctx,
@@ -25,6 +27,8 @@ export async function upsertListingByRef({
     throw new ValidationError([{ pointer: "/ref", in: "path", code: "regex" }]);
   }
   const body = input.body;
+  // Checked before anything else, so a malformed time refuses the write whichever way it goes.
+  const { body: patch, sourceUpdatedAt } = takeSourceTime(body);
   if (
     body &&
     typeof body === "object" &&
@@ -35,7 +39,7 @@ export async function upsertListingByRef({
     throw new ValidationError([{ pointer: "/external_ref", code: "invalid_value", params: { reason: "external_ref_mismatch" } }]);
   }
   const edit = async (code: string) => ({
-    ...(await editListing({ ctx, input: { code, patch: body, ifMatch: input.ifMatch, source: "api" } })),
+    ...(await editListing({ ctx, input: { code, patch, ifMatch: input.ifMatch, source: "api", sourceUpdatedAt } })),
     created: false,
   });
   const existing = await findCode(ctx, input.ref);

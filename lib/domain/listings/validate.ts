@@ -1,5 +1,6 @@
 import type { ServiceContext } from "@/lib/base/context";
 import { validateOrThrow } from "./internal/validate";
+import { takeSourceTime } from "./source-time";
 import type { ListingWarning } from "./validation";
 
 /**
@@ -13,6 +14,6 @@ export async function validateNewListing({
   ctx: ServiceContext;
   input: { body: unknown };
 }): Promise<{ warnings: ListingWarning[] }> {
-  const { warnings } = await validateOrThrow(ctx, { document: input.body, mode: "create" });
+  const { warnings } = await validateOrThrow(ctx, { document: takeSourceTime(input.body).body, mode: "create" });
   return { warnings };
 }

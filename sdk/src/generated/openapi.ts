@@ -62,7 +62,7 @@ export interface paths {
     put?: never;
     /**
      * Create a listing
-     * @description The new listing goes to moderation (`pending`). `Idempotency-Key` (up to 64 characters, per key, 10 minutes): the same key and body replays the first 2xx answer with `Idempotent-Replayed: true`; another body gives 422 `idempotency_key_reused`; a retry while the first runs gives 409 `idempotency_key_in_use`. A request refused with a 4xx (or failing with a 5xx) keeps no record: the key is released, so the corrected body can be sent with the same key.
+     * @description The new listing goes to moderation (`pending`). `source_updated_at` (RFC 3339), when sent, is stored beside the fields and shown in the detail: a later write by ref that sends an older one is refused (409 `stale_source`). `Idempotency-Key` (up to 64 characters, per key, 10 minutes): the same key and body replays the first 2xx answer with `Idempotent-Replayed: true`; another body gives 422 `idempotency_key_reused`; a retry while the first runs gives 409 `idempotency_key_in_use`. A request refused with a 4xx (or failing with a 5xx) keeps no record: the key is released, so the corrected body can be sent with the same key.
      *
      *     Permission: `listings:write`.
      */
@@ -203,7 +203,7 @@ export interface paths {
     get?: never;
     /**
      * Create or update by your own id
-     * @description New `ref`: created as by `POST /listings` (201). Known `ref`: the body applies as a merge patch (200, or 202 for a published listing). The same body twice writes nothing and answers `X-Service-Unchanged: true`. `external_ref` in the body, when sent, must equal `ref`.
+     * @description New `ref`: created as by `POST /listings` (201). Known `ref`: the body applies as a merge patch (200, or 202 for a published listing). The same body twice writes nothing and answers `X-Service-Unchanged: true`. `external_ref` in the body, when sent, must equal `ref`. `source_updated_at` (RFC 3339): when your system last changed the listing; older than the one the listing holds, nothing is written and the answer is 409 `stale_source` (equal or newer applies as usual).
      *
      *     Permission: `listings:write`.
      */
@@ -231,6 +231,8 @@ export interface paths {
      *     Answers 202 at once with the import's id; the lines are applied in the background (those of one `external_ref` in file order), each exactly as `PUT /listings/ref/{ref}` would apply it (the same validation, creation or merge patch, events), and each ends `created`, `updated`, `unchanged` or `refused` (read them with `GET /listings/imports/{id}`). `import.completed` is written when the last line is done. Sending the same lines again leaves the listings `unchanged`.
      *
      *     One import per account at a time: another while one is queued or running is 409 `import_in_progress` (its `detail` names the import). Refusals of the whole import: 415 `unsupported_media_type`, 413 `payload_too_large` and `import_too_many_lines`, 400 `import_empty`, `invalid_encoding` or `malformed_json` (the JSON reference), 422 at `/key` (an unknown or unsent upload).
+     *
+     *     `mode=full` syncs the whole inventory: active listings whose `external_ref` the file lacks are withdrawn after the lines, within `max_withdrawals` (beyond it the import ends `refused` and writes nothing). A line whose `source_updated_at` is older than its listing's ends `stale`.
      *
      *     `Idempotency-Key` works as on `POST /listings`: the same key and body answer the same 202 with the same import id.
      *
@@ -778,7 +780,7 @@ export interface webhooks {
     put?: never;
     /**
      * Bulk import ended
-     * @description `import.completed`: A bulk import (`POST /listings/imports`) ended, once: `data.status` is `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`) or `failed` (its key may write no more, `data.error_code`); `data.lines` counts the outcomes of the lines applied, and `GET /listings/imports/{id}` lists each line's.
+     * @description `import.completed`: A bulk import (`POST /listings/imports`) ended, once: `data.status` is `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`), `failed` (its key may write no more, `data.error_code`) or `refused` (a `mode=full` import over its `max_withdrawals`, nothing written, `data.error`); `data.lines` counts the outcomes of the lines applied, and `GET /listings/imports/{id}` lists each line's.
      *
      *     Sent as `POST` to the webhook's address with `Content-Type: application/json`, signed with Standard Webhooks (see the headers). Answer 2xx within 10 seconds; do slow work after answering. Any other status, a redirect (never followed) or no answer within 10 seconds is a failed attempt, retried after 30 seconds, 2 minutes, 10 minutes, 30 minutes, 2 hours and 6 hours (7 attempts in about 9 hours), then the delivery fails. A delivery can arrive more than once and events can arrive out of order.
      */
@@ -1300,6 +1302,14 @@ export interface components {
       /** @description Maximum nights. Unit: night. Applies to types: apartment, house; transactions: rent. */
       max_nights?: number | null;
     };
+    /** @description Sent beside the listing's fields by `POST /listings`, `PUT /listings/ref/{ref}` and the lines of `POST /listings/imports`: not a field of the listing, it orders the writes of your system. */
+    SourceTime: {
+      /**
+       * Format: date-time
+       * @description When your own system last changed this listing (RFC 3339, e.g. `2025-03-01T09:30:00+02:00`). Stored and shown in the detail; a write whose `source_updated_at` is older than the stored one writes nothing and answers 409 `stale_source`. Equal or newer applies as usual.
+       */
+      source_updated_at?: string;
+    };
     ImportFileReference: {
       /** @description The key of a file sent with `POST /uploads` and `PUT /uploads/{key}`: the NDJSON lines, up to 20 MiB. */
       key: string;
@@ -1616,21 +1626,31 @@ export interface components {
         /** @description The import's id; its line results are read with `GET /listings/imports/{id}`. */
         id: string;
         /**
-         * @description How the import ended: `completed` (every line applied or refused), `cancelled` by its owner, or `failed` (see `error_code`); `lines` counts the lines applied until then.
+         * @description How the import ended: `completed` (every line applied or refused), `cancelled` by its owner, `failed` (see `error_code`), or `refused` before writing anything (see `error`); `lines` counts the lines applied until then.
          * @enum {string}
          */
-        status: "completed" | "cancelled" | "failed";
+        status: "completed" | "cancelled" | "failed" | "refused";
         /** @description Only when `failed`: `key_revoked`, `key_expired` or `account_inactive` (accept other values too). */
         error_code?: string;
+        /** @description Only when `refused`: why nothing was written. */
+        error?: components["schemas"]["ImportRefusal"];
         lines: components["schemas"]["ImportTotals"];
       };
       /** @description Only on the webhook of an integrator app: the `connection_id` of the app's connection to the account the event belongs to. Absent on an account's own webhooks. */
       connection?: number;
     };
+    ImportRefusal: {
+      /** @constant */
+      code: "too_many_withdrawals";
+      /** @description How many listings the file would have withdrawn. */
+      withdrawals: number;
+      /** @description The cap: `max_withdrawals`, or half the account's active listings with a ref. */
+      limit: number;
+    };
     ImportTotals: {
       /** @description Lines in the import. */
       total: number;
-      /** @description Lines applied so far: the sum of the four outcomes. */
+      /** @description Lines applied so far: the sum of the line outcomes. */
       done: number;
       /** @description Lines that created a listing. */
       created: number;
@@ -1640,6 +1660,10 @@ export interface components {
       unchanged: number;
       /** @description Lines refused, each with its problem code and errors. */
       refused: number;
+      /** @description Lines whose `source_updated_at` was older than the listing's: nothing written (`stale_source`). */
+      stale: number;
+      /** @description Listings a `full` import withdrew (paused) because the file lacked their ref; not counted in `done`. */
+      withdrawn: number;
     };
     /** @description RFC 9457 problem details (`application/problem+json`). */
     Problem: {
@@ -1695,7 +1719,8 @@ export interface components {
         | "import_empty"
         | "import_too_many_lines"
         | "import_in_progress"
-        | "import_ended";
+        | "import_ended"
+        | "stale_source";
       /** @description Stable, never translated: why, more precisely than `code`, for the codes that have reasons (`unauthenticated`: `missing_key`, `malformed_key`, `production_key`, `sandbox_key`; `not_found`: `not_paused`, `not_in_catalog`; `listing_action_refused`; `limit_reached`). Listed on the page `type` points at. */
       reason?: string;
       detail: string;
@@ -1862,6 +1887,8 @@ export interface components {
       };
       /** @description Equals the `ETag` header; send it back in `If-Match`. */
       etag: string;
+      /** @description The latest `source_updated_at` a write sent: when your own system last changed the listing. A write that sends an older one is refused (409 `stale_source`). Null when no write sent one. */
+      source_updated_at: string | null;
     };
     Warning: {
       pointer: string;
@@ -1877,22 +1904,29 @@ export interface components {
     ListingImport: {
       id: string;
       /**
-       * @description `queued`, `running`, then how it ended: `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`), `failed` (its key may write no more: `error_code`).
+       * @description `queued`, `running`, then how it ended: `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`), `failed` (its key may write no more: `error_code`), `refused` (a `full` import over its `max_withdrawals`, nothing written: `error`).
        * @enum {string}
        */
-      status: "queued" | "running" | "completed" | "cancelled" | "failed";
+      status: "queued" | "running" | "completed" | "cancelled" | "failed" | "refused";
+      /**
+       * @description `upsert` or `full`, as `POST /listings/imports` was sent.
+       * @enum {string}
+       */
+      mode: "upsert" | "full";
+      /** @description Why a `refused` import wrote nothing; null otherwise. */
+      error: components["schemas"]["ImportRefusalOutput"] | null;
       /** @description Why a `failed` import stopped: `key_revoked` (the key that sent it was revoked, or its app disconnected), `key_expired`, `account_inactive`; null otherwise. Accept other values too. */
       error_code: ("key_revoked" | "key_expired" | "account_inactive") | null;
       lines: components["schemas"]["ImportTotalsOutput"];
       results: components["schemas"]["ImportResult"][];
     };
     ImportResult: {
-      /** @description The line of the file, from 1. */
-      line: number;
+      /** @description The line of the file, from 1; null for a listing a `full` import withdrew (outcome `withdrawn`). */
+      line: number | null;
       /** @description The line's `external_ref`; null when it had none (or not a valid one). */
       external_ref: string | null;
       /** @enum {string} */
-      outcome: "created" | "updated" | "unchanged" | "refused";
+      outcome: "created" | "updated" | "unchanged" | "refused" | "stale" | "withdrawn";
       /** @description The listing's code when the line created, updated or left one unchanged; null when refused. */
       code: string | null;
       /** @description A refused line's problem code, as a single `PUT /listings/ref/{ref}` would have answered it (`validation_failed`, `listing_action_refused`, `listing_busy`, `malformed_json`, `payload_too_large`...); null otherwise. */
@@ -1982,6 +2016,8 @@ export interface components {
             };
             /** @description Equals the `ETag` header; send it back in `If-Match`. */
             etag?: string;
+            /** @description The latest `source_updated_at` a write sent: when your own system last changed the listing. A write that sends an older one is refused (409 `stale_source`). Null when no write sent one. */
+            source_updated_at?: string | null;
           }
       )[];
       links: {
@@ -2118,10 +2154,18 @@ export interface components {
       /** @description How many photos entered processing (new ones and failed ones tried again). */
       queued: number;
     };
+    ImportRefusalOutput: {
+      /** @constant */
+      code: "too_many_withdrawals";
+      /** @description How many listings the file would have withdrawn. */
+      withdrawals: number;
+      /** @description The cap: `max_withdrawals`, or half the account's active listings with a ref. */
+      limit: number;
+    };
     ImportTotalsOutput: {
       /** @description Lines in the import. */
       total: number;
-      /** @description Lines applied so far: the sum of the four outcomes. */
+      /** @description Lines applied so far: the sum of the line outcomes. */
       done: number;
       /** @description Lines that created a listing. */
       created: number;
@@ -2131,6 +2175,10 @@ export interface components {
       unchanged: number;
       /** @description Lines refused, each with its problem code and errors. */
       refused: number;
+      /** @description Lines whose `source_updated_at` was older than the listing's: nothing written (`stale_source`). */
+      stale: number;
+      /** @description Listings a `full` import withdrew (paused) because the file lacked their ref; not counted in `done`. */
+      withdrawn: number;
     };
   };
   responses: never;
@@ -2485,7 +2533,7 @@ export interface operations {
          *       "price_currency": "EUR"
          *     }
          */
-        "application/json": components["schemas"]["ListingWrite"];
+        "application/json": components["schemas"]["ListingWrite"] & components["schemas"]["SourceTime"];
       };
     };
     responses: {
@@ -5064,6 +5112,11 @@ export interface operations {
           min_nights?: number | null;
           /** @description Maximum nights. Unit: night. Applies to types: apartment, house; transactions: rent. */
           max_nights?: number | null;
+          /**
+           * Format: date-time
+           * @description When your own system last changed this listing (RFC 3339, e.g. `2025-03-01T09:30:00+02:00`). Stored and shown in the detail; a write whose `source_updated_at` is older than the stored one writes nothing and answers 409 `stale_source`. Equal or newer applies as usual.
+           */
+          source_updated_at?: string;
         };
         /**
          * @example {
@@ -5593,6 +5646,11 @@ export interface operations {
           min_nights?: number | null;
           /** @description Maximum nights. Unit: night. Applies to types: apartment, house; transactions: rent. */
           max_nights?: number | null;
+          /**
+           * Format: date-time
+           * @description When your own system last changed this listing (RFC 3339, e.g. `2025-03-01T09:30:00+02:00`). Stored and shown in the detail; a write whose `source_updated_at` is older than the stored one writes nothing and answers 409 `stale_source`. Equal or newer applies as usual.
+           */
+          source_updated_at?: string;
         };
       };
     };
@@ -5768,6 +5826,10 @@ export interface operations {
       query?: {
         /** @description Language of titles, details and labels. */
         locale?: "ro" | "en";
+        /** @description `upsert` (default): the lines are applied. `full`: the file is the account's whole inventory: after its lines, every `active` listing of the account whose `external_ref` the file lacks is withdrawn (paused, with `listing.paused`) and reported as a result `{"line": null, "outcome": "withdrawn"}`; a listing an earlier full import withdrew is resumed when its ref is back in the file (one paused by hand stays paused). */
+        mode?: "upsert" | "full";
+        /** @description Only with `mode=full`: the most listings it may withdraw. Default: half the account's active listings that have an `external_ref`, rounded down. Beyond it the import ends `refused` (`error.code` `too_many_withdrawals`) before writing anything. */
+        max_withdrawals?: number;
       };
       header?: {
         "idempotency-key"?: string;
@@ -8322,7 +8384,9 @@ export interface operations {
          *           "created": 80,
          *           "updated": 30,
          *           "unchanged": 8,
-         *           "refused": 2
+         *           "refused": 2,
+         *           "stale": 0,
+         *           "withdrawn": 0
          *         }
          *       }
          *     }

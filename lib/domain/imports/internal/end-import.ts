@@ -1,10 +1,13 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { listingImports, pendingImportStatuses, type ImportFailure, type ListingImport } from "@/db/schema";
+import { listingImports, pendingImportStatuses, type ImportFailure, type ImportRefusal, type ListingImport } from "@/db/schema";
 import { withTransaction, type ServiceContext } from "@/lib/base/context";
 import { eventTypes, recordEvent } from "@/lib/domain/events";
 import { importTotals } from "../totals";
 
-export type ImportEnding = { status: "completed" | "cancelled"; errorCode: null } | { status: "failed"; errorCode: ImportFailure };
+export type ImportEnding =
+  | { status: "completed" | "cancelled"; errorCode: null }
+  | { status: "failed"; errorCode: ImportFailure }
+  | { status: "refused"; errorCode: null; refusal: ImportRefusal };
 
 /**
  * Ends a queued or running import: its status, reason and time, and `import.completed` with the
@@ -15,7 +18,12 @@ export async function endImport(ctx: ServiceContext, found: ListingImport, endin
   return withTransaction(ctx, async (tx) => {
     const [ended] = await tx.db
       .update(listingImports)
-      .set({ status: ending.status, errorCode: ending.errorCode, completedAt: tx.clock() })
+      .set({
+        status: ending.status,
+        errorCode: ending.errorCode,
+        refusal: "refusal" in ending ? ending.refusal : null,
+        completedAt: tx.clock(),
+      })
       .where(and(eq(listingImports.id, found.id), inArray(listingImports.status, pendingImportStatuses)))
       .returning({ id: listingImports.id });
     if (!ended) return false;
@@ -23,7 +31,13 @@ export async function endImport(ctx: ServiceContext, found: ListingImport, endin
     await recordEvent(tx.db, {
       accountId: found.accountId,
       type: eventTypes.importCompleted,
-      data: { id: found.id, status: ending.status, ...(ending.errorCode ? { error_code: ending.errorCode } : {}), lines },
+      data: {
+        id: found.id,
+        status: ending.status,
+        ...(ending.errorCode ? { error_code: ending.errorCode } : {}),
+        ...("refusal" in ending ? { error: ending.refusal } : {}),
+        lines,
+      },
       now: tx.clock(),
     });
     return true;

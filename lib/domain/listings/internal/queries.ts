@@ -95,6 +95,7 @@ export const insertedColumns = [
   "transaction",
   "status",
   "fields",
+  "sourceUpdatedAt",
   "source",
   "city",
   "rooms",
@@ -115,7 +116,7 @@ const insertListed = builtOnce<ListedResult>(listedSelection, () => {
   const list = (chunks: SQLChunk[]) => sql.join(chunks, sql`, `);
   const statement = sql`with inserted as (
     insert into ${listings} (${list(insertedColumns.map((key) => sql.identifier(columns[key].name)))})
-    values (${list(insertedColumns.map((key) => sql`${sql.param(sql.placeholder(key), columns[key])}`))})
+    values (${list(insertedColumns.map((key) => (key === "sourceUpdatedAt" ? sql`${sql.placeholder(key)}::timestamptz` : sql`${sql.param(sql.placeholder(key), columns[key])}`)))})
     returning *
   )
   select ${list(Object.values(columns).map((column) => sql`inserted.${sql.identifier(column.name)}`))}, ${accounts.name}, ${accounts.phone}, ${agencies.name}
@@ -128,7 +129,8 @@ const dialect = new PgDialect();
 
 /** Writes a new listing; answers it with its lister. */
 export async function insertListing(db: Handle, values: InsertedListing): Promise<ListedRow> {
-  const [inserted] = await insertListed.run(db, values);
+  // The column's encoder would refuse a null: the time goes as text, cast by the statement.
+  const [inserted] = await insertListed.run(db, { ...values, sourceUpdatedAt: values.sourceUpdatedAt?.toISOString() ?? null });
   return listedOf(inserted);
 }
 

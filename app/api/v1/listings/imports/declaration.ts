@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { exampleApartment } from "@/lib/domain/listings/examples";
+import { importModeQuery } from "@/lib/domain/imports/start-import";
 import { maxImportBodyBytes, maxImportLineBytes, maxImportLines, ndjsonContentType } from "@/lib/domain/imports/limits";
 import { idempotencyKeyMaxLength } from "@/lib/adapters/http/idempotency";
 import { defineRoute } from "@/lib/adapters/http/route";
@@ -29,11 +30,13 @@ export const createListingImportRoute = defineRoute({
     `NDJSON (\`${ndjsonContentType}\`): one \`PUT /listings/ref/{ref}\` body a line, each with its \`external_ref\`; at most ${maxImportLines.toLocaleString("en")} lines and 10 MiB (${maxImportBodyBytes.toLocaleString("en")} bytes) sent directly, each line at most 1 MiB (${maxImportLineBytes.toLocaleString("en")} bytes). A larger file is sent with \`POST /uploads\` and named here as JSON \`{"key": "upl_…"}\`.`,
     "Answers 202 at once with the import's id; the lines are applied in the background (those of one `external_ref` in file order), each exactly as `PUT /listings/ref/{ref}` would apply it (the same validation, creation or merge patch, events), and each ends `created`, `updated`, `unchanged` or `refused` (read them with `GET /listings/imports/{id}`). `import.completed` is written when the last line is done. Sending the same lines again leaves the listings `unchanged`.",
     "One import per account at a time: another while one is queued or running is 409 `import_in_progress` (its `detail` names the import). Refusals of the whole import: 415 `unsupported_media_type`, 413 `payload_too_large` and `import_too_many_lines`, 400 `import_empty`, `invalid_encoding` or `malformed_json` (the JSON reference), 422 at `/key` (an unknown or unsent upload).",
+    "`mode=full` syncs the whole inventory: active listings whose `external_ref` the file lacks are withdrawn after the lines, within `max_withdrawals` (beyond it the import ends `refused` and writes nothing). A line whose `source_updated_at` is older than its listing's ends `stale`.",
     "`Idempotency-Key` works as on `POST /listings`: the same key and body answer the same 202 with the same import id.",
   ].join("\n\n"),
   tags: listingsTag,
   permission: "listings:write",
   headers: z.object({ "idempotency-key": z.string().min(1).max(idempotencyKeyMaxLength).optional() }),
+  query: importModeQuery,
   body: {
     schema: z.string().meta({ description: "Newline-delimited JSON: one listing body (with `external_ref`) a line." }),
     types: [ndjsonContentType, "application/json"],

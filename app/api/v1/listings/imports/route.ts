@@ -11,7 +11,7 @@ import { maxImportBodyBytes, ndjsonContentType } from "@/lib/domain/imports/limi
 import { decodeImportText } from "@/lib/domain/imports/source";
 import { startImport, type ImportSource } from "@/lib/domain/imports/start-import";
 
-const create = endpoint(createListingImportRoute, async ({ ctx, principal, request, logBody }) => {
+const create = endpoint(createListingImportRoute, async ({ ctx, principal, request, query, logBody }) => {
   const source = await importSource(request, logBody);
   return withIdempotency(
     {
@@ -20,11 +20,11 @@ const create = endpoint(createListingImportRoute, async ({ ctx, principal, reque
       header: request.headers.get("idempotency-key"),
       method: "POST",
       path: "/listings/imports",
-      body: source,
+      body: { ...source, ...query },
       now: ctx.now,
     },
     async () => {
-      const started = await startImport({ ctx, input: source });
+      const started = await startImport({ ctx, input: { ...source, ...query } });
       return json({ data: started }, { status: 202, headers: { Location: `/api/v1/listings/imports/${started.id}` } });
     },
   );

@@ -71,8 +71,8 @@ export default async function ImportPage({ params, searchParams }: Props) {
           </thead>
           <tbody>
             {results.map((result) => (
-              <tr key={result.line}>
-                <th scope="row">{result.line}</th>
+              <tr key={result.line ?? `withdrawn ${result.code}`}>
+                <th scope="row">{result.line ?? "—"}</th>
                 <td>{result.external_ref ?? "—"}</td>
                 <td>{t.outcomes[result.outcome]}</td>
                 <td>{result.code ? <Link href={`/account/listings/${result.code}`}>{result.code}</Link> : "—"}</td>
