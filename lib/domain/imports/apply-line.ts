@@ -60,7 +60,9 @@ export async function applyLine(
 ): Promise<LineResult> {
   if ("refusal" in read) return read.refusal;
   const { line, body, ref } = read;
-  const upsert = (ctx: TransactionContext<AccountActor>) => upsertListingByRef({ ctx, input: { ref, body, ifMatch: null } });
+  // A line's result keeps no warnings: the duplicate lookup would cost every line a query for nothing.
+  const upsert = (ctx: TransactionContext<AccountActor>) =>
+    upsertListingByRef({ ctx, input: { ref, body, ifMatch: null, warnOfDuplicates: false } });
   for (let attempt = 0; ; attempt++) {
     try {
       // The driver's own savepoint (a nested transaction): a statement failed under it is the
