@@ -163,8 +163,16 @@ for (const locale of languages) {
     const t = pageMessages(locale).moderation.review;
     const stamp = `${locale} ${Date.now()}`;
     // A place of this test's own: the other tests' listings all stand at sampleListing's coordinates.
-    const place = { street: `Strada Dublurii ${stamp}`, street_number: "7", latitude: 46.1 + Math.random() / 10, longitude: 23.1 + Math.random() / 10 };
-    const byOwner = await createListingAt(request, await holderKey((await newHolder({ locale })).email), { ...place, title: `Garsonieră de la proprietar ${stamp}` });
+    const place = {
+      street: `Strada Dublurii ${stamp}`,
+      street_number: "7",
+      latitude: 46.1 + Math.random() / 10,
+      longitude: 23.1 + Math.random() / 10,
+    };
+    const byOwner = await createListingAt(request, await holderKey((await newHolder({ locale })).email), {
+      ...place,
+      title: `Garsonieră de la proprietar ${stamp}`,
+    });
     // The agency wrote the address its own way; the place is the same.
     const byAgency = await createListingAt(request, await holderKey((await newHolder({ locale })).email), {
       ...place,
@@ -187,7 +195,9 @@ for (const locale of languages) {
     // Its link opens the other listing's review, where this one is the duplicate.
     await page.getByRole("link", { name: format(locale, t.duplicates.open, { code: byAgency }) }).click();
     await expect(page.getByRole("heading", { level: 1 })).toContainText(`Garsonieră prin agenție ${stamp}`);
-    await expect(page.getByRole("region", { name: format(locale, t.duplicates.compared, { code: byOwner, lister: "Maria Holder" }) })).toBeVisible();
+    await expect(
+      page.getByRole("region", { name: format(locale, t.duplicates.compared, { code: byOwner, lister: "Maria Holder" }) }),
+    ).toBeVisible();
     await page.context().close();
   });
 }

@@ -73,7 +73,9 @@ describe("the address key", () => {
     ];
     const { connection: db } = await database();
     for (const fields of samples) {
-      const [row] = resultRows<{ key: string | null }>(await db.execute(sql`select ${addressKeySql(sql`${JSON.stringify(fields)}::jsonb`)} as key`));
+      const [row] = resultRows<{ key: string | null }>(
+        await db.execute(sql`select ${addressKeySql(sql`${JSON.stringify(fields)}::jsonb`)} as key`),
+      );
       expect(row.key, JSON.stringify(fields)).toBe(addressKey(fields));
     }
   });
@@ -107,7 +109,10 @@ describe("possible_duplicate warnings", () => {
     const first = await post(key, validApartment(place));
     expect(duplicates(first)).toEqual([]);
     // The same address spelled otherwise, its coordinates 300 m off: the address decides.
-    const second = await post(key, validApartment({ ...north(place, 300), street: place.street.replace("Strada", "str."), city: "BUCURESTI" }));
+    const second = await post(
+      key,
+      validApartment({ ...north(place, 300), street: place.street.replace("Strada", "str."), city: "BUCURESTI" }),
+    );
     expect(second.warnings).toEqual([duplicateOf(first.data.code)]);
     const third = await post(key, validApartment(place));
     expect(duplicates(third)).toEqual([duplicateOf(first.data.code), duplicateOf(second.data.code)]);
@@ -154,11 +159,21 @@ describe("possible_duplicate warnings", () => {
 
     const { key } = await accountWithKey();
     const deleted = await post(key, validApartment(place));
-    const gone = await call(deleteRoute, { path: `/listings/${deleted.data.code}`, method: "DELETE", key, params: { code: deleted.data.code } });
+    const gone = await call(deleteRoute, {
+      path: `/listings/${deleted.data.code}`,
+      method: "DELETE",
+      key,
+      params: { code: deleted.data.code },
+    });
     expect(gone.status).toBe(204);
     const sold = await post(key, validApartment(place));
     await moderate(sold.data.code, { decision: "approve" });
-    const marked = await call(soldRoute, { path: `/listings/${sold.data.code}/sold`, method: "POST", key, params: { code: sold.data.code } });
+    const marked = await call(soldRoute, {
+      path: `/listings/${sold.data.code}/sold`,
+      method: "POST",
+      key,
+      params: { code: sold.data.code },
+    });
     expect(marked.status).toBe(200);
     expect(duplicates(await post(key, validApartment(place)))).toEqual([]);
   });
@@ -177,7 +192,8 @@ describe("possible_duplicate warnings", () => {
   it("warns on PUT /listings/ref/{ref}, created, updated or held for moderation, never naming the listing itself", async () => {
     const { key } = await accountWithKey();
     const place = newPlace();
-    const put = (ref: string, body: unknown) => call(upsertRoute, { path: `/listings/ref/${ref}`, method: "PUT", key, body, params: { ref } });
+    const put = (ref: string, body: unknown) =>
+      call(upsertRoute, { path: `/listings/ref/${ref}`, method: "PUT", key, body, params: { ref } });
     const first = await put("crm-a", validApartment(place));
     expect(first.status).toBe(201);
     expect(first.json!.warnings).toEqual([]);
@@ -204,7 +220,8 @@ describe("possible_duplicate warnings", () => {
     const place = newPlace();
     const first = await post(key, validApartment(place));
     await giveCover(first.data.code, 0x0f0f_0f0f_0f0f_0f0fn);
-    const put = (ref: string, body: unknown) => call(upsertRoute, { path: `/listings/ref/${ref}`, method: "PUT", key, body, params: { ref } });
+    const put = (ref: string, body: unknown) =>
+      call(upsertRoute, { path: `/listings/ref/${ref}`, method: "PUT", key, body, params: { ref } });
     const other = await put("crm-cover", validApartment(place));
     // No cover yet: the hash is not compared.
     expect(other.json!.warnings).toEqual([duplicateOf(first.data.code)]);
@@ -232,7 +249,11 @@ describe("the moderation desk's likely duplicates", () => {
 
     const review = await getListingForReview({ ctx, input: { code: byOwner.data.code } });
     expect(review.duplicates.map((other) => other.code)).toEqual([byAgency.data.code, sameAccount.data.code]);
-    expect(review.duplicates[0]).toMatchObject({ status: "pending", lister: expect.any(String), fields: expect.objectContaining({ street: "Strada Alta" }) });
+    expect(review.duplicates[0]).toMatchObject({
+      status: "pending",
+      lister: expect.any(String),
+      fields: expect.objectContaining({ street: "Strada Alta" }),
+    });
     // From the agency's listing, the owner's is the other account's; the agency's own are not.
     const fromAgency = await getListingForReview({ ctx, input: { code: byAgency.data.code } });
     expect(fromAgency.duplicates.map((other) => other.code)).toEqual([byOwner.data.code]);
@@ -255,5 +276,8 @@ async function giveCover(code: string, hash: bigint) {
     derivatives: { webp_1600: derivative, webp_400: derivative, jpeg_1600: derivative },
     perceptualHash: BigInt.asIntN(64, hash),
   });
-  await db.update(listings).set({ images: [url] }).where(eq(listings.id, row.id));
+  await db
+    .update(listings)
+    .set({ images: [url] })
+    .where(eq(listings.id, row.id));
 }

@@ -124,7 +124,12 @@ describe("the photo's perceptual hash", () => {
     const firstRow = Uint8Array.from({ length: 72 }, (_, index) => (index < 9 ? 200 - index * 10 : 0));
     expect(differenceHash(firstRow)).toBe(BigInt.asIntN(64, 0xffn << 56n));
     // Pixels of 2 channels (grey and alpha): the grey is read.
-    expect(differenceHash(Uint8Array.from({ length: 144 }, (_, index) => (index % 2 ? 255 : 200 - ((index / 2) % 9) * 10)), 2)).toBe(-1n);
+    expect(
+      differenceHash(
+        Uint8Array.from({ length: 144 }, (_, index) => (index % 2 ? 255 : 200 - ((index / 2) % 9) * 10)),
+        2,
+      ),
+    ).toBe(-1n);
   });
 
   it("keeps the picture's hash through resizing and recompression, and tells another picture apart", async () => {

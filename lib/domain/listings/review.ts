@@ -73,7 +73,14 @@ async function otherAccountsDuplicates(ctx: ServiceContext<StaffActor>, row: Lis
   const found = await findLikelyDuplicates(ctx.db, subjectOf(row), "other accounts");
   if (found.length === 0) return [];
   const listed = new Map(
-    (await listedQuery(ctx.db).where(inArray(listings.id, found.map((duplicate) => duplicate.id)))).map((result) => {
+    (
+      await listedQuery(ctx.db).where(
+        inArray(
+          listings.id,
+          found.map((duplicate) => duplicate.id),
+        ),
+      )
+    ).map((result) => {
       const { row: other, lister } = listedOf(result);
       return [other.id, { code: other.code, status: other.status, lister, fields: other.fields }];
     }),

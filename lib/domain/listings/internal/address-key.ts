@@ -18,8 +18,12 @@ export function addressKey(fields: Record<string, unknown>): string | null {
 }
 
 // Each step below has its SQL twin in `addressKeySql`; tests/listings/duplicates.test.ts runs both.
-const words = (text: string) => searchKey(text).replace(/[^a-z0-9]+/g, " ").trim();
-const streetWords = (text: string) => text.replace(/^(strada|str)( |$)/, "").replace(/^(bulevardul|bulevard|bdul|bd|b dul|blvd) /, "bulevardul ");
+const words = (text: string) =>
+  searchKey(text)
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
+const streetWords = (text: string) =>
+  text.replace(/^(strada|str)( |$)/, "").replace(/^(bulevardul|bulevard|bdul|bd|b dul|blvd) /, "bulevardul ");
 const numberWords = (text: string) => text.replace(/^(numarul|numar|nr) ?/, "");
 const squeeze = (text: string) => text.replace(/ /g, "");
 

@@ -59,7 +59,9 @@ export async function findLikelyDuplicates(db: Handle, subject: DuplicateSubject
   // Spelled out with its own alias: drizzle writes a single table's columns unqualified, which inside
   // a subquery on photos would name the photo's columns, not the listing's.
   const coverHash = (listingId: SQLWrapper | string, url: SQLWrapper | string) =>
-    sql<string | null>`(select "cover"."perceptual_hash"::text from ${photos} "cover" where "cover"."listing_id" = ${listingId} and "cover"."state" = 'done' and "cover"."derivatives"->'webp_1600'->>'url' = ${url} limit 1)`;
+    sql<
+      string | null
+    >`(select "cover"."perceptual_hash"::text from ${photos} "cover" where "cover"."listing_id" = ${listingId} and "cover"."state" = 'done' and "cover"."derivatives"->'webp_1600'->>'url' = ${url} limit 1)`;
   const box = at && boxAround(at);
   const rows = await db
     .select({
@@ -100,7 +102,9 @@ export async function findLikelyDuplicates(db: Handle, subject: DuplicateSubject
     metresBetween(at, { latitude: row.latitude, longitude: row.longitude }) <= samePlaceMetres;
   return rows
     .filter((row) => (key !== null && row.addressKey === key) || near(row))
-    .filter((row) => row.hash === null || row.subjectHash === null || differingBits(BigInt(row.hash), BigInt(row.subjectHash)) <= samePictureBits)
+    .filter(
+      (row) => row.hash === null || row.subjectHash === null || differingBits(BigInt(row.hash), BigInt(row.subjectHash)) <= samePictureBits,
+    )
     .slice(0, maxNamedDuplicates)
     .map(({ id, code, accountId }) => ({ id, code, accountId }));
 }
