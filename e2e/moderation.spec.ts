@@ -15,8 +15,10 @@ import { cli, expectNoSeriousAxeViolations, fromOwnAddress, holderKey, newHolder
 
 const languages = ["ro", "en"] as const;
 
-async function createListing(request: APIRequestContext, key: string, title: string): Promise<string> {
-  const created = await request.post("/api/v1/listings", { headers: { authorization: `Bearer ${key}` }, data: sampleListing({ title }) });
+const createListing = (request: APIRequestContext, key: string, title: string): Promise<string> => createListingAt(request, key, { title });
+
+async function createListingAt(request: APIRequestContext, key: string, changes: Record<string, unknown>): Promise<string> {
+  const created = await request.post("/api/v1/listings", { headers: { authorization: `Bearer ${key}` }, data: sampleListing(changes) });
   expect(created.status(), await created.text()).toBe(201);
   return (await created.json()).data.code;
 }
@@ -152,6 +154,50 @@ for (const locale of languages) {
       expect(response?.status(), path).toBe(404);
       await expect(page.getByRole("heading", { level: 1, name: t.notFound.title })).toBeVisible();
     }
+    await page.context().close();
+  });
+}
+
+for (const locale of languages) {
+  test(`the review page shows another account's listing of the same place side by side (${locale})`, async ({ browser, request }) => {
+    const t = pageMessages(locale).moderation.review;
+    const stamp = `${locale} ${Date.now()}`;
+    // A place of this test's own: the other tests' listings all stand at sampleListing's coordinates.
+    const place = {
+      street: `Strada Dublurii ${stamp}`,
+      street_number: "7",
+      latitude: 46.1 + Math.random() / 10,
+      longitude: 23.1 + Math.random() / 10,
+    };
+    const byOwner = await createListingAt(request, await holderKey((await newHolder({ locale })).email), {
+      ...place,
+      title: `Garsonieră de la proprietar ${stamp}`,
+    });
+    // The agency wrote the address its own way; the place is the same.
+    const byAgency = await createListingAt(request, await holderKey((await newHolder({ locale })).email), {
+      ...place,
+      street: place.street.replace("Strada", "str."),
+      title: `Garsonieră prin agenție ${stamp}`,
+    });
+
+    const page = await signedInPage(browser, await newHolder({ locale, moderator: true }), locale, `/moderation/listings/${byOwner}`);
+    await expect(page.getByRole("heading", { level: 2, name: t.duplicates.heading })).toBeVisible();
+    const compared = page.getByRole("region", { name: format(locale, t.duplicates.compared, { code: byAgency, lister: "Maria Holder" }) });
+    await expect(compared.getByRole("columnheader", { name: t.duplicates.thisListing })).toBeVisible();
+    const rowOf = (label: string) => compared.getByRole("row").filter({ has: page.getByRole("rowheader", { name: label, exact: true }) });
+    const titleRow = rowOf(t.duplicates.listingTitle);
+    await expect(titleRow.getByRole("cell").nth(0)).toHaveText(`Garsonieră de la proprietar ${stamp}`);
+    await expect(titleRow.getByRole("cell").nth(1)).toHaveText(`Garsonieră prin agenție ${stamp}`);
+    const streetRow = rowOf(locale === "ro" ? "Stradă" : "Street");
+    await expect(streetRow.getByRole("cell").nth(1)).toHaveText(place.street.replace("Strada", "str."));
+    await expectNoSeriousAxeViolations(page);
+
+    // Its link opens the other listing's review, where this one is the duplicate.
+    await page.getByRole("link", { name: format(locale, t.duplicates.open, { code: byAgency }) }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(`Garsonieră prin agenție ${stamp}`);
+    await expect(
+      page.getByRole("region", { name: format(locale, t.duplicates.compared, { code: byOwner, lister: "Maria Holder" }) }),
+    ).toBeVisible();
     await page.context().close();
   });
 }

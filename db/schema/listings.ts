@@ -1,5 +1,18 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { accounts, agencies } from "./accounts";
 
 export const listingStatuses = ["draft", "pending", "active", "rejected", "paused", "hidden", "unconfirmed", "sold"] as const;
@@ -28,6 +41,11 @@ export const listings = pgTable(
     city: text("city"),
     rooms: integer("rooms"),
     priceEur: bigint("price_eur", { mode: "number" }),
+    // Where the place is, for the duplicate check (lib/domain/listings/internal/duplicates.ts): its
+    // address in the key's form (addressKey) and its coordinates, derived from `fields` like the above.
+    addressKey: text("address_key"),
+    latitude: doublePrecision("latitude"),
+    longitude: doublePrecision("longitude"),
     /** Increases on every write: the `etag` version and the order of "last modification". */
     version: integer("version").notNull().default(1),
     modSeq: bigserial("mod_seq", { mode: "number" }).notNull(),
@@ -65,6 +83,14 @@ export const listings = pgTable(
     index("listings_moderation_queue_idx")
       .on(t.modSeq)
       .where(sql`deleted_at is null and (status = 'pending' or (pending_fields is not null and status <> 'draft'))`),
+    // The duplicate check's two ways to the same place, for one account's listings and across
+    // accounts (the moderation desk): equal address keys, and coordinates inside a small box.
+    index("listings_duplicate_address_idx")
+      .on(t.type, t.transaction, t.addressKey, t.accountId)
+      .where(sql`deleted_at is null`),
+    index("listings_duplicate_position_idx")
+      .on(t.type, t.transaction, t.latitude, t.longitude)
+      .where(sql`deleted_at is null`),
     uniqueIndex("listings_external_ref_idx")
       .on(t.accountId, t.externalRef)
       .where(sql`deleted_at is null and external_ref is not null`),

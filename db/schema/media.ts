@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { listings } from "./listings";
 
@@ -69,6 +69,12 @@ export const photos = pgTable(
     attempts: integer("attempts").notNull().default(0),
     derivatives: jsonb("derivatives").$type<PhotoDerivatives>(),
     placeholder: text("placeholder"),
+    /**
+     * The photo's 64-bit difference hash (dHash, as a signed integer): near for the same picture
+     * resized or recompressed. Made for every photo, for a reorder makes any of them the cover;
+     * null for photos processed before it existed.
+     */
+    perceptualHash: bigint("perceptual_hash", { mode: "bigint" }),
     width: integer("width"),
     height: integer("height"),
     /** Bytes of the source file. */

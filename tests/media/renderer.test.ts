@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
-import { renderPhoto } from "@/lib/domain/media/internal/render";
+import { differenceHash, renderPhoto } from "@/lib/domain/media/internal/render";
 import { rendererPid } from "@/lib/domain/media/internal/renderer";
 import { jpegPhoto } from "./images";
 
@@ -85,5 +85,58 @@ describe("the photo renderer", () => {
     const next = await renderPhoto(await jpegPhoto({ width: 300, height: 200 }));
     expect(next.ok).toBe(true);
     expect(rendererPid()).not.toBe(pid);
+  });
+});
+
+describe("the photo's perceptual hash", () => {
+  /**
+   * A picture (sharp renders the SVG) as JPEG or WebP at a size, `mirrored` the same flopped: light
+   * rising from left to right, with blocks where it falls, so that no two neighbouring cells of the
+   * hash's 9 × 8 grid are equally bright (a tie is a bit that noise decides).
+   */
+  const scene = async (width: number, height: number, format: "jpeg" | "webp", mirrored = false) => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800" viewBox="0 0 1200 800">
+      <defs>
+        <linearGradient id="rising" x1="0" x2="1"><stop offset="0" stop-color="#181818"/><stop offset="1" stop-color="#f4f4f4"/></linearGradient>
+        <linearGradient id="falling" x1="1" x2="0"><stop offset="0" stop-color="#202020"/><stop offset="1" stop-color="#e8e8e8"/></linearGradient>
+      </defs>
+      <rect width="1200" height="800" fill="url(#rising)"/>
+      <rect x="140" y="0" width="420" height="320" fill="url(#falling)"/>
+      <rect x="660" y="420" width="480" height="380" fill="url(#falling)"/>
+    </svg>`;
+    let image = sharp(Buffer.from(svg)).resize(width, height);
+    if (mirrored) image = image.flop();
+    return (format === "jpeg" ? image.jpeg({ quality: 85 }) : image.webp({ quality: 60 })).toBuffer();
+  };
+  const bitsApart = (a: bigint, b: bigint) => [...BigInt.asUintN(64, a ^ b).toString(2)].filter((bit) => bit === "1").length;
+  const hashOf = async (bytes: Buffer) => {
+    const rendered = await renderPhoto(bytes);
+    if (!rendered.ok) throw new Error(rendered.reason);
+    return rendered.perceptualHash;
+  };
+
+  it("is a dHash: a bit per neighbours in a row, set where the left one is brighter, as a signed 64-bit integer", () => {
+    const rising = Uint8Array.from({ length: 72 }, (_, index) => (index % 9) * 10);
+    expect(differenceHash(rising)).toBe(0n);
+    const falling = Uint8Array.from({ length: 72 }, (_, index) => 200 - (index % 9) * 10);
+    expect(differenceHash(falling)).toBe(-1n);
+    // Only the first row falling: the 8 highest bits, the sign among them.
+    const firstRow = Uint8Array.from({ length: 72 }, (_, index) => (index < 9 ? 200 - index * 10 : 0));
+    expect(differenceHash(firstRow)).toBe(BigInt.asIntN(64, 0xffn << 56n));
+    // Pixels of 2 channels (grey and alpha): the grey is read.
+    expect(
+      differenceHash(
+        Uint8Array.from({ length: 144 }, (_, index) => (index % 2 ? 255 : 200 - ((index / 2) % 9) * 10)),
+        2,
+      ),
+    ).toBe(-1n);
+  });
+
+  it("keeps the picture's hash through resizing and recompression, and tells another picture apart", async () => {
+    const large = await hashOf(await scene(1200, 800, "jpeg"));
+    const small = await hashOf(await scene(600, 400, "webp"));
+    const other = await hashOf(await scene(1200, 800, "jpeg", true));
+    expect(bitsApart(large, small)).toBeLessThanOrEqual(10);
+    expect(bitsApart(large, other)).toBeGreaterThan(20);
   });
 });

@@ -63,7 +63,8 @@ export async function applyLine(
   if ("refusal" in read) return read.refusal;
   const { line, body, ref } = read;
   const upsert = async (ctx: TransactionContext<AccountActor>) => {
-    const outcome = await upsertListingByRef({ ctx, input: { ref, body, ifMatch: null } });
+    // A line's result keeps no warnings: the duplicate lookup would cost every line a query for nothing.
+    const outcome = await upsertListingByRef({ ctx, input: { ref, body, ifMatch: null, warnOfDuplicates: false } });
     const { row } = outcome.listed;
     const resumed = options.full && row.withdrawnByImport !== null && (await resumeFromFeed(ctx, { code: row.code }));
     return { ...outcome, unchanged: outcome.unchanged && !resumed };

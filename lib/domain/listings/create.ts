@@ -3,6 +3,7 @@ import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { ValidationError } from "@/lib/base/errors";
 import { newId } from "@/lib/base/ids";
 import { newListingCode } from "./codes";
+import { duplicateWarnings, subjectOf } from "./internal/duplicates";
 import { insertListing } from "./internal/queries";
 import { detailOf, type ListedRow } from "./read-shape";
 import type { ListingDetail } from "./schemas";
@@ -19,11 +20,17 @@ export interface CreateListingInput {
    * `validateListing`); the API creates listings that go to moderation.
    */
   draft?: boolean;
+  /**
+   * Whether the answer names the account's listings that very likely describe the same place
+   * (`possible_duplicate` warnings); an import line, whose result keeps no warnings, skips the lookup.
+   */
+  warnOfDuplicates?: boolean;
 }
 
 /**
  * A new listing of the acting account goes through moderation: it starts `pending` (or `draft` when
- * saved as one). A `source_updated_at` in the body is stored beside the fields.
+ * saved as one). A `source_updated_at` in the body is stored beside the fields. The answer's
+ * warnings are the validator's, then the likely duplicates among the account's listings.
  */
 export async function createListing({
   ctx,
@@ -55,7 +62,8 @@ export async function createListing({
         createdAt: ctx.now,
         updatedAt: ctx.now,
       });
-      return { listed, detail: detailOf(listed), warnings: valid.warnings };
+      const duplicates = input.warnOfDuplicates === false ? [] : await duplicateWarnings(ctx.db, subjectOf(listed.row));
+      return { listed, detail: detailOf(listed), warnings: [...valid.warnings, ...duplicates] };
     } catch (error) {
       const failure = postgresError(error);
       const constraint = failure?.code === sqlState.uniqueViolation ? failure.constraint : undefined;

@@ -75,7 +75,17 @@ export const listingDetailSchema = listingItemSchema
 export type ListingItem = z.output<typeof listingItemSchema>;
 export type ListingDetail = z.output<typeof listingDetailSchema>;
 
-export const warningSchema = z.object({ pointer: z.string(), code: z.string() }).meta({ id: "Warning" });
+export const warningSchema = z
+  .object({
+    pointer: z.string(),
+    code: z.string(),
+    listing: z
+      .string()
+      .length(8)
+      .optional()
+      .meta({ description: "With `possible_duplicate`: the code of the account's own listing that very likely describes the same place." }),
+  })
+  .meta({ id: "Warning" });
 
 export const listingEnvelopeSchema = z
   .object({ data: listingDetailSchema, warnings: z.array(warningSchema) })

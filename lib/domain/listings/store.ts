@@ -6,9 +6,10 @@ import { AppError } from "@/lib/base/errors";
 import { baseCurrency, toEur, type CurrencyRates } from "@/lib/domain/currency/currencies";
 import type { TransactionContext } from "@/lib/base/context";
 import type { ListedRow, ListingRow } from "./read-shape";
+import { addressKey } from "./internal/address-key";
 import { searchKey } from "./internal/search-key";
 
-/** Columns the catalog searches on, derived from the stored fields on every write. */
+/** Columns the catalog and the duplicate check search on, derived from the stored fields on every write. */
 export function searchColumns(fields: Record<string, unknown>, rates: CurrencyRates) {
   const price = typeof fields.price === "number" ? fields.price : null;
   const currency = typeof fields.price_currency === "string" ? fields.price_currency : baseCurrency;
@@ -17,6 +18,9 @@ export function searchColumns(fields: Record<string, unknown>, rates: CurrencyRa
     city: typeof fields.city === "string" ? searchKey(fields.city) : null,
     rooms: typeof fields.rooms === "number" ? fields.rooms : null,
     priceEur: eur === null || eur === undefined ? null : Math.round(eur),
+    addressKey: addressKey(fields),
+    latitude: typeof fields.latitude === "number" ? fields.latitude : null,
+    longitude: typeof fields.longitude === "number" ? fields.longitude : null,
   };
 }
 

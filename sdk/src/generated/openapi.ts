@@ -1893,6 +1893,8 @@ export interface components {
     Warning: {
       pointer: string;
       code: string;
+      /** @description With `possible_duplicate`: the code of the account's own listing that very likely describes the same place. */
+      listing?: string;
     };
     ImportAccepted: {
       data: {

@@ -100,6 +100,9 @@ export const insertedColumns = [
   "city",
   "rooms",
   "priceEur",
+  "addressKey",
+  "latitude",
+  "longitude",
   "createdAt",
   "updatedAt",
 ] as const;

@@ -21,12 +21,15 @@ export interface ValidateListingInput {
 }
 
 /**
- * Something ignored without refusing the request: `field_not_applicable`, `unknown_amenity`,
- * `unknown_field`, or `retired_code` (a retired code replaced by its successor).
+ * Something said without refusing the request: `field_not_applicable`, `unknown_amenity`,
+ * `unknown_field`, or `retired_code` (a retired code replaced by its successor) from the validator;
+ * `possible_duplicate` (at pointer "", with the other listing's code in `listing`) from a create or
+ * upsert (lib/domain/listings/internal/duplicates.ts).
  */
 export interface ListingWarning {
   pointer: string;
   code: string;
+  listing?: string;
 }
 
 export type ValidateListingResult =

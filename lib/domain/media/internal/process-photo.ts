@@ -47,6 +47,7 @@ export async function processPhoto(ctx: ServiceContext<StaffActor>, photo: Photo
       state: "done",
       derivatives,
       placeholder: rendered.placeholder,
+      perceptualHash: rendered.perceptualHash,
       width: rendered.width,
       height: rendered.height,
       size: source.bytes.byteLength,

@@ -11,7 +11,8 @@
  * web process asks for is given to it first. Then one libvips thread per operation (`sharp.concurrency`),
  * the parallelism being the photos the parent sends at once, and no cache of operations. Each request `{ id, bytes }` is
  * answered `{ id, result }`: the photo's size as it stands upright and its three renditions, or the
- * reason it cannot be one; the ThumbHash is computed by the parent from the 100 px pixels.
+ * reason it cannot be one; the ThumbHash and the difference hash are computed by the parent from the
+ * 100 px pixels and from 9 × 8 grey ones.
  */
 import { readdirSync } from "node:fs";
 import os from "node:os";
@@ -83,7 +84,21 @@ async function render(bytes, format) {
       .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    return { ok: true, width, height, renditions, small: { width: small.info.width, height: small.info.height, rgba: small.data } };
+    // The difference hash's 9 × 8 grey pixels, from the 100 px ones: no second decode of the file.
+    const grey = await sharp(small.data, { raw: { width: small.info.width, height: small.info.height, channels: 4 } })
+      .removeAlpha()
+      .greyscale()
+      .resize({ width: 9, height: 8, fit: "fill" })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return {
+      ok: true,
+      width,
+      height,
+      renditions,
+      small: { width: small.info.width, height: small.info.height, rgba: small.data },
+      grey: { channels: grey.info.channels, pixels: grey.data },
+    };
   } catch (error) {
     return { ok: false, reason: pixelLimit(error) ? "too_many_pixels" : "unprocessable" };
   }

@@ -15,7 +15,8 @@ export interface Rendition {
 }
 
 export type Rendered =
-  { ok: true; width: number; height: number; renditions: Rendition[]; placeholder: string } | { ok: false; reason: RenderFailure };
+  | { ok: true; width: number; height: number; renditions: Rendition[]; placeholder: string; perceptualHash: bigint }
+  | { ok: false; reason: RenderFailure };
 
 type SourceFormat = "jpeg" | "png" | "webp";
 
@@ -39,8 +40,8 @@ const renditionTypes = {
  * lower priority, so the server's requests keep their cores): turned upright by its EXIF
  * orientation, converted to sRGB, every metadata block (EXIF with GPS, XMP, IPTC, ICC) left out
  * (sharp writes none unless asked with `withMetadata`/`keepMetadata`, never called there), scaled to
- * fit 1600 px (WebP and a JPEG fallback) and 400 px (WebP) without enlarging, and a ThumbHash
- * placeholder (base64, ~25 bytes) from its 100 px pixels.
+ * fit 1600 px (WebP and a JPEG fallback) and 400 px (WebP) without enlarging, a ThumbHash
+ * placeholder (base64, ~25 bytes) from its 100 px pixels, and its difference hash.
  */
 export async function renderPhoto(bytes: Buffer): Promise<Rendered> {
   if (bytes.byteLength > maxPhotoBytes) return { ok: false, reason: "too_large" };
@@ -60,5 +61,23 @@ export async function renderPhoto(bytes: Buffer): Promise<Rendered> {
       bytes: Buffer.from(rendition.bytes.buffer, rendition.bytes.byteOffset, rendition.bytes.byteLength),
     })),
     placeholder: Buffer.from(rgbaToThumbHash(small.width, small.height, small.rgba)).toString("base64"),
+    perceptualHash: differenceHash(answer.grey.pixels, answer.grey.channels),
   };
+}
+
+/**
+ * The 64-bit difference hash (dHash) of 9 × 8 grey pixels: a bit per pair of neighbours in a row, set
+ * when the left one is brighter. Scaling and recompression keep the bits; another picture sets about
+ * half of them differently. As a signed 64-bit integer, PostgreSQL's `bigint`.
+ */
+export function differenceHash(pixels: Uint8Array, channels = 1): bigint {
+  let hash = 0n;
+  for (let row = 0; row < 8; row++) {
+    for (let column = 0; column < 8; column++) {
+      const left = pixels[(row * 9 + column) * channels];
+      const right = pixels[(row * 9 + column + 1) * channels];
+      hash = (hash << 1n) | (left > right ? 1n : 0n);
+    }
+  }
+  return BigInt.asIntN(64, hash);
 }

@@ -12,6 +12,8 @@ export type RenderAnswer =
       height: number;
       renditions: { name: "webp_1600" | "webp_400" | "jpeg_1600"; bytes: Uint8Array; width: number; height: number }[];
       small: { width: number; height: number; rgba: Uint8Array };
+      /** 9 × 8 pixels, row by row, the first of each pixel's `channels` its grey level: for the difference hash. */
+      grey: { channels: number; pixels: Uint8Array };
     }
   | { ok: false; reason: "too_many_pixels" | "unprocessable" };
 

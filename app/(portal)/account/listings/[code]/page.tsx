@@ -45,7 +45,8 @@ const savedKinds = ["draft", "submitted", "moderation", "saved", "unchanged"] as
 /**
  * The owner's page of a listing: its state in words, what waits on it, and the edit form (the
  * pending edit when there is one) with the listing's version as If-Match. After a save it says what
- * the save did (`saved`) and the validator's warnings (`warning`, "pointer code").
+ * the save did (`saved`) and its warnings (`warning`, "pointer code", and the other listing's code
+ * after a `possible_duplicate`).
  */
 export default async function OwnListingPage({ params, searchParams }: Props) {
   const { account, ctx } = await requireAccount();
@@ -56,10 +57,10 @@ export default async function OwnListingPage({ params, searchParams }: Props) {
   const given = await searchParams;
   const saved = savedKinds.find((kind) => kind === given.saved);
   const warnings = [given.warning ?? []].flat().flatMap((item) => {
-    const [pointer = "", code = ""] = item.split(" ");
+    const [pointer = "", code = "", listing = ""] = item.split(" ");
     const field = pointer.split("/")[1] ?? "";
     const label = field in writeFields ? writeFields[field as keyof typeof writeFields].labels[locale] : field;
-    return code in t.warnings ? [format(locale, t.warnings[code as keyof typeof t.warnings], { field: label })] : [];
+    return code in t.warnings ? [format(locale, t.warnings[code as keyof typeof t.warnings], { field: label, listing })] : [];
   });
   const kind = kindOf(row.type, row.transaction);
   const editable = kind && row.status !== "sold" && row.status !== "hidden";

@@ -40,7 +40,8 @@ export const saveListingAction = portalAction({
       ? await edit(ctx, stored, document, { ifMatch: input.etag || null, submit: input.intent === "submit" })
       : await create(ctx, kind, document, input.intent !== "submit");
     const query = new URLSearchParams({ saved: outcome.saved });
-    for (const warning of outcome.warnings) query.append("warning", `${warning.pointer} ${warning.code}`);
+    for (const warning of outcome.warnings)
+      query.append("warning", [warning.pointer, warning.code, warning.listing ?? ""].join(" ").trimEnd());
     return goTo(`/account/listings/${outcome.code}?${query}`);
   },
   refused: (error, { locale, values }) =>

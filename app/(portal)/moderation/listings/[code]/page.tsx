@@ -22,6 +22,7 @@ import { portalDateTime } from "@/lib/adapters/portal/dates";
 import { decisionToken } from "@/lib/adapters/portal/moderation-pages";
 import { requireModerator } from "@/lib/adapters/portal/session";
 import { decideAction } from "../../actions";
+import { LikelyDuplicates } from "./duplicates";
 import { RejectForm } from "./reject-form";
 
 const ownSections = new Set(["title", "description", "features"]);
@@ -48,8 +49,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 /**
  * A listing under review: what it would publish (the edit's document when one waits), the edit
- * against the published version field by field, its photos and open reports, and the decisions,
- * which are not offered on the moderator's own or their agency's listings.
+ * against the published version field by field, other accounts' listings of the same place beside
+ * it, its photos and open reports, and the decisions, which are not offered on the moderator's own
+ * or their agency's listings.
  */
 export default async function ReviewPage({ params, searchParams }: Props) {
   const { account, review, photos } = await load((await params).code);
@@ -132,6 +134,7 @@ export default async function ReviewPage({ params, searchParams }: Props) {
           </DataTable>
         </section>
       ) : null}
+      <LikelyDuplicates review={review} locale={locale} texts={texts} />
       <section aria-labelledby="decision-heading" className="card">
         <h2 id="decision-heading">{t.decisions}</h2>
         {review.own ? (
