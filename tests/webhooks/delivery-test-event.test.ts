@@ -204,6 +204,10 @@ describe("sendTestDelivery (the Test button) and webhook:test", () => {
     expect(run).toMatchObject({ exitCode: 0, stderr: "" });
     expect(run.result).toMatchObject({ ok: true, status: 202, error: null, event_id: server.received[0].headers["webhook-id"] });
     const [logged] = (await listDeliveries({ ctx: account.ctx, input: { webhookId: webhook.id } })).items;
-    expect(logged).toMatchObject({ id: (run.result as { delivery_id: string }).delivery_id, event_type: "webhook.test", status: "succeeded" });
+    expect(logged).toMatchObject({
+      id: (run.result as { delivery_id: string }).delivery_id,
+      event_type: "webhook.test",
+      status: "succeeded",
+    });
   });
 });

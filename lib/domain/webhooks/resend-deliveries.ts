@@ -98,7 +98,10 @@ export async function resendFailedDeliveries({
   const data = parseOrThrow(resendFailedInput, input);
   return withTransaction(ctx, async (tx) => {
     const webhook = await lockOwnWebhook(tx, data.webhookId);
-    const count = await resend(tx, and(eq(d.webhookId, webhook.id), eq(d.status, "failed"), gte(d.createdAt, data.since), isNotNull(d.eventSeq))!);
+    const count = await resend(
+      tx,
+      and(eq(d.webhookId, webhook.id), eq(d.status, "failed"), gte(d.createdAt, data.since), isNotNull(d.eventSeq))!,
+    );
     if (count > 0) {
       await recordActivity(tx.db, {
         accountId: webhook.accountId,

@@ -73,10 +73,7 @@ export async function resendTestDelivery(
 ): Promise<TestDeliveryResult> {
   const eventId = testEventId(input.body);
   const result = await attemptTest({ webhook: input.webhook, eventId, body: input.body, now: ctx.now, timeoutMs: input.timeoutMs });
-  await ctx.db
-    .update(webhookDeliveries)
-    .set(testOutcome(result, ctx.now))
-    .where(eq(webhookDeliveries.id, input.id));
+  await ctx.db.update(webhookDeliveries).set(testOutcome(result, ctx.now)).where(eq(webhookDeliveries.id, input.id));
   return testResult(input.id, eventId, result);
 }
 
