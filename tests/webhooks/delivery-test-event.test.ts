@@ -53,7 +53,7 @@ describe("sendTestDelivery (the Test button) and webhook:test", () => {
     const event = (await record(account.id))!;
     await deliver(new Date());
 
-    const result = await sendTestDelivery({ ctx: account.ctx, input: { id: webhook.id } });
+    const result = await sendTestDelivery({ ctx: await ctxOf(account.id), input: { id: webhook.id } });
 
     const log = await listDeliveries({ ctx: account.ctx, input: { webhookId: webhook.id } });
     expect(log.items).toEqual([

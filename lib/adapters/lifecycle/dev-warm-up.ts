@@ -1,3 +1,4 @@
+import http from "node:http";
 import { config } from "@/lib/base/config";
 import { logger } from "@/lib/base/logger";
 import { processSlot } from "@/lib/base/process-registry";
@@ -53,8 +54,11 @@ export const linkedRoutes: readonly WarmUpRoute[] = [{ route: "/docs/api", use: 
 /** The path requested for a route: its dynamic segments filled. */
 export const warmUpPath = (route: string): string => route.replace(/\[(\.\.\.)?[^\]]+\]/g, "warm-up");
 
-/** How long one route may take to answer: a cold compile of a large page on a busy machine, with margin. */
-const routeTimeoutMs = 300_000;
+/**
+ * How long one route may take to answer: a cold compile on a busy machine, with margin (on two cores
+ * shared with other work, at a load of 20, the guides' page took 115 s and the API reference over 300 s).
+ */
+const routeTimeoutMs = 600_000;
 
 interface WarmUp {
   controller: AbortController;
@@ -109,21 +113,32 @@ async function requestAll(origin: string, routes: readonly WarmUpRoute[], stop: 
     if (stop.aborted) return;
     const began = Date.now();
     try {
-      const response = await fetch(`${base}${warmUpPath(route)}`, {
-        redirect: "manual",
-        signal: AbortSignal.any([stop, AbortSignal.timeout(routeTimeoutMs)]),
-      });
-      // Read to the end: a page streams, and its rendering (and any compile it needs) ends with the body.
-      await response.arrayBuffer();
+      const status = await answered(`${base}${warmUpPath(route)}`, AbortSignal.any([stop, AbortSignal.timeout(routeTimeoutMs)]));
       // A refusal is expected (no session, no key, no such listing); a 5xx is a route that failed to compile or render.
-      if (response.status >= 500) logger.warn("dev: warm-up request failed", { route, status: response.status });
-      else logger.debug("dev: route compiled", { route, status: response.status, seconds: secondsSince(began) });
+      if (status >= 500) logger.warn("dev: warm-up request failed", { route, status });
+      else logger.debug("dev: route compiled", { route, status, seconds: secondsSince(began) });
     } catch (error) {
       if (stop.aborted) return;
       // The reader's own first request compiles it then; the warm-up goes on with the next.
       logger.warn("dev: warm-up request not answered", { route, error });
     }
   }
+}
+
+/**
+ * One GET, its answer read to the end (a page streams, and its rendering, with any compile it needs,
+ * ends with the body). Through node:http rather than fetch, whose client gives up on an answer
+ * whose headers take over 300 s.
+ */
+function answered(url: string, signal: AbortSignal): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { signal }, (response) => {
+      response.on("error", reject);
+      response.on("end", () => resolve(response.statusCode ?? 0));
+      response.resume();
+    });
+    request.on("error", reject);
+  });
 }
 
 const secondsSince = (began: number): number => Math.round((Date.now() - began) / 100) / 10;
