@@ -14,13 +14,19 @@ const photoOrigin = process.env.BLOB_READ_WRITE_TOKEN ? vercelBlobOrigin(process
  * - A path Next.js cannot decode ends in the framework's own text/plain 500 before any route handler
  *   runs; under /api/v1 such a request gets the API's 400 problem here instead. Only API paths holding
  *   a `%` come through this proxy.
- * - Pages (every path outside /api, /.well-known (JSON for machines, which sets its own headers) and
- *   the framework's static files, prefetches excluded) get a fresh
+ * - Pages (every path outside /api, /.well-known (JSON for machines, which sets its own headers),
+ *   the sandbox's webhook receiver (posts from senders, answered like the API; see below) and the
+ *   framework's static files, prefetches excluded) get a fresh
  *   CSP nonce and the security headers. Next.js reads the nonce from the request's
  *   Content-Security-Policy header and puts it on the scripts it renders, which is why the policy is
  *   set on the request as well as on the response.
  * - A form post to a page from another site (lib/adapters/portal/cross-origin.ts) gets a 403 page in the
  *   visitor's language before it reaches Next.js, whose own refusal is a 500.
+ *
+ * The receiver (`/sandbox/webhooks/receive/{token}`) stays out: Next.js copies the body of every post
+ * it runs the proxy for, and a sender that gave up mid-request (the webhook lane at its 10 seconds,
+ * the server slowed by `next dev`'s compiles) left an `Error: aborted` (`ECONNRESET`) in the server,
+ * most of them uncaught exceptions; without the copy, a sender that goes away leaves nothing.
  */
 export async function proxy(request: NextRequest): Promise<Response> {
   if (request.nextUrl.pathname.startsWith("/api/")) {
@@ -46,7 +52,7 @@ export const config = {
   matcher: [
     "/api/v1/:path(.*%.*)",
     {
-      source: "/((?!api/|\\.well-known/|_next/static|_next/image|favicon.ico).*)",
+      source: "/((?!api/|\\.well-known/|sandbox/webhooks/receive/|_next/static|_next/image|favicon.ico).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

@@ -112,6 +112,11 @@ test("create a webhook, Test it, see a listing's signed delivery logged, break t
       .toEqual([expect.objectContaining({ verified: true })]);
     await openLink(page, card.getByRole("link", { name: t.deliveryLog }), /\/settings\/api\/webhooks\/wh_\w+$/);
     await expect(page.getByRole("heading", { level: 1, name: t.log.title })).toBeVisible();
+    // The Test's delivery is in the log like the event's: delivered, its one attempt of one.
+    const testRow = await logRow(page, "webhook.test");
+    await expect(testRow).toContainText(t.log.statuses.succeeded);
+    await expect(testRow).toContainText(format("en", t.log.attemptsOf, { attempts: 1, max: 1 }));
+    await expect(testRow).toContainText(hook.state.received[0].id);
     await expect(await logRow(page, "listing.published")).toContainText(t.log.statuses.succeeded);
     await expect(await logRow(page, "listing.published")).toContainText("204");
     // The resend form's periods are dated as every date of the portal, never in the browser's own format.
@@ -175,6 +180,12 @@ test("create a webhook, Test it, see a listing's signed delivery logged, break t
     await expect((await logRow(page, "listing.published")).getByRole("status")).toHaveText(t.delivery.resent);
     await expect.poll(() => hook.state.received.filter((r) => r.type === "listing.published").length).toBe(2);
 
+    // A test delivery's Resend sends the same test again at once, and its row says the answer.
+    await (await logRow(page, "webhook.test")).getByRole("button", { name: /^Resend the delivery of webhook\.test made / }).click();
+    await expect((await logRow(page, "webhook.test")).getByRole("status")).toContainText("204");
+    const tests = hook.state.received.filter((r) => r.type === "webhook.test");
+    expect(tests).toEqual([expect.objectContaining({ verified: true }), expect.objectContaining({ id: tests[0].id, verified: true })]);
+
     // Another holder cannot open this webhook's log or delivery.
     const stranger = await signedInPage(browser, await newHolder());
     const logPath = new URL(page.url()).pathname.split("/deliveries/")[0];
@@ -185,8 +196,8 @@ test("create a webhook, Test it, see a listing's signed delivery logged, break t
     await page.goto("/settings/api/activity");
     const activity = pageMessages("en").activity.actions;
     await expect(page.getByText(format("en", activity["webhook.created"], { name: hook.url }))).toBeVisible();
-    // Resent twice (from the log's row and from the delivery's page): one line each.
-    await expect(page.getByText(format("en", activity["webhook.delivery_resent"], { name: hook.url }))).toHaveCount(2);
+    // Resent three times (from the delivery's page, and the event's and the test's rows in the log): one line each.
+    await expect(page.getByText(format("en", activity["webhook.delivery_resent"], { name: hook.url }))).toHaveCount(3);
   } finally {
     await hook.close();
   }
@@ -231,6 +242,11 @@ test("in Romanian: a private address refused at its field; a receiver that is no
     })
     .toContain(ro.errors.connection_failed);
   await expect(await logRow(page, "listing.published")).toContainText(ro.log.noAnswer);
+  // The failed test is in the log too, failed at its one attempt, never retried.
+  const failedTest = await logRow(page, "webhook.test");
+  await expect(failedTest).toContainText(ro.log.statuses.failed);
+  await expect(failedTest).toContainText(ro.errors.connection_failed);
+  await expect(failedTest).toContainText(format("ro", ro.log.attemptsOf, { attempts: 1, max: 1 }));
   await checkPage(page, testInfo, "webhook-delivery-log-ro");
   await (await logRow(page, "listing.published")).getByRole("link").click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("whd_");

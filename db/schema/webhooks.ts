@@ -42,6 +42,10 @@ export const webhooks = pgTable(
  * One delivery of one outbox event to one webhook, made in the transaction that records the event.
  * The attempt state lives here so that either job engine resumes it after a restart. The webhook-id
  * header is the event's id (`eventId(event_seq)`), the same on every attempt.
+ *
+ * A test delivery (`webhook.test`, the Test button) is logged here too, with no outbox event: its
+ * body as sent in `test_body`, `event_seq` null. It is made with its one attempt done and is never
+ * queued (the spec does not retry it), so it is always `succeeded` or `failed`.
  */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
@@ -52,7 +56,11 @@ export const webhookDeliveries = pgTable(
       .references(() => webhooks.id, { onDelete: "cascade" }),
     // The event's `seq`. No foreign key: events is partitioned, its key is (seq, created_at), and
     // dropping an events partition deletes that partition's deliveries first (worker/partitions.ts).
-    eventSeq: bigint("event_seq", { mode: "number" }).notNull(),
+    // Null for a test delivery, which no outbox event backs.
+    eventSeq: bigint("event_seq", { mode: "number" }),
+    // A test delivery's body, the exact bytes signed and sent (so a resend sends the same): the
+    // `webhook.test` event, whose id is its `webhook-id`. Null for an outbox event's delivery.
+    testBody: text("test_body"),
     // Set when the webhook is an app's: the connection whose account the event belongs to.
     connectionId: connectionIdColumn(),
     status: text("status", { enum: ["pending", "delivering", "succeeded", "failed"] })
@@ -70,6 +78,11 @@ export const webhookDeliveries = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    // Either an outbox event's delivery, or a test delivery: never queued, so already ended.
+    check(
+      "webhook_deliveries_test_check",
+      sql`case when event_seq is null then test_body is not null and status in ('succeeded', 'failed') else test_body is null end`,
+    ),
     // Event first: it also serves dropping an events partition, which deletes its events' deliveries.
     uniqueIndex("webhook_deliveries_event_webhook_idx").on(t.eventSeq, t.webhookId),
     // Due deliveries in due order: a claim reads the first few, however long the backlog behind them.

@@ -56,7 +56,7 @@ interface Part {
   name: string;
   roles: readonly ProcessRole[];
   /** Whether this process holds it, when that depends on the configuration. */
-  wanted?: () => boolean;
+  wanted?: (options: BootOptions) => boolean;
   start(options: BootOptions): unknown;
   stop?(deadline: number): Promise<void> | void;
 }
@@ -65,6 +65,20 @@ interface Part {
 const telemetryLeastMs = 1000;
 
 const servers = ["web", "worker"] as const;
+
+/**
+ * Under `next dev` the web server compiles the quickstart's routes before anything sends it requests
+ * (lifecycle/dev-warm-up.ts), and starts the job runner after that, not with the rest of boot.
+ */
+const warmsUpFirst = ({ role }: BootOptions): boolean => role === "web" && config().NODE_ENV === "development";
+
+/** Stops the job runner within the grace, saying so when deliveries or jobs were still running at its end. */
+async function stopRunner(deadline: number): Promise<void> {
+  const { stopJobRunner } = await import("./worker/runner");
+  if ((await stopJobRunner({ by: deadline })) === "late")
+    logger.warn("shutdown grace over with jobs or webhook deliveries running; what was not given back ends on its own");
+}
+
 const keepAlive = processSlot<NodeJS.Timeout>("workerKeepAlive");
 const everyRole = ["web", "worker", "cli"] as const;
 
@@ -127,15 +141,12 @@ const stages: readonly (readonly Part[])[] = [
   [
     {
       // Jobs run on Inngest when it is configured, or else in the embedded runner, which polls the
-      // table, with the delivery lane woken at each commit.
+      // table, with the delivery lane woken at each commit. Under `next dev`, the warm-up starts it.
       name: "job runner",
       roles: servers,
+      wanted: (options) => !warmsUpFirst(options),
       start: async () => (await import("./worker/runner")).startJobRunner(),
-      stop: async (deadline) => {
-        const { stopJobRunner } = await import("./worker/runner");
-        if ((await stopJobRunner({ by: deadline })) === "late")
-          logger.warn("shutdown grace over with jobs or webhook deliveries running; what was not given back ends on its own");
-      },
+      stop: stopRunner,
     },
     {
       name: "HTTP traffic",
@@ -163,6 +174,27 @@ const stages: readonly (readonly Part[])[] = [
       roles: ["worker"],
       start: () => keepAlive.set(setInterval(() => {}, 1 << 30)),
       stop: () => clearInterval(keepAlive.get()),
+    },
+  ],
+  [
+    {
+      // Last: its requests to this server are answered only once boot (instrumentation's register()) has returned.
+      // Then `Sandbox ready`, then the job runner, whose first webhook deliveries go to this server's receiver.
+      name: "dev warm-up",
+      roles: ["web"],
+      wanted: warmsUpFirst,
+      start: async () => {
+        const { startDevWarmUp } = await import("./lifecycle/dev-warm-up");
+        const { announceSandbox } = await import("./startup");
+        startDevWarmUp({
+          announce: async () => announceSandbox(await openedDatabase()),
+          then: async () => void (await import("./worker/runner")).startJobRunner(),
+        });
+      },
+      stop: async (deadline) => {
+        await (await import("./lifecycle/dev-warm-up")).stopDevWarmUp();
+        await stopRunner(deadline);
+      },
     },
   ],
   [
@@ -204,7 +236,7 @@ async function startParts(state: Booted, options: BootOptions): Promise<BootedPr
     const started: Part[] = [];
     state.started.push(started);
     for (const part of stage) {
-      if (!part.roles.includes(role) || (part.wanted && !part.wanted())) continue;
+      if (!part.roles.includes(role) || (part.wanted && !part.wanted(options))) continue;
       await part.start(options);
       started.push(part);
     }

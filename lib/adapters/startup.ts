@@ -24,8 +24,9 @@ import { upgradeSandboxReceiverUrls } from "@/lib/domain/webhooks/sandbox-receiv
  * The steps of a server's or a worker's start-up that boot() (boot.ts) runs: the refusals, the
  * database opened (which creates and migrates it; in production on PostgreSQL, unless
  * `MIGRATE_ON_START=1`, only checks that its schema is not behind: config.ts `databaseSettings`), and
- * the sandbox: seeded when empty, its webhooks moved off the receiver's addresses of before its
- * tokens, and under `next dev` the demo account printed with a fresh key.
+ * the sandbox: seeded when empty, and its webhooks moved off the receiver's addresses of before its
+ * tokens. Under `next dev` the demo account is printed with a fresh key once the warm-up has
+ * compiled the quickstart's routes (`announceSandbox`).
  */
 
 /** Stops the process, with one line saying why, on settings it must not run with; warns once about mail without SMTP. */
@@ -62,7 +63,7 @@ export async function openDatabaseOrExit(overrides: Partial<DatabaseSettings> = 
   return openOrExplain();
 }
 
-/** The sandbox's start: seeded when empty, its receiver's addresses upgraded, and under `next dev` the demo account printed. */
+/** The sandbox's start: seeded when empty, and its receiver's addresses upgraded. */
 export async function prepareSandbox(db: Database): Promise<void> {
   const c = config();
   if (c.APP_ENV !== "sandbox") return;
@@ -75,7 +76,13 @@ export async function prepareSandbox(db: Database): Promise<void> {
   const upgraded = await upgradeSandboxReceiverUrls({ ctx });
   if (upgraded > 0)
     logger.info("sandbox receiver: webhooks moved from the account-id addresses to the signed ones", { webhooks: upgraded });
-  if (c.NODE_ENV === "development") printDevConsole(c.APP_URL, await issueDevConsoleKey({ ctx }));
+}
+
+/** Under `next dev`, once the quickstart's routes are compiled (lifecycle/dev-warm-up.ts): the sandbox's demo account printed with a fresh key. */
+export async function announceSandbox(db: Database): Promise<void> {
+  const c = config();
+  if (c.APP_ENV !== "sandbox") return;
+  printDevConsole(c.APP_URL, await issueDevConsoleKey({ ctx: systemContext(db) }));
 }
 
 /** On a Node.js older than package.json's `engines`: one line saying so, then stop. */

@@ -34,6 +34,8 @@ export type ProcessValueName =
   /** lib/adapters/lifecycle: the HTTP servers and requests in flight, and whether shutdown has begun. */
   | "httpTraffic"
   | "shutdownBegun"
+  /** lib/adapters/lifecycle/dev-warm-up.ts: `next dev`'s requests compiling the quickstart's routes. */
+  | "devWarmUp"
   /** lib/adapters/boot.ts: the parts started, in order, for shutdown to stop, and the worker's keep-alive timer. */
   | "bootedProcess"
   | "workerKeepAlive";

@@ -73,7 +73,7 @@ describe("POST /sandbox/events", () => {
 
     expect(await events(key)).toEqual([expect.objectContaining({ type: "listing.published" }), ...fired]);
     const deliveries = await deliveriesOf([webhook.id]);
-    expect(deliveries.map((row) => row.eventSeq).sort((a, b) => a - b)).toEqual(
+    expect(deliveries.map((row) => row.eventSeq!).sort((a, b) => a - b)).toEqual(
       [...(await events(key))].map((event) => parseEventId(event.id)).sort((a, b) => a - b),
     );
     for (const row of deliveries) expect(row).toMatchObject({ status: "pending", attempts: 0 });

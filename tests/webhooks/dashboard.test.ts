@@ -116,7 +116,7 @@ describe("resending", () => {
 
     const later = plusSeconds(start, 120);
     const resent = await resendDelivery({ ctx: await ctxOf(account.id, later), input: { webhookId: webhook.id, id: delivery.id } });
-    expect(resent).toEqual({ resent: true, webhook_active: true });
+    expect(resent).toEqual({ resent: true, webhook_active: true, test: null });
     expect(await onlyDelivery(webhook.id)).toMatchObject({ status: "pending", attempts: 0 });
     await deliver(later);
 
@@ -140,6 +140,7 @@ describe("resending", () => {
     expect(await resendDelivery({ ctx: account.ctx, input: { webhookId: webhook.id, id: delivery.id } })).toEqual({
       resent: false,
       webhook_active: true,
+      test: null,
     });
     releaseHeld();
     await running;

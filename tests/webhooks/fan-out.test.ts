@@ -139,7 +139,7 @@ describe("an integrator app's webhook", () => {
     await record(second.id);
     await record(second.id, eventTypes.sold);
     const deliveries = await deliveriesOf([webhook.id]);
-    expect(deliveries.map((row) => [row.connectionId, row.eventSeq > 0]).sort()).toEqual(
+    expect(deliveries.map((row) => [row.connectionId, row.eventSeq! > 0]).sort()).toEqual(
       [
         [first.connectionId, true],
         [second.connectionId, true],

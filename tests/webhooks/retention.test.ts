@@ -12,7 +12,7 @@ describe("retention of webhook deliveries", () => {
     const webhook = await webhookOf(account.ctx);
     await record(account.id);
     await record(account.id);
-    const [older, younger] = (await deliveriesOf([webhook.id])).sort((a, b) => a.eventSeq - b.eventSeq);
+    const [older, younger] = (await deliveriesOf([webhook.id])).sort((a, b) => a.eventSeq! - b.eventSeq!);
     const now = new Date();
     const { connection: db } = await database();
     await db

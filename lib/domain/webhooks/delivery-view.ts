@@ -1,8 +1,8 @@
-import { eq, getTableColumns } from "drizzle-orm";
+import { eq, getTableColumns, isNotNull, isNull, or } from "drizzle-orm";
 import { events, webhookDeliveries } from "@/db/schema";
-import { eventBody } from "@/lib/domain/event-types";
+import { eventBody, eventTypes } from "@/lib/domain/event-types";
 import { cursorTimestamp } from "@/lib/base/cursor";
-import { maxDeliveryAttempts } from "./delivery";
+import { deliveryBody, maxDeliveryAttempts } from "./delivery";
 
 /** One delivery as the delivery log shows it. */
 export interface DeliveryView {
@@ -13,6 +13,7 @@ export interface DeliveryView {
   event_type: string;
   status: "pending" | "delivering" | "succeeded" | "failed";
   attempts: number;
+  /** 7 for an event's delivery; 1 for a test delivery (`webhook.test`), which is never retried. */
   max_attempts: number;
   /** The receiver's status on the last attempt; null before the first or when there was no answer. */
   last_status_code: number | null;
@@ -24,7 +25,10 @@ export interface DeliveryView {
   updated_at: Date;
 }
 
-/** What a delivery log row is selected with: the delivery, its event and the cursor position. */
+/**
+ * What a delivery log row is selected with: the delivery, its event and the cursor position. Joined
+ * with `leftJoin(events, eventOfDelivery)`: a test delivery has no outbox event (`event` null).
+ */
 export const deliveryColumns = {
   ...getTableColumns(webhookDeliveries),
   event: getTableColumns(events),
@@ -33,16 +37,32 @@ export const deliveryColumns = {
 
 export const eventOfDelivery = eq(events.seq, webhookDeliveries.eventSeq);
 
-export type DeliveryRow = typeof webhookDeliveries.$inferSelect & { event: typeof events.$inferSelect; cursorAt: string };
+/**
+ * The rows the log shows: every test delivery, and an event's delivery while its event is kept (the
+ * log keeps 30 days and events 35, so one without its event is only a leftover of a moved clock).
+ */
+export const shownDelivery = or(isNull(webhookDeliveries.eventSeq), isNotNull(events.seq))!;
+
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect & { event: typeof events.$inferSelect | null; cursorAt: string };
+
+/** The id of the test event a test delivery's body carries: its `webhook-id`. */
+export const testEventId = (body: string): string => (JSON.parse(body) as { id: string }).id;
+
+/** The body every attempt of the delivery sends: its outbox event's, or the test event it keeps. */
+export function sentBody(row: DeliveryRow): string {
+  if (row.event) return deliveryBody(row.event, row.connectionId);
+  if (row.testBody === null) throw new Error(`delivery ${row.id} has neither an event nor a test body`);
+  return row.testBody;
+}
 
 export const deliveryView = (row: DeliveryRow): DeliveryView => ({
   id: row.id,
   webhook_id: row.webhookId,
-  event_id: eventBody(row.event).id,
-  event_type: row.event.type,
+  event_id: row.event ? eventBody(row.event).id : testEventId(sentBody(row)),
+  event_type: row.event ? row.event.type : eventTypes.webhookTest,
   status: row.status,
   attempts: row.attempts,
-  max_attempts: maxDeliveryAttempts,
+  max_attempts: row.event ? maxDeliveryAttempts : 1,
   last_status_code: row.lastStatusCode,
   last_duration_ms: row.lastDurationMs,
   last_error: row.lastError,

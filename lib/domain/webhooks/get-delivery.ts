@@ -3,8 +3,7 @@ import { events, webhookDeliveries, webhooks } from "@/db/schema";
 import type { AccountActor, ServiceContext } from "@/lib/base/context";
 import { notFound } from "@/lib/base/errors";
 import { idPattern } from "@/lib/base/ids";
-import { deliveryBody } from "./delivery";
-import { deliveryColumns, deliveryView, eventOfDelivery, type DeliveryView } from "./delivery-view";
+import { deliveryColumns, deliveryView, eventOfDelivery, sentBody, shownDelivery, type DeliveryView } from "./delivery-view";
 import { webhookView, type WebhookView } from "./internal/view";
 
 export interface DeliveryDetail extends DeliveryView {
@@ -19,7 +18,7 @@ export interface DeliveryDetail extends DeliveryView {
   response_excerpt: string | null;
 }
 
-/** One delivery of one of the account's webhooks with its request and the receiver's answer; another account's is not found. */
+/** One delivery of one of the account's webhooks (a test delivery too) with its request and the receiver's answer; another account's is not found. */
 export async function getDelivery({
   ctx,
   input,
@@ -32,14 +31,14 @@ export async function getDelivery({
   const [row] = await ctx.db
     .select({ ...deliveryColumns, webhook: webhooks })
     .from(d)
-    .innerJoin(events, eventOfDelivery)
+    .leftJoin(events, eventOfDelivery)
     .innerJoin(webhooks, eq(webhooks.id, d.webhookId))
-    .where(and(eq(d.id, input.id), eq(d.webhookId, input.webhookId), eq(webhooks.accountId, ctx.actor.accountId)));
+    .where(and(eq(d.id, input.id), eq(d.webhookId, input.webhookId), eq(webhooks.accountId, ctx.actor.accountId), shownDelivery));
   if (!row) throw notFound();
   return {
     ...deliveryView(row),
     webhook: webhookView(row.webhook),
-    request: { headers: row.lastRequestHeaders, body: deliveryBody(row.event, row.connectionId) },
+    request: { headers: row.lastRequestHeaders, body: sentBody(row) },
     response_excerpt: row.lastResponseExcerpt,
   };
 }

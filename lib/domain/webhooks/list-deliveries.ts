@@ -6,7 +6,7 @@ import { notFound } from "@/lib/base/errors";
 import { idPattern } from "@/lib/base/ids";
 import { decodeKeyset, olderThan, toKeysetPage, type KeysetPage } from "@/lib/base/cursor";
 import { parseOrThrow } from "@/lib/base/validation/zod";
-import { deliveryColumns, deliveryView, eventOfDelivery, type DeliveryView } from "./delivery-view";
+import { deliveryColumns, deliveryView, eventOfDelivery, shownDelivery, type DeliveryView } from "./delivery-view";
 import { webhookView, type WebhookView } from "./internal/view";
 
 export const deliveryStatuses = ["pending", "delivering", "succeeded", "failed"] as const;
@@ -20,7 +20,8 @@ export const listDeliveriesInput = z.object({
 
 /**
  * A webhook's delivery log (kept 30 days), newest first, a page at a time, optionally of
- * one status. Another account's webhook answers like a missing one.
+ * one status: the deliveries of its events and its test deliveries. Another account's webhook
+ * answers like a missing one.
  */
 export async function listDeliveries({
   ctx,
@@ -38,13 +39,13 @@ export async function listDeliveries({
   if (!webhook) throw notFound();
   const after = decodeKeyset(data.cursor, z.string().max(100));
   const d = webhookDeliveries;
-  const filters: SQL[] = [eq(d.webhookId, webhook.id)];
+  const filters: SQL[] = [eq(d.webhookId, webhook.id), shownDelivery];
   if (data.status) filters.push(eq(d.status, data.status));
   if (after) filters.push(olderThan(d.createdAt, d.id, after));
   const rows = await ctx.db
     .select(deliveryColumns)
     .from(d)
-    .innerJoin(events, eventOfDelivery)
+    .leftJoin(events, eventOfDelivery)
     .where(and(...filters))
     .orderBy(desc(d.createdAt), desc(d.id))
     .limit(data.limit + 1);

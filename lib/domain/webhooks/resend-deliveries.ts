@@ -1,4 +1,4 @@
-import { and, eq, gte, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, isNotNull, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { webhookDeliveries } from "@/db/schema";
 import { recordActivity } from "@/lib/domain/accounts/activity";
@@ -8,6 +8,7 @@ import { idPattern } from "@/lib/base/ids";
 import { parseOrThrow } from "@/lib/base/validation/zod";
 import { deliveriesChannel } from "./delivery";
 import { lockOwnWebhook } from "./internal/own-webhook";
+import { resendTestDelivery, type TestDeliveryResult } from "./send-test-delivery";
 
 const d = webhookDeliveries;
 
@@ -29,27 +30,37 @@ async function resend(tx: TransactionContext<AccountActor>, where: SQL): Promise
   return resent.length;
 }
 
+export interface ResendResult {
+  /** False when an attempt of the delivery is running right now: it is left to end. */
+  resent: boolean;
+  webhook_active: boolean;
+  /** A test delivery's attempt, made at once (a `webhook.test` is sent once, never queued); null for an event's delivery, which is queued. */
+  test: TestDeliveryResult | null;
+}
+
 /**
  * Resends one delivery of one of the account's webhooks, whatever its state: a receiver that lost a
- * delivered event may want it again. Another account's delivery is not found. Resolves with whether
- * it was resent: a delivery whose attempt is running right now is not.
+ * delivered event may want it again. An event's delivery is queued again (`resend`); a test
+ * delivery is sent again at once, once, stopped webhook or not, as the Test button sends it.
+ * Another account's delivery is not found. Resolves with whether it was resent: a delivery whose
+ * attempt is running right now is not.
  */
 export async function resendDelivery({
   ctx,
   input,
 }: {
   ctx: ServiceContext<AccountActor>;
-  input: { webhookId: string; id: string };
-}): Promise<{ resent: boolean; webhook_active: boolean }> {
+  input: { webhookId: string; id: string; timeoutMs?: number };
+}): Promise<ResendResult> {
   if (!idPattern("webhookDelivery").test(input.id)) throw notFound();
-  return withTransaction(ctx, async (tx) => {
+  const found = await withTransaction(ctx, async (tx) => {
     const webhook = await lockOwnWebhook(tx, input.webhookId);
     const [delivery] = await tx.db
-      .select({ id: d.id })
+      .select({ id: d.id, testBody: d.testBody })
       .from(d)
       .where(and(eq(d.id, input.id), eq(d.webhookId, webhook.id)));
     if (!delivery) throw notFound();
-    const count = await resend(tx, eq(d.id, delivery.id));
+    const count = delivery.testBody === null ? await resend(tx, eq(d.id, delivery.id)) : 1;
     if (count > 0) {
       await recordActivity(tx.db, {
         accountId: webhook.accountId,
@@ -59,13 +70,24 @@ export async function resendDelivery({
         details: webhook.url,
       });
     }
-    return { resent: count > 0, webhook_active: webhook.active };
+    return { webhook, delivery, resent: count > 0 };
   });
+  const { webhook, delivery, resent } = found;
+  // The test's attempt after the commit: no lock is held while the receiver answers.
+  const test =
+    delivery.testBody === null
+      ? null
+      : await resendTestDelivery(ctx, { id: delivery.id, webhook, body: delivery.testBody, timeoutMs: input.timeoutMs });
+  return { resent, webhook_active: webhook.active, test };
 }
 
 export const resendFailedInput = z.object({ webhookId: z.string().max(100), since: z.date() });
 
-/** The portal's bulk resend: every failed delivery of one of the account's webhooks made since a moment. */
+/**
+ * The portal's bulk resend: every failed delivery of one of the account's webhooks made since a
+ * moment, queued again. Test deliveries are left out: each is sent again by its own Resend or a new
+ * test, one request at once, not by a batch queued for retries.
+ */
 export async function resendFailedDeliveries({
   ctx,
   input,
@@ -76,7 +98,10 @@ export async function resendFailedDeliveries({
   const data = parseOrThrow(resendFailedInput, input);
   return withTransaction(ctx, async (tx) => {
     const webhook = await lockOwnWebhook(tx, data.webhookId);
-    const count = await resend(tx, and(eq(d.webhookId, webhook.id), eq(d.status, "failed"), gte(d.createdAt, data.since))!);
+    const count = await resend(
+      tx,
+      and(eq(d.webhookId, webhook.id), eq(d.status, "failed"), gte(d.createdAt, data.since), isNotNull(d.eventSeq))!,
+    );
     if (count > 0) {
       await recordActivity(tx.db, {
         accountId: webhook.accountId,

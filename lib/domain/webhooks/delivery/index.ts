@@ -16,8 +16,10 @@
  * 5 days of failures, stops the webhook and mails its owner. The embedded **lane** (`internal/lane.ts`)
  * claims ahead, group-commits outcomes and hands each succeeded slot to its webhook's next delivery
  * in the outcome's statement; `deliverById` is Inngest's step over the same claim and outcome.
+ * A **test delivery** (`webhook.test`, send-test-delivery.ts) is a row too, for the log, but never
+ * queued: written after its one attempt, without an outbox event (`event_seq` null, `test_body`).
  */
-export { attemptDelivery, deliverById, type AttemptFailure, type DeliveryStep } from "./internal/attempt";
+export { attemptDelivery, deliverById, type AttemptFailure, type DeliveryAttemptResult, type DeliveryStep } from "./internal/attempt";
 export { createDeliveries, deliveriesChannel, registerDeliveryDispatcher, type DeliveryDispatcher } from "./internal/create";
 export { failingDaysBeforeStop, webhookSuccessRates, type SuccessRate } from "./internal/health";
 export { DeliveryLane, defaultMaxInFlight } from "./internal/lane";

@@ -7,11 +7,11 @@ import { deleteWebhook } from "@/lib/domain/webhooks/delete-webhook";
 import type { webhookFieldsInput } from "@/lib/domain/webhooks/fields";
 import { resendDelivery, resendFailedDeliveries } from "@/lib/domain/webhooks/resend-deliveries";
 import { rotateWebhookSecret } from "@/lib/domain/webhooks/rotate-webhook-secret";
-import { sendTestDelivery } from "@/lib/domain/webhooks/send-test-delivery";
+import { sendTestDelivery, type TestDeliveryResult } from "@/lib/domain/webhooks/send-test-delivery";
 import { startWebhook } from "@/lib/domain/webhooks/start-webhook";
 import { stopWebhook } from "@/lib/domain/webhooks/stop-webhook";
 import { AppError } from "@/lib/base/errors";
-import { format } from "@/lib/base/i18n";
+import { format, type Locale } from "@/lib/base/i18n";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
 import { portalAction, type PortalAction } from "@/lib/adapters/portal/action";
 import { text, texts } from "@/lib/adapters/portal/form-fields";
@@ -45,18 +45,22 @@ export const createWebhookAction: PortalAction<WebhookFormState> = portalAction(
   revalidate: [webhooksPath],
 });
 
-/** The Test button: one signed `webhook.test` now, its result said at once (never retried). */
+/** A test delivery's one attempt, said in the page's language. */
+function testAnswer(locale: Locale, result: TestDeliveryResult): FormState {
+  const t = pageMessages(locale).webhooks;
+  const params = { id: result.event_id, ms: result.duration_ms };
+  if (result.ok) return { ok: true, message: format(locale, t.testOk, { ...params, status: result.status ?? "" }) };
+  const error = result.error === "status_not_2xx" ? String(result.status) : t.errors[result.error ?? "status_not_2xx"];
+  return { ok: false, message: format(locale, t.testFailed, { ...params, error }) };
+}
+
+/** The Test button: one signed `webhook.test` now, its result said at once (never retried) and kept in the delivery log. */
 export const testWebhookAction = portalAction({
   session: "account",
   input: oneWebhook,
-  run: async ({ ctx, input, locale }) => {
-    const t = pageMessages(locale).webhooks;
-    const result = await sendTestDelivery({ ctx, input });
-    const params = { id: result.event_id, ms: result.duration_ms };
-    if (result.ok) return { ok: true, message: format(locale, t.testOk, { ...params, status: result.status ?? "" }) };
-    const error = result.error === "status_not_2xx" ? String(result.status) : t.errors[result.error ?? "status_not_2xx"];
-    return { ok: false, message: format(locale, t.testFailed, { ...params, error }) };
-  },
+  run: async ({ ctx, input, locale }) => testAnswer(locale, await sendTestDelivery({ ctx, input })),
+  // Its row joins the log, and the list's 24-hour success counts it.
+  revalidate: ({ id }) => [webhooksPath, [`${webhooksPath}/${id}`, "layout"]],
 });
 
 export const stopWebhookAction = portalAction({
@@ -96,13 +100,14 @@ export const deleteWebhookAction = portalAction({
   revalidate: [webhooksPath],
 });
 
-/** Resends one delivery; one still being tried answers so, and nothing changes. */
+/** Resends one delivery; one still being tried answers so, and nothing changes. A test delivery's new attempt is said at once. */
 export const resendDeliveryAction = portalAction({
   session: "account",
   input: z.object({ id: text(200), webhook_id: text(200) }),
   run: async ({ ctx, input, locale }) => {
     const t = pageMessages(locale).webhooks.delivery;
     const result = await resendDelivery({ ctx, input: { webhookId: input.webhook_id, id: input.id } });
+    if (result.test) return testAnswer(locale, result.test);
     if (!result.resent) return { ok: false, message: t.inFlight };
     return { ok: true, message: result.webhook_active ? t.resent : `${t.resent} ${t.stoppedNote}` };
   },

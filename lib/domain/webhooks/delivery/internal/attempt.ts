@@ -77,7 +77,8 @@ export async function attemptDelivery({
       status,
       durationMs: response.durationMs,
       error,
-      responseExcerpt: new TextDecoder().decode(response.body),
+      // PostgreSQL text holds no U+0000 (STACK.md): a receiver's NUL is kept as U+FFFD, as the sandbox receiver keeps a body.
+      responseExcerpt: new TextDecoder().decode(response.body).replaceAll("\u0000", "\uFFFD"),
       request: { headers },
     };
   } catch (error) {
