@@ -6,7 +6,7 @@ import postgres from "postgres";
  * the driver without its fixes for lost connections and says nothing; a driver the patch no longer
  * fits (another release) has no mark either. Change it with the patch, so a stale install is refused too.
  */
-export const driverPatchMark = "postgres+3.4.9 bug fixes";
+export const driverPatchMark = "postgres+3.4.9 bug fixes, begin reserved at max_pipeline 0";
 
 /** Why a process must not start on `driver` (the postgres.js this build runs), or undefined when it carries the patch. */
 export function unpatchedDriverMessage(driver: unknown = postgres): string | undefined {

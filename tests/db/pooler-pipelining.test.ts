@@ -37,6 +37,22 @@ describe.skipIf(!direct)(
       expect(answers.map(([row]) => row.n)).toEqual(Array.from({ length: 200 }, (_, n) => n));
     });
 
+    it("transactions run, more of them than connections, each on a connection of its own", async () => {
+      // One statement at a time per connection (max_pipeline 0): the driver must still reserve a
+      // transaction's connection at BEGIN (porsager/postgres#1210, patched), or every one fails.
+      const sessions = await Promise.all(
+        Array.from({ length: 12 }, (_, n) =>
+          db.connection.transaction(async (tx) => {
+            const [first] = await db.rows<{ pid: number }>(sql`select pg_backend_pid() as pid, ${n}::int as n`, tx);
+            const [again] = await db.rows<{ pid: number }>(sql`select pg_backend_pid() as pid`, tx);
+            return [first.pid, again.pid];
+          }),
+        ),
+      );
+      // Within a transaction, the pooler keeps the same server: both statements ran in one session.
+      for (const [first, again] of sessions) expect(again).toBe(first);
+    });
+
     it("pings come back while the pool's connections are busy with them", async () => {
       const busy = Array.from({ length: 20 }, () => db.rows(sql.raw("select pg_sleep(0.01)")));
       await Promise.all([...busy, ...Array.from({ length: 5 }, () => db.ping())]);
