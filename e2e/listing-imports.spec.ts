@@ -40,7 +40,9 @@ test("a holder reads an import's counts and its refused line's errors, in Romani
   await page.goto("/account/listings");
   const section = page.getByRole("region", { name: t.section });
   await expect(section).toContainText(t.statuses.completed);
-  await expect(section).toContainText(format("ro", t.summary, { created: 1, updated: 0, unchanged: 0, refused: 1, total: 2 }));
+  await expect(section).toContainText(
+    format("ro", t.summary, { created: 1, updated: 0, unchanged: 0, refused: 1, stale: 0, withdrawn: 0, total: 2 }),
+  );
   await section.getByRole("link", { name: t.open }).click();
   await expect(page).toHaveURL(new RegExp(`/account/listings/imports/${id}$`));
   const table = page.getByRole("table");
