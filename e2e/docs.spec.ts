@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { expectNoHorizontalScroll, expectNoSeriousAxeViolations, screenshot } from "./support";
+import { expect, test } from "@playwright/test";
+import { checkPage, expectNoHorizontalScroll, expectNoSeriousAxeViolations } from "./support";
 
 const texts = {
   en: {
@@ -19,16 +19,6 @@ const texts = {
     search: "Caută în ghiduri",
   },
 } as const;
-
-/** Both widths the issue asks to look at, as files under /tmp (docs-<name>-1280.png, docs-<name>-360.png) and in the report. */
-async function lookAt(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: `/tmp/docs-${name}-1280.png`, fullPage: true });
-  await expectNoSeriousAxeViolations(page);
-  await expectNoHorizontalScroll(page, name);
-  await page.screenshot({ path: `/tmp/docs-${name}-360.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 for (const locale of ["en", "ro"] as const) {
   test.describe(`in ${locale}`, () => {
@@ -50,8 +40,7 @@ for (const locale of ["en", "ro"] as const) {
         "/docs/api",
       );
       await expect(page.getByRole("heading", { level: 2, name: t.webhooks })).toBeVisible();
-      await lookAt(page, `index-${locale}`);
-      await screenshot(page, testInfo, `docs-index-${locale}`);
+      await checkPage(page, testInfo, `docs-index-${locale}`);
     });
 
     test("a guide: its title, the current guide marked, contents that lead to the sections, code under its file name", async ({
@@ -74,8 +63,7 @@ for (const locale of ["en", "ro"] as const) {
       await expect(page.locator("figure.code-sample", { hasText: "create-listing.ts" }).locator("pre")).toContainText(
         'from "@listings-platform/client"',
       );
-      await lookAt(page, `quickstart-${locale}`);
-      await screenshot(page, testInfo, `docs-quickstart-${locale}`);
+      await checkPage(page, testInfo, `docs-quickstart-${locale}`);
     });
 
     test("the webhook and errors guides and the search results pass the axe scan and fit 360 px", async ({ page }) => {

@@ -160,8 +160,15 @@ export async function signInWithoutBrowser(request: APIRequestContext, holder: H
   return headers;
 }
 
-/** A full-page screenshot kept under test-results/ (CI keeps that folder) and attached to the HTML report. */
+/**
+ * Screenshots are for a person to look at, and no test asserts one: a local run keeps them, a CI run
+ * (`CI` set) takes none, unless `E2E_SCREENSHOTS=1` asks for them (`0` leaves them out locally too).
+ */
+const screenshotsWanted = process.env.E2E_SCREENSHOTS ? process.env.E2E_SCREENSHOTS === "1" : !process.env.CI;
+
+/** A full-page screenshot kept under test-results/ and attached to the HTML report, when screenshots are wanted. */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  if (!screenshotsWanted) return;
   const path = testInfo.outputPath(`${name}.png`);
   await page.screenshot({ path, fullPage: true });
   await testInfo.attach(name, { path, contentType: "image/png" });

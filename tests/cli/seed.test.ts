@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { database } from "@/db";
 import {
   accounts,
@@ -18,7 +18,6 @@ import {
   webhookDeliveries,
   webhooks,
 } from "@/db/schema";
-import { resetConfig } from "@/lib/base/config";
 import { blobStorage } from "@/lib/infra/storage";
 import { createAccount } from "@/lib/domain/accounts/create-account";
 import { seedIntegrations, integratorAppName } from "@/lib/domain/seed/integrations";
@@ -32,17 +31,16 @@ import { sandboxListings } from "@/lib/domain/seed/listing-documents";
 import { fixturePasswordHash, operatorCtx } from "../support/fixtures";
 import { newId } from "@/lib/base/ids";
 import { cli } from "./support";
+import { restoreEnv, setEnv } from "../support/env";
 
 // The receiver's address is this server's, a loopback one: as under `npm run dev` (.env.development).
 // Seeding draws, uploads and processes about 50 photos: longer than a test's 30 s on a busy machine.
 beforeAll(async () => {
-  vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
-  resetConfig();
+  setEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
   await seedOnce();
 }, 300_000);
 afterAll(() => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
 });
 
 // Each test file has a database of its own (one shared run database on PostgreSQL): the first call seeds it.
@@ -280,8 +278,7 @@ describe("seedSandbox", () => {
   });
 
   it("leaves the webhooks out, saying why, where loopback addresses are refused (no UNSAFE_ALLOW_LOCAL_URLS)", async () => {
-    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "0");
-    resetConfig();
+    setEnv({ UNSAFE_ALLOW_LOCAL_URLS: "0" });
     try {
       const ctx = await operatorCtx();
       const make = (name: string) =>
@@ -301,8 +298,7 @@ describe("seedSandbox", () => {
           .where(inArray(webhooks.accountId, [demo.id, integrator.id])),
       ).toEqual([]);
     } finally {
-      vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
-      resetConfig();
+      setEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
     }
   });
 });

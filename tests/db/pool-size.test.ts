@@ -1,25 +1,22 @@
 import { sql } from "drizzle-orm";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { openDatabase } from "@/db/client";
-import { databaseSettings, resetConfig } from "@/lib/base/config";
+import { databaseSettings } from "@/lib/base/config";
+import { restoreEnv, setEnv } from "../support/env";
 
 afterEach(() => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
 });
 
 describe("DATABASE_POOL_SIZE", () => {
   it("is the pool size the process's database opens with: 10 unless set, 1 to 100", () => {
-    vi.stubEnv("DATABASE_URL", "postgres://app@db:5432/listings");
-    resetConfig();
+    setEnv({ DATABASE_URL: "postgres://app@db:5432/listings" });
     expect(databaseSettings().poolSize).toBe(10);
-    vi.stubEnv("DATABASE_POOL_SIZE", "4");
-    resetConfig();
+    setEnv({ DATABASE_POOL_SIZE: "4" });
     expect(databaseSettings().poolSize).toBe(4);
     for (const refused of ["0", "101", "ten"]) {
-      vi.stubEnv("DATABASE_POOL_SIZE", refused);
-      resetConfig();
+      setEnv({ DATABASE_POOL_SIZE: refused });
       expect(() => databaseSettings(), refused).toThrow(/DATABASE_POOL_SIZE/);
     }
   });

@@ -1,13 +1,12 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { codeSamples, guideSource } from "@/lib/adapters/docs/content";
 import { processPhotosJob } from "@/lib/adapters/jobs/photo-jobs";
 import { runDueJobs } from "@/lib/adapters/jobs/run";
 import { accountContext } from "@/lib/base/context";
-import { resetConfig } from "@/lib/base/config";
 import { locales, type Locale } from "@/lib/base/i18n";
 import { listOwnPhotos } from "@/lib/domain/media/list-own-photos";
 import { accountWithKey } from "../support/fixtures";
@@ -15,6 +14,7 @@ import { inProcessFetch } from "../support/in-process-fetch";
 import { createListing } from "../support/listings";
 import { closedPort } from "../support/local-http-server";
 import { runShell, runTypeScript, startBridge, testedSamples, workFolder } from "./samples";
+import { restoreEnv, setEnv } from "../support/env";
 
 // The photos guide's samples run as an integrator runs them, against the route handlers: two real
 // image files uploaded with curl and with the client, the listing read while its photos wait and once
@@ -27,8 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await bridge.close();
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
 });
 
 /** The JSON blocks the guide shows after a sample, in order. */
@@ -132,8 +131,7 @@ describe.each(locales)("the photos guide's samples (%s)", (locale) => {
   });
 
   it("the media.failed event it shows is the one an address that cannot be downloaded gives", async () => {
-    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
-    resetConfig();
+    setEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
     const { key } = await accountWithKey();
     const { code } = await createListing(key);
     const missing = `http://127.0.0.1:${await closedPort()}/photos/10442/missing.jpg`;

@@ -4,13 +4,13 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { resetConfig } from "@/lib/base/config";
 import { attemptDelivery } from "@/lib/domain/webhooks/delivery";
 import { newWebhookSecret } from "@/lib/domain/webhooks/signature";
 import { locales } from "@/lib/base/i18n";
 import { accountWithKey } from "../support/fixtures";
 import { inProcessFetch } from "../support/in-process-fetch";
 import { runShell, runTypeScript, startBridge, testedSamples, workFolder } from "./samples";
+import { restoreEnv, setEnv } from "../support/env";
 
 // The quickstart's samples (content/docs/<language>/quickstart.mdx, the blocks marked `test`) run as an
 // integrator runs them, in order, against the route handlers and the run's database: curl and jq in
@@ -22,8 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await bridge.close();
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
 });
 
 async function get(key: string, pathname: string) {
@@ -100,8 +99,7 @@ describe.each(locales)("the quickstart's samples (%s)", (locale) => {
     expect(events.map((event: any) => event.data.code).sort()).toEqual([curlCode, clientCode].sort());
 
     // 4. The receiver, sent the real listing.published event by the platform's own sender, twice.
-    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
-    resetConfig();
+    setEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
     const secret = newWebhookSecret();
     const { module } = await runTypeScript<{ server: Server }>(sample("webhook-receiver.ts"), {
       folder,

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { resetConfig } from "@/lib/base/config";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { locales } from "@/lib/base/i18n";
 import { accountWithKey } from "../support/fixtures";
 import { validApartment } from "../support/listings";
 import { runShell, startBridge, testedSamples, workFolder } from "./samples";
 import { api, lines, shownAfter } from "./shown";
+import { restoreEnv, setEnv } from "../support/env";
 
 // The versioning guide's samples against the route handlers: the release and the retired codes of the
 // vocabulary as the guide prints them, a retired code accepted with its warning and stored as its
@@ -17,8 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await bridge.close();
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
 });
 
 describe.each(locales)("the versioning guide's samples (%s)", (locale) => {
@@ -50,17 +49,17 @@ describe.each(locales)("the versioning guide's samples (%s)", (locale) => {
 
   it("check-deprecation.sh prints no announcement today, and the headers the guide shows once one is set", async () => {
     expect(lines(await shell("check-deprecation.sh"))).toEqual(["no withdrawal announced"]);
-    vi.stubEnv("API_V1_DEPRECATED_AT", "2027-01-01T00:00:00Z");
-    vi.stubEnv("API_V1_SUNSET_AT", "2027-07-01T00:00:00Z");
-    vi.stubEnv("API_V1_DEPRECATION_LINK", "http://localhost:3000/docs/changelog");
-    resetConfig();
+    setEnv({
+      API_V1_DEPRECATED_AT: "2027-01-01T00:00:00Z",
+      API_V1_SUNSET_AT: "2027-07-01T00:00:00Z",
+      API_V1_DEPRECATION_LINK: "http://localhost:3000/docs/changelog",
+    });
     try {
       const announced = lines(await shell("check-deprecation.sh"));
       const blocks = shown("check-deprecation.sh");
       expect(announced.sort()).toEqual(blocks.sort());
     } finally {
-      vi.unstubAllEnvs();
-      resetConfig();
+      restoreEnv();
     }
   });
 });

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/v1/events/route";
-import { resetConfig } from "@/lib/base/config";
 import { eventWaiters, maxWaitingPerKey } from "@/lib/domain/events";
 import { resetRateLimiter, sharedWaitingPlaces } from "@/lib/infra/rate-limit";
 import { createUpstashWaitingPlaces } from "@/lib/infra/rate-limit/waiting-places";
 import { accountWithKey, call } from "../support/fixtures";
 import { defaultRedisUrl, redisReachable, startUpstashBridge, type UpstashBridge } from "../support/upstash-bridge";
 import { openEventsRequest, recordEvents, startApiHttpServer } from "./support";
+import { restoreEnv, setEnv } from "../support/env";
 
 /**
  * The long polls' waiting places across instances: with Upstash Redis configured, a key's requests
@@ -34,8 +34,7 @@ describe.skipIf(!redisUp)(`long polling's waiting places in Upstash Redis (skipp
   });
 
   afterEach(() => {
-    vi.unstubAllEnvs();
-    resetConfig();
+    restoreEnv();
     resetRateLimiter();
   });
 
@@ -68,9 +67,7 @@ describe.skipIf(!redisUp)(`long polling's waiting places in Upstash Redis (skipp
   });
 
   it("refuse a key's request with 429 while its requests on other instances hold every place, and let it wait once one is given back", async () => {
-    vi.stubEnv("UPSTASH_REDIS_REST_URL", bridge.url);
-    vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", bridge.token);
-    resetConfig();
+    setEnv({ UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: bridge.token });
     resetRateLimiter();
     const { account, key, keyId } = await accountWithKey();
     const [seen] = await recordEvents(account.id, 1);
@@ -95,9 +92,7 @@ describe.skipIf(!redisUp)(`long polling's waiting places in Upstash Redis (skipp
   });
 
   it("give a request's place back in Redis at once when its client goes away mid-wait, so the key can wait again right away", async () => {
-    vi.stubEnv("UPSTASH_REDIS_REST_URL", bridge.url);
-    vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", bridge.token);
-    resetConfig();
+    setEnv({ UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: bridge.token });
     resetRateLimiter();
     const server = await startApiHttpServer();
     try {

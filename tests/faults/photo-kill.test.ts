@@ -3,17 +3,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as photosRoute from "@/app/api/v1/listings/[code]/photos/route";
 import { closeDatabase, configureDatabase, database } from "@/db";
 import { listings, photos } from "@/db/schema";
 import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
-import { databaseSettings, resetConfig } from "@/lib/base/config";
+import { databaseSettings } from "@/lib/base/config";
 import { accountWithKey, call } from "../support/fixtures";
 import { createListing } from "../support/listings";
 import { startHttpServer, type LocalServer } from "../support/local-http-server";
 import { pngPhoto, webpPhoto } from "@/tests/media/images";
 import { reachEnv, reachSettings } from "../support/run-database";
+import { restoreEnv, setEnv } from "../support/env";
 
 /**
  * The server killed (SIGKILL) while it processes a photo list, then restarted: the list completes.
@@ -42,8 +43,7 @@ const slowRequested = new Promise<void>((resolve) => (slowAsked = resolve));
 
 beforeAll(async () => {
   if (!onPostgresRun) return;
-  vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
-  resetConfig();
+  setEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
   throwaway = await createThrowawayDatabase(adminUrl, "test_photo_kill");
   await closeDatabase();
   configureDatabase(() => ({ ...reachSettings(throwaway!.url), dataDir: "memory://" }));
@@ -66,8 +66,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of children) child.kill("SIGKILL");
   if (!onPostgresRun) return;
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
   await server.close();
   await closeDatabase();
   configureDatabase(fileSettings);

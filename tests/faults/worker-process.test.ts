@@ -3,16 +3,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as photosRoute from "@/app/api/v1/listings/[code]/photos/route";
 import { database } from "@/db";
 import { listings, photos } from "@/db/schema";
-import { resetConfig } from "@/lib/base/config";
 import { postgresChildDatabase } from "../support/child-database";
 import { accountWithKey, call } from "../support/fixtures";
 import { createListing } from "../support/listings";
 import { startHttpServer, type LocalServer } from "../support/local-http-server";
 import { jpegPhoto, pngPhoto } from "@/tests/media/images";
+import { restoreEnv, setEnv } from "../support/env";
 
 /**
  * `npm run worker` as a deployment runs it: a real process (scripts/worker.ts under tsx) on a
@@ -33,8 +33,7 @@ let worker: ChildProcess | undefined;
 
 beforeAll(async () => {
   if (!onPostgresRun) return;
-  vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
-  resetConfig();
+  setEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
   await childDatabase.prepare();
   blobDir = mkdtempSync(path.join(os.tmpdir(), "worker-process-blobs-"));
   const files = new Map([
@@ -49,8 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   worker?.kill("SIGKILL");
   if (!onPostgresRun) return;
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
   await server.close();
   await childDatabase.dispose();
   rmSync(blobDir, { recursive: true, force: true });

@@ -62,12 +62,16 @@ export async function startFleetProcess(
     }),
   );
   const running = () => child.exitCode === null && child.signalCode === null;
+  /** Sends a signal the test means, so the exit it causes is not reported as the process dying by itself. */
+  const signal = (name: "SIGTERM" | "SIGKILL") => {
+    stopping = true;
+    child.kill(name);
+  };
   for (let attempt = 0; ; attempt++) {
     if (!running()) throw new Error(`${name} exited before it was ready:\n${output}`);
     if (await options.ready(output)) break;
     if (attempt > 360) {
-      stopping = true;
-      child.kill("SIGKILL");
+      signal("SIGKILL");
       throw new Error(`${name} was not ready within 90 s:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -79,14 +83,12 @@ export async function startFleetProcess(
     running,
     async stop() {
       if (!running()) return child.exitCode;
-      stopping = true;
-      child.kill("SIGTERM");
+      signal("SIGTERM");
       return exited;
     },
     async kill() {
       if (!running()) return;
-      stopping = true;
-      child.kill("SIGKILL");
+      signal("SIGKILL");
       await exited;
     },
   };

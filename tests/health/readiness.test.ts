@@ -3,10 +3,11 @@ import { GET as ready } from "@/app/api/health/ready/route";
 import { GET as live } from "@/app/api/health/route";
 import { closeDatabase, configureDatabase, database } from "@/db";
 import { beginShutdown } from "@/lib/adapters/lifecycle/shutdown-state";
-import { databaseSettings, resetConfig } from "@/lib/base/config";
+import { databaseSettings } from "@/lib/base/config";
 import { logger } from "@/lib/base/logger";
 import { processSlot } from "@/lib/base/process-registry";
 import { redisReachable, startUpstashBridge } from "../support/upstash-bridge";
+import { restoreEnv, setEnv } from "../support/env";
 
 /** How this file's database is set everywhere else (tests/setup/each-file.ts), put back after a case that moves it. */
 const fileSettings = () => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE });
@@ -29,8 +30,7 @@ function expectNothingSecret(text: string, ...secrets: string[]) {
 beforeAll(() => database());
 
 afterEach(async () => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
   // The shutdown flag is the process's; this file's process goes on serving other files.
   processSlot("shutdownBegun").set(undefined);
 });
@@ -61,9 +61,7 @@ describe("GET /api/health/ready", () => {
   });
 
   it("answers 200 degraded when Redis does not answer: the rate limiter counts per process and requests are served", async () => {
-    vi.stubEnv("UPSTASH_REDIS_REST_URL", "http://127.0.0.1:1");
-    vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", "redis-token-secret");
-    resetConfig();
+    setEnv({ UPSTASH_REDIS_REST_URL: "http://127.0.0.1:1", UPSTASH_REDIS_REST_TOKEN: "redis-token-secret" });
     const { status, body, text } = await probe();
     expect(status).toBe(200);
     expect(body).toEqual({
@@ -77,15 +75,13 @@ describe("GET /api/health/ready", () => {
     const warn = vi.spyOn(logger, "warn");
     const info = vi.spyOn(logger, "info");
     try {
-      vi.stubEnv("INNGEST_SIGNING_KEY", "signkey-test-only");
-      resetConfig();
+      setEnv({ INNGEST_SIGNING_KEY: "signkey-test-only" });
       await probe();
       await probe();
       expect(warn.mock.calls.filter(([message]) => message === "readiness check failing")).toEqual([
         ["readiness check failing", { check: "inngest", reason: expect.stringContaining("INNGEST_EVENT_KEY") }],
       ]);
-      vi.stubEnv("INNGEST_EVENT_KEY", "inngest-event-key-secret");
-      resetConfig();
+      setEnv({ INNGEST_EVENT_KEY: "inngest-event-key-secret" });
       await probe();
       await probe();
       expect(info.mock.calls.filter(([message]) => message === "readiness check ok again")).toEqual([
@@ -100,9 +96,7 @@ describe("GET /api/health/ready", () => {
   it.runIf(redisUp)("answers 200 ok with Redis's check when it answers PING", async () => {
     const bridge = await startUpstashBridge();
     try {
-      vi.stubEnv("UPSTASH_REDIS_REST_URL", bridge.url);
-      vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", bridge.token);
-      resetConfig();
+      setEnv({ UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: bridge.token });
       const { status, body } = await probe();
       expect(status).toBe(200);
       expect(body.status).toBe("ok");
@@ -113,37 +107,32 @@ describe("GET /api/health/ready", () => {
   });
 
   it("answers 503 naming Blob when its configuration is incomplete or malformed", async () => {
-    vi.stubEnv("VERCEL_BLOB_API_URL", "http://127.0.0.1:1/api");
-    resetConfig();
+    setEnv({ VERCEL_BLOB_API_URL: "http://127.0.0.1:1/api" });
     const withoutToken = await probe();
     expect(withoutToken.status).toBe(503);
     expect(withoutToken.body).toMatchObject({ status: "unavailable", checks: { database: { status: "ok" }, blob: { status: "failing" } } });
     expectNothingSecret(withoutToken.text);
 
-    vi.stubEnv("BLOB_READ_WRITE_TOKEN", "not-a-blob-token-secret");
-    resetConfig();
+    setEnv({ BLOB_READ_WRITE_TOKEN: "not-a-blob-token-secret" });
     const malformed = await probe();
     expect(malformed.status).toBe(503);
     expect(malformed.body.checks.blob).toEqual({ status: "failing" });
     expectNothingSecret(malformed.text, "not-a-blob-token-secret");
 
-    vi.stubEnv("BLOB_READ_WRITE_TOKEN", "vercel_blob_rw_store1_secret");
-    resetConfig();
+    setEnv({ BLOB_READ_WRITE_TOKEN: "vercel_blob_rw_store1_secret" });
     const complete = await probe();
     expect(complete.status).toBe(200);
     expect(complete.body.checks.blob).toEqual({ status: "ok" });
   });
 
   it("answers 503 naming Inngest when only one of its keys is set", async () => {
-    vi.stubEnv("INNGEST_EVENT_KEY", "inngest-event-key-secret");
-    resetConfig();
+    setEnv({ INNGEST_EVENT_KEY: "inngest-event-key-secret" });
     const half = await probe();
     expect(half.status).toBe(503);
     expect(half.body).toMatchObject({ status: "unavailable", checks: { inngest: { status: "failing" } } });
     expectNothingSecret(half.text, "inngest-event-key-secret");
 
-    vi.stubEnv("INNGEST_SIGNING_KEY", "signkey-test-0123");
-    resetConfig();
+    setEnv({ INNGEST_SIGNING_KEY: "signkey-test-0123" });
     const both = await probe();
     expect(both.status).toBe(200);
     expect(both.body.checks.inngest).toEqual({ status: "ok" });

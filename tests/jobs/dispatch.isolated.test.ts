@@ -1,11 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { database } from "@/db";
-import { resetConfig } from "@/lib/base/config";
 import { dispatchJobs, registerJobDispatcher } from "@/lib/infra/jobs/dispatch";
 import { enqueue, transactionWithJobs } from "@/lib/infra/jobs/enqueue";
 import { at, jobRow, recordingJob, rowsNamed } from "./fixtures";
+import { restoreEnv, setEnv } from "../support/env";
 
 interface SentEvent {
   name: string;
@@ -39,8 +39,7 @@ const fake = fakeInngest();
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => fake.server.listen(0, "127.0.0.1", resolve));
-  vi.stubEnv("INNGEST_DEV", `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`);
-  resetConfig();
+  setEnv({ INNGEST_DEV: `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}` });
   // The Inngest client reads the environment when it is created, so it is loaded only now.
   const { registerInngestDispatcher } = await import("@/inngest/dispatch");
   expect(registerInngestDispatcher()).toBe(true);
@@ -48,8 +47,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   registerJobDispatcher(undefined);
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
   await new Promise((resolve) => fake.server.close(resolve));
 });
 

@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import * as photosRoute from "@/app/api/v1/listings/[code]/photos/route";
 import { database } from "@/db";
 import { jobs, listings, photoLists } from "@/db/schema";
-import { resetConfig } from "@/lib/base/config";
 import { enqueue } from "@/lib/infra/jobs/enqueue";
 import { retentionJob } from "@/lib/adapters/jobs/retention-job";
 import { startJobRunner, stopJobRunner } from "@/lib/adapters/worker/runner";
@@ -15,24 +14,19 @@ import { createListing } from "../support/listings";
 import { startHttpServer } from "../support/local-http-server";
 import { pngPhoto } from "@/tests/media/images";
 import { jobRow, rowsNamed } from "./fixtures";
-
-function withEnv(env: Record<string, string | undefined>) {
-  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  resetConfig();
-}
+import { restoreEnv, setEnv } from "../support/env";
 
 // The runner claims every due job and delivery of its database: on PostgreSQL, not the run's shared one.
 ownDatabaseOnPostgres("test_embedded_runner");
 
 afterEach(async () => {
   await stopJobRunner();
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
 });
 
 describe("embedded job runner process", () => {
   it("polls the jobs table: runs due work and keeps the next cron occurrences queued", async () => {
-    withEnv({ JOBS_RUNNER: "on" });
+    setEnv({ JOBS_RUNNER: "on" });
     const { id } = await enqueue(retentionJob, {});
     expect(startJobRunner()).toBe(true);
     expect(startJobRunner()).toBe(true);
@@ -43,14 +37,14 @@ describe("embedded job runner process", () => {
   });
 
   it("stays off when switched off or when Inngest runs the jobs", () => {
-    withEnv({ JOBS_RUNNER: "off" });
+    setEnv({ JOBS_RUNNER: "off" });
     expect(startJobRunner()).toBe(false);
-    withEnv({ JOBS_RUNNER: "on", INNGEST_DEV: "1" });
+    setEnv({ JOBS_RUNNER: "on", INNGEST_DEV: "1" });
     expect(startJobRunner()).toBe(false);
   });
 
   it("stopped past its grace, gives back the job still running and the listing's photo lease", async () => {
-    withEnv({ JOBS_RUNNER: "on", UNSAFE_ALLOW_LOCAL_URLS: "1" });
+    setEnv({ JOBS_RUNNER: "on", UNSAFE_ALLOW_LOCAL_URLS: "1" });
     const photo = await pngPhoto(300, 200);
     // The download is answered only once the runner has been stopped: the job is mid-run meanwhile.
     const held: ServerResponse[] = [];

@@ -1,14 +1,14 @@
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { listings } from "@/db/schema";
 import { remindConfirmationDue } from "@/lib/domain/listings/remind-confirmation";
 import { systemContext } from "@/lib/base/context";
-import { resetConfig } from "@/lib/base/config";
 import { accountWithKey } from "../support/fixtures";
 import { activeListing } from "../support/listings";
+import { restoreEnv, setEnv } from "../support/env";
 
 /** A real SMTP server on a free local port; `refuse` makes it turn every message away. */
 const received: { to: string[]; raw: string }[] = [];
@@ -33,13 +33,11 @@ const server = new SMTPServer({
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  vi.stubEnv("SMTP_URL", `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`);
-  resetConfig();
+  setEnv({ SMTP_URL: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}` });
 });
 
 afterAll(async () => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
   await new Promise<void>((resolve) => server.close(resolve));
 });
 

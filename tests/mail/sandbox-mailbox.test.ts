@@ -1,8 +1,7 @@
 import { inArray } from "drizzle-orm";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { sandboxMail } from "@/db/schema";
-import { resetConfig } from "@/lib/base/config";
 import { AppError } from "@/lib/base/errors";
 import { newId } from "@/lib/base/ids";
 import { applyRetentionRule } from "@/lib/adapters/jobs/retention";
@@ -11,16 +10,11 @@ import { sendMail } from "@/lib/infra/mail";
 import { listOwnSandboxMail, listSandboxMailTo } from "@/lib/infra/mail/list-sandbox-mail";
 import { operatorCtx } from "../support/fixtures";
 import { freshAccount, signedIn } from "../portal-services/support";
+import { restoreEnv, setEnv } from "../support/env";
 
 afterEach(() => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
 });
-
-function withEnv(env: Record<string, string | undefined>): void {
-  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  resetConfig();
-}
 
 // Real time: on PostgreSQL other files share the table, and their rows are all recent.
 const now = new Date();
@@ -54,7 +48,7 @@ describe("listOwnSandboxMail (the mailbox page's service)", () => {
   });
 
   it("shows mail to an address without an account to nobody: sendMail keeps it only in the log", async () => {
-    withEnv({ SMTP_URL: undefined, APP_ENV: "sandbox" });
+    setEnv({ SMTP_URL: undefined, APP_ENV: "sandbox" });
     const ana = await freshAccount();
     const stranger = address();
     await sendMail({ to: stranger, subject: "for nobody", text: "https://listings.test/reset?token=secret" });
@@ -74,7 +68,7 @@ describe("listOwnSandboxMail (the mailbox page's service)", () => {
   it("is not found when the mailbox is not in use: SMTP_URL set, or production", async () => {
     const ana = await freshAccount();
     for (const env of [{ SMTP_URL: "smtp://127.0.0.1:2525" }, { APP_ENV: "production", SMTP_URL: undefined }]) {
-      withEnv(env);
+      setEnv(env);
       await notFound(listOwnSandboxMail({ ctx: await signedIn(ana), input: { limit: 10 } }));
       await notFound(listSandboxMailTo({ ctx: await operatorCtx(), input: { recipient: ana.email, limit: 10 } }));
     }

@@ -8,6 +8,7 @@ import { resetConfig } from "@/lib/base/config";
 import { newId } from "@/lib/base/ids";
 import { sendMail } from "@/lib/infra/mail";
 import { freshAccount } from "../portal-services/support";
+import { setEnv } from "../support/env";
 
 interface Received {
   from: string | undefined;
@@ -57,11 +58,6 @@ afterEach(() => {
   resetConfig();
 });
 
-function withEnv(env: Record<string, string | undefined>): void {
-  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  resetConfig();
-}
-
 const address = () => `${newId("account")}@example.test`;
 
 async function storedFor(recipient: string) {
@@ -83,7 +79,7 @@ async function logLines(fn: () => Promise<void>): Promise<Record<string, unknown
 
 describe("sendMail", () => {
   it("with SMTP_URL, delivers through SMTP: the server receives recipient, subject and text from MAIL_FROM, and nothing is stored", async () => {
-    withEnv({ SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${port}`, MAIL_FROM: "Listings <no-reply@listings.test>" });
+    setEnv({ SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${port}`, MAIL_FROM: "Listings <no-reply@listings.test>" });
     const to = address();
     await sendMail({ to, subject: "Confirm your e-mail", text: "Open this link:\nhttps://listings.test/confirm?token=abc" });
 
@@ -100,7 +96,7 @@ describe("sendMail", () => {
   });
 
   it("with SMTP_URL, sends the HTML part beside the text", async () => {
-    withEnv({ SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${port}` });
+    setEnv({ SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${port}` });
     const to = address();
     await sendMail({
       to,
@@ -116,12 +112,12 @@ describe("sendMail", () => {
   });
 
   it("with SMTP_URL, a refused delivery rejects (the caller sees the failure)", async () => {
-    withEnv({ SMTP_URL: `smtp://mailer:wrong@127.0.0.1:${port}` });
+    setEnv({ SMTP_URL: `smtp://mailer:wrong@127.0.0.1:${port}` });
     await expect(sendMail({ to: address(), subject: "s", text: "t" })).rejects.toThrow();
   });
 
   it("without SMTP_URL in the sandbox, stores the message to an account's address in the sandbox mailbox and logs one line with recipient, subject and text", async () => {
-    withEnv({ SMTP_URL: undefined, APP_ENV: "sandbox", LOG_LEVEL: "info" });
+    setEnv({ SMTP_URL: undefined, APP_ENV: "sandbox", LOG_LEVEL: "info" });
     const to = (await freshAccount()).email;
     const lines = await logLines(() =>
       sendMail({ to, subject: "Confirm your e-mail", text: "https://listings.test/confirm?token=xyz", html: "<p>hi</p>" }),
@@ -142,7 +138,7 @@ describe("sendMail", () => {
   });
 
   it("without SMTP_URL in production, refuses with a clear error and stores and logs nothing", async () => {
-    withEnv({ SMTP_URL: undefined, APP_ENV: "production", LOG_LEVEL: "info" });
+    setEnv({ SMTP_URL: undefined, APP_ENV: "production", LOG_LEVEL: "info" });
     const to = address();
     let failure: unknown;
     const lines = await logLines(async () => {

@@ -1,11 +1,10 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as photosRoute from "@/app/api/v1/listings/[code]/photos/route";
 import * as accountListingRoute from "@/app/api/v1/account/listings/[code]/route";
 import { database } from "@/db";
 import { events, jobs, listings, photoLists, photos } from "@/db/schema";
-import { resetConfig } from "@/lib/base/config";
 import { InngestTestEngine } from "@inngest/test";
 import { createJobFunction } from "@/inngest/functions/run-job";
 import { processListingPhotos } from "@/lib/domain/media/process-photos";
@@ -17,6 +16,7 @@ import { createListing } from "../support/listings";
 import { closedPort, startHttpServer, type LocalServer } from "../support/local-http-server";
 import { blankPng, jpegPhoto, pngPhoto, webpPhoto } from "./images";
 import { readBlob, storageKinds, uploaded, useStorage } from "./support";
+import { setEnv } from "../support/env";
 
 type PhotoInput = { url?: string; key?: string; floor?: string; rooms?: string[] };
 
@@ -65,8 +65,7 @@ const served = new Map<string, { type: string; bytes: Buffer }>();
 const at = (path: string) => `${server.origin}${path}`;
 
 beforeAll(async () => {
-  vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
-  resetConfig();
+  setEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
   server = await startHttpServer((request, res) => {
     if (request.url === "/moved") {
       res.writeHead(302, { location: "/photo-a.jpg" }).end();
@@ -104,8 +103,7 @@ describe.each(storageKinds)("photos on %s storage", (kind) => {
   const { storage } = useStorage(kind);
   beforeAll(() => {
     // useStorage resets the environment after its file; the photo server's setting is wanted here too.
-    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
-    resetConfig();
+    setEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
   });
 
   it("processes URLs and an upload into ordered derivatives without metadata, media.processing true until done", async () => {
@@ -259,8 +257,7 @@ describe.each(storageKinds)("photos on %s storage", (kind) => {
 describe("the photos.process job", () => {
   useStorage("local");
   beforeAll(() => {
-    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
-    resetConfig();
+    setEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
   });
 
   it("refuses a body over 20 MiB while reading it, and a redirect to an address that is not public", async () => {
@@ -350,17 +347,16 @@ describe("the photos.process job", () => {
     const { key } = await accountWithKey();
     const { code } = await createListing(key);
     await putPhotos(key, code, { photos: [{ url: at("/photo-c.webp") }] });
-    vi.stubEnv("BLOB_READ_WRITE_TOKEN", "vercel_blob_rw_store1_secret");
-    vi.stubEnv("VERCEL_BLOB_API_URL", `http://127.0.0.1:${await closedPort()}/api/blob`);
-    vi.stubEnv("VERCEL_BLOB_RETRIES", "0");
-    resetConfig();
+    setEnv({
+      BLOB_READ_WRITE_TOKEN: "vercel_blob_rw_store1_secret",
+      VERCEL_BLOB_API_URL: `http://127.0.0.1:${await closedPort()}/api/blob`,
+      VERCEL_BLOB_RETRIES: "0",
+    });
     let summary;
     try {
       summary = await runPhotoJobs();
     } finally {
-      vi.stubEnv("BLOB_READ_WRITE_TOKEN", undefined);
-      vi.stubEnv("VERCEL_BLOB_API_URL", undefined);
-      resetConfig();
+      setEnv({ BLOB_READ_WRITE_TOKEN: undefined, VERCEL_BLOB_API_URL: undefined });
     }
     expect(summary.retrying).toBe(1);
     const db = await database();
@@ -513,8 +509,7 @@ describe("PUT /listings/{code}/photos: refusals", () => {
   });
 
   it("refuses addresses that are not public: literals at once (422), names resolving to them when downloading", async () => {
-    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "0");
-    resetConfig();
+    setEnv({ UNSAFE_ALLOW_LOCAL_URLS: "0" });
     try {
       const { key, account } = await accountWithKey();
       const { code } = await createListing(key);
@@ -547,8 +542,7 @@ describe("PUT /listings/{code}/photos: refusals", () => {
       expect((await photoRows(code)).map((row) => row.failureReason)).toEqual(["download_failed"]);
       expect(await mediaFailed(account.id)).toEqual([expect.objectContaining({ reason: "download_failed", urls: [named] })]);
     } finally {
-      vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
-      resetConfig();
+      setEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
     }
   });
 });

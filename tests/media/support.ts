@@ -9,6 +9,7 @@ import { blobStorage, type BlobStorage } from "@/lib/infra/storage";
 import { startFakeVercelBlob, type FakeVercelBlob } from "../support/fake-vercel-blob";
 import { expectDocumented } from "../support/documented";
 import { call } from "../support/fixtures";
+import { restoreEnv } from "../support/env";
 
 export type StorageKind = "local" | "vercel";
 export const storageKinds: StorageKind[] = ["local", "vercel"];
@@ -34,8 +35,7 @@ export function useStorage(kind: StorageKind): { storage: () => BlobStorage; fak
     resetConfig();
   });
   afterAll(async () => {
-    vi.unstubAllEnvs();
-    resetConfig();
+    restoreEnv();
     if (folder) rmSync(folder, { recursive: true, force: true });
     await fake?.close();
   });

@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { resetConfig } from "@/lib/base/config";
+import { afterEach, describe, expect, it } from "vitest";
 import { checkPublicUrl, type Resolver } from "@/lib/infra/net/public-address";
 import { BodyTooLargeError, OutboundError, safeRequest, type SafeRequest } from "@/lib/infra/net/safe-request";
 import { closedPort, startHttpServer, startRawServer, type LocalServer } from "../support/local-http-server";
+import { useEnv } from "../support/env";
 
 const servers: LocalServer[] = [];
 async function server(start: Promise<LocalServer>): Promise<LocalServer> {
@@ -86,14 +86,7 @@ describe("safeRequest without UNSAFE_ALLOW_LOCAL_URLS", () => {
 });
 
 describe("safeRequest with UNSAFE_ALLOW_LOCAL_URLS=1, to real local servers", () => {
-  beforeEach(() => {
-    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
-    resetConfig();
-  });
-  afterEach(() => {
-    vi.unstubAllEnvs();
-    resetConfig();
-  });
+  useEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
 
   it("posts the body and headers, and returns the status, headers and body", async () => {
     const receiver = await server(

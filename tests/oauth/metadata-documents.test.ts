@@ -1,17 +1,17 @@
 import type { ServerResponse } from "node:http";
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { oauthClients } from "@/db/schema";
 import { POST as mcp } from "@/app/api/mcp/route";
 import { accountContext } from "@/lib/base/context";
-import { resetConfig } from "@/lib/base/config";
 import { checkAuthorizeRequest, type AuthorizeCheck } from "@/lib/domain/oauth/check-authorize-request";
 import { grantConsent } from "@/lib/domain/oauth/grant-consent";
 import { metadataCacheSeconds, metadataDocumentMaxBytes, metadataLifetime } from "@/lib/domain/oauth/internal/metadata-document";
 import { createdKeys } from "../support/fixtures";
 import { startHttpServer, type LocalServer } from "../support/local-http-server";
 import { authorizeQuery, freshAccount, postToken, verifier } from "./support";
+import { useEnv } from "../support/env";
 
 const loopback = "http://127.0.0.1:33418/callback";
 const mcpResource = "http://localhost:3000/api/mcp";
@@ -71,14 +71,7 @@ afterEach(async () => {
 });
 
 describe("client ID metadata documents, with UNSAFE_ALLOW_LOCAL_URLS=1 (the document on a loopback server)", () => {
-  beforeEach(() => {
-    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
-    resetConfig();
-  });
-  afterEach(() => {
-    vi.unstubAllEnvs();
-    resetConfig();
-  });
+  useEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
 
   it("fetches the document, shows its name and host, and its URL works as client_id through consent, token and /api/mcp", async () => {
     const { server, clientId } = await documentServer((id) => json(document(id), { "cache-control": "max-age=600" }));

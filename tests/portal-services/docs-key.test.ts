@@ -1,10 +1,10 @@
-import { describe, expect, it, vi } from "vitest";
-import { resetConfig } from "@/lib/base/config";
+import { describe, expect, it } from "vitest";
 import { createDocsKey, docsKeyName } from "@/lib/domain/keys/create-docs-key";
 import { listOwnKeys } from "@/lib/domain/keys/list-keys";
 import { createdKeys } from "../support/fixtures";
 import { inProcessFetch } from "../support/in-process-fetch";
 import { appErrorCode, freshAccount, signedIn } from "./support";
+import { restoreEnv, setEnv } from "../support/env";
 
 const ping = async (key: string) =>
   (await inProcessFetch(new Request("http://localhost:3000/api/v1/ping", { headers: { authorization: `Bearer ${key}` } }))).status;
@@ -32,13 +32,11 @@ describe("createDocsKey (the guides' key for their samples)", () => {
   });
 
   it("is refused in production, where it would be a live key", async () => {
-    vi.stubEnv("APP_ENV", "production");
-    resetConfig();
+    setEnv({ APP_ENV: "production" });
     try {
       expect(await appErrorCode(createDocsKey({ ctx: await signedIn(await freshAccount()) }))).toBe("forbidden");
     } finally {
-      vi.unstubAllEnvs();
-      resetConfig();
+      restoreEnv();
     }
   });
 });

@@ -1,10 +1,10 @@
 import { BlobAccessError } from "@vercel/blob";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { resetConfig } from "@/lib/base/config";
 import { blobStorage } from "@/lib/infra/storage";
 import { createVercelBlobStorage } from "@/lib/infra/storage/vercel";
 import { startFakeVercelBlob, type FakeVercelBlob } from "../support/fake-vercel-blob";
 import { readAll, storageContract } from "./contract";
+import { restoreEnv, setEnv } from "../support/env";
 
 let fake: FakeVercelBlob;
 
@@ -16,8 +16,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
   await fake.close();
 });
 
@@ -77,15 +76,13 @@ describe("Vercel Blob storage", () => {
 
 describe("choosing the storage", () => {
   it("is Vercel Blob when BLOB_READ_WRITE_TOKEN is set, the local folder served under APP_URL/blobs otherwise", async () => {
-    vi.stubEnv("BLOB_READ_WRITE_TOKEN", fake.token);
-    resetConfig();
+    setEnv({ BLOB_READ_WRITE_TOKEN: fake.token });
     const vercel = blobStorage();
     expect(vercel.kind).toBe("vercel");
     await vercel.put("chosen/by-env", Buffer.from("via the environment"), "text/plain");
     expect(fake.objects.get("chosen/by-env")?.bytes.toString()).toBe("via the environment");
 
-    vi.stubEnv("BLOB_READ_WRITE_TOKEN", undefined);
-    resetConfig();
+    setEnv({ BLOB_READ_WRITE_TOKEN: undefined });
     const local = blobStorage();
     expect(local.kind).toBe("local");
     expect(local.publicUrl("a/b.jpg")).toBe("http://localhost:3000/blobs/a/b.jpg");

@@ -11,6 +11,7 @@ import { createListing } from "../support/listings";
 import { deliver, hookedAccount, localReceiver, withLocalReceivers } from "../webhooks/delivery-support";
 import { record } from "../webhooks/support";
 import { startOtlpReceiver, type ReceivedSpan } from "./otlp-receiver";
+import { restoreEnv, setEnv } from "../support/env";
 
 /**
  * The spans and metrics the server sends to a collector, read from a real local OTLP/HTTP receiver:
@@ -144,8 +145,7 @@ describe("traces over OTLP", () => {
   });
 
   it("a JSON log line written within a span carries its trace and span ids", async () => {
-    vi.stubEnv("LOG_LEVEL", "info");
-    resetConfig();
+    setEnv({ LOG_LEVEL: "info" });
     const lines: string[] = [];
     const write = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (lines.push(String(chunk)), true));
     try {
@@ -159,8 +159,7 @@ describe("traces over OTLP", () => {
       expect(outside).not.toHaveProperty("trace_id");
     } finally {
       write.mockRestore();
-      vi.unstubAllEnvs();
-      resetConfig();
+      restoreEnv();
     }
   });
   it("Next.js records no spans of its own: outside the product's spans its tracer finds OpenTelemetry off", async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { databaseSettings, resetConfig } from "@/lib/base/config";
+import { restoreEnv } from "../support/env";
 
 /** The database settings the process opens with, by environment (the pooler itself: tests/faults/unreachable-at-start.test.ts). */
 const settingsWith = (env: Record<string, string | undefined>) => {
@@ -16,8 +17,7 @@ const settingsWith = (env: Record<string, string | undefined>) => {
 };
 
 afterEach(() => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
 });
 
 const pooler = "postgres://app@pooler:6432/listings";

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { databaseSettings, resetConfig } from "@/lib/base/config";
+import { restoreEnv } from "../support/env";
 
 /** What opening the database does about migrations, by environment (release-step.test.ts runs it on PostgreSQL). */
 const migrationsWith = (env: Record<string, string | undefined>) => {
@@ -9,8 +10,7 @@ const migrationsWith = (env: Record<string, string | undefined>) => {
 };
 
 afterEach(() => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
 });
 
 const url = "postgres://app@db:5432/listings";

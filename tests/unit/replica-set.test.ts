@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, ReplicaSettingsError, type Connection } from "@/db/client";
 import { replicaName, ReplicaSet, type Replica } from "@/db/replicas";
-import { databaseSettings, resetConfig } from "@/lib/base/config";
+import { databaseSettings } from "@/lib/base/config";
+import { restoreEnv, setEnv } from "../support/env";
 
 /** Replicas whose connections are never used: the set only keeps the turns. */
 const replicas = (...names: string[]): Replica[] => names.map((name) => ({ name, connection: {} as Connection }));
@@ -62,14 +63,11 @@ describe("ReplicaSet: which replica the next read goes to", () => {
 
 describe("DATABASE_REPLICA_URLS", () => {
   afterEach(() => {
-    vi.unstubAllEnvs();
-    resetConfig();
+    restoreEnv();
   });
 
   const replicaUrlsWith = (value: string | undefined) => {
-    vi.stubEnv("DATABASE_URL", "postgres://app@db:5432/listings");
-    vi.stubEnv("DATABASE_REPLICA_URLS", value);
-    resetConfig();
+    setEnv({ DATABASE_URL: "postgres://app@db:5432/listings", DATABASE_REPLICA_URLS: value });
     return databaseSettings().replicaUrls;
   };
 

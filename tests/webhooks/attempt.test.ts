@@ -1,9 +1,9 @@
 import { Webhook } from "standardwebhooks";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { attemptDelivery } from "@/lib/domain/webhooks/delivery";
 import { newWebhookSecret } from "@/lib/domain/webhooks/signature";
-import { resetConfig } from "@/lib/base/config";
 import { closedPort, startHttpServer, type LocalServer, type ReceivedRequest } from "../support/local-http-server";
+import { restoreEnv, setEnv } from "../support/env";
 
 const secret = newWebhookSecret();
 const event = {
@@ -32,12 +32,10 @@ function verifying(request: ReceivedRequest) {
 }
 
 beforeEach(() => {
-  vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
-  resetConfig();
+  setEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
 });
 afterEach(async () => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
@@ -115,8 +113,7 @@ describe("attemptDelivery", () => {
   });
 
   it("without UNSAFE_ALLOW_LOCAL_URLS a local receiver is refused", async () => {
-    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "0");
-    resetConfig();
+    setEnv({ UNSAFE_ALLOW_LOCAL_URLS: "0" });
     const server = await receiver(verifying);
     const viaName = await attemptDelivery({ url: `https://localhost:${server.port}/`, secret, event, now: new Date() });
     expect(viaName).toMatchObject({ ok: false, error: "refused_address" });

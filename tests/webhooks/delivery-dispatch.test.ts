@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { database } from "@/db";
-import { resetConfig } from "@/lib/base/config";
 import { systemContext, withTransaction } from "@/lib/base/context";
 import { eventTypes, recordEvent } from "@/lib/domain/events";
 import { registerDeliveryDispatcher } from "@/lib/domain/webhooks/delivery";
 import { registerJobDispatcher } from "@/lib/infra/jobs/dispatch";
 import { startFakeInngest, type FakeInngest } from "../support/fake-inngest";
 import { hookedAccount, localReceiver, onlyDelivery, withLocalReceivers } from "./delivery-support";
+import { restoreEnv, setEnv } from "../support/env";
 
 withLocalReceivers();
 
@@ -20,10 +20,7 @@ let inngest: FakeInngest;
 
 beforeAll(async () => {
   inngest = await startFakeInngest();
-  vi.stubEnv("INNGEST_EVENT_KEY", inngest.eventKey);
-  vi.stubEnv("INNGEST_SIGNING_KEY", inngest.signingKey);
-  vi.stubEnv("INNGEST_BASE_URL", inngest.url);
-  resetConfig();
+  setEnv({ INNGEST_EVENT_KEY: inngest.eventKey, INNGEST_SIGNING_KEY: inngest.signingKey, INNGEST_BASE_URL: inngest.url });
   // The Inngest client reads its environment when it is made: a fresh module graph for it.
   vi.resetModules();
   const { registerInngestDispatcher } = await import("@/inngest/dispatch");
@@ -33,8 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   registerJobDispatcher(undefined);
   registerDeliveryDispatcher(undefined);
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
   await inngest.close();
 });
 
@@ -70,8 +66,7 @@ describe("webhook deliveries on Inngest", () => {
   it("left to the sweep when Inngest does not take them: the change still succeeds", async () => {
     const { account, webhook } = await hookedAccount(await localReceiver(() => ({ status: 204 })));
     const { url } = inngest;
-    vi.stubEnv("INNGEST_BASE_URL", "http://127.0.0.1:1");
-    resetConfig();
+    setEnv({ INNGEST_BASE_URL: "http://127.0.0.1:1" });
     vi.resetModules();
     const { registerInngestDispatcher } = await import("@/inngest/dispatch");
     registerInngestDispatcher();
@@ -80,8 +75,7 @@ describe("webhook deliveries on Inngest", () => {
       expect(await onlyDelivery(webhook.id)).toMatchObject({ status: "pending", attempts: 0 });
       expect(inngest.events).toEqual([]);
     } finally {
-      vi.stubEnv("INNGEST_BASE_URL", url);
-      resetConfig();
+      setEnv({ INNGEST_BASE_URL: url });
       vi.resetModules();
       (await import("@/inngest/dispatch")).registerInngestDispatcher();
     }

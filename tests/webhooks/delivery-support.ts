@@ -1,13 +1,13 @@
 import { and, eq, inArray, lte } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { afterEach, beforeEach, vi } from "vitest";
+import { afterEach, beforeEach } from "vitest";
 import { database } from "@/db";
 import { webhookDeliveries, webhooks } from "@/db/schema";
 import { runClaimedDelivery } from "@/lib/domain/webhooks/delivery/internal/attempt";
 import { claimDueDeliveries } from "@/lib/domain/webhooks/delivery/internal/queue";
-import { resetConfig } from "@/lib/base/config";
 import { startHttpServer, type LocalServer, type ReceivedRequest } from "../support/local-http-server";
 import { deliveriesOf, keyedAccount, webhookOf } from "./support";
+import { restoreEnv, setEnv } from "../support/env";
 
 export type Answer = { status: number; body?: string; headers?: Record<string, string> } | "hold";
 
@@ -22,13 +22,11 @@ const held: (() => void)[] = [];
 /** Local receivers may be used (UNSAFE_ALLOW_LOCAL_URLS=1) and are closed after each test. */
 export function withLocalReceivers(): void {
   beforeEach(() => {
-    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
-    resetConfig();
+    setEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
   });
   afterEach(async () => {
     held.splice(0).forEach((release) => release());
-    vi.unstubAllEnvs();
-    resetConfig();
+    restoreEnv();
     await Promise.all(servers.splice(0).map((server) => server.close()));
     // Each test starts with no delivery left due by the ones before it (passes claim every due delivery).
     if (ownWebhooks.size === 0) return;

@@ -1,9 +1,8 @@
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/sandbox/webhooks/receive/[token]/route";
 import { database } from "@/db";
 import { sandboxWebhookReceipts, webhooks } from "@/db/schema";
-import { resetConfig } from "@/lib/base/config";
 import { systemContext } from "@/lib/base/context";
 import { AppError } from "@/lib/base/errors";
 import { newId } from "@/lib/base/ids";
@@ -21,18 +20,13 @@ import { newWebhookSecret, signWebhook } from "@/lib/domain/webhooks/signature";
 import { operatorCtx } from "../support/fixtures";
 import { startHttpServer, type LocalServer } from "../support/local-http-server";
 import { freshAccount, signedIn } from "../portal-services/support";
+import { restoreEnv, setEnv } from "../support/env";
 
 const servers: LocalServer[] = [];
 
-function withEnv(env: Record<string, string | undefined>): void {
-  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  resetConfig();
-}
-
-beforeEach(() => withEnv({ APP_ENV: "sandbox", UNSAFE_ALLOW_LOCAL_URLS: "1" }));
+beforeEach(() => setEnv({ APP_ENV: "sandbox", UNSAFE_ALLOW_LOCAL_URLS: "1" }));
 afterEach(async () => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
@@ -135,7 +129,7 @@ describe("the sandbox's webhook receiver", () => {
       });
     });
     servers.push(server);
-    withEnv({ APP_URL: server.origin });
+    setEnv({ APP_URL: server.origin });
     const { account, webhook } = await accountWithReceiverWebhook();
     accounts.set(account.id, account);
     expect(webhook.url).toBe(`${server.origin}/sandbox/webhooks/receive/${sandboxReceiverToken(account.id)}`);
@@ -230,7 +224,7 @@ describe("the sandbox's webhook receiver", () => {
     const other = await accountWithReceiverWebhook();
     const { connection: db } = await database();
     const origin = "http://localhost:3000";
-    withEnv({ APP_URL: origin });
+    setEnv({ APP_URL: origin });
     const legacy = `${origin}/sandbox/webhooks/receive/${account.id}`;
     const elsewhere = `https://other.example/sandbox/webhooks/receive/${other.account.id}`;
     await db.update(webhooks).set({ url: legacy }).where(eq(webhooks.accountId, account.id));
@@ -260,13 +254,13 @@ describe("the sandbox's webhook receiver", () => {
   it("does not exist in production: the route answers 404 and keeps nothing, the page's service is not found", async () => {
     const { account, webhook } = await accountWithReceiverWebhook();
     accounts.set(account.id, account);
-    withEnv({ APP_ENV: "production", UNSAFE_ALLOW_LOCAL_URLS: "0" });
+    setEnv({ APP_ENV: "production", UNSAFE_ALLOW_LOCAL_URLS: "0" });
 
     expect((await post(sandboxReceiverToken(account.id), { body: event(), secret: webhook.secret })).status).toBe(404);
     await expect(listSandboxReceipts({ ctx: await signedIn(account), input: { limit: 10 } })).rejects.toSatisfy(
       (error) => error instanceof AppError && error.code === "not_found",
     );
-    withEnv({ APP_ENV: "sandbox" });
+    setEnv({ APP_ENV: "sandbox" });
     expect(await receiptsOf(account.id)).toEqual([]);
   });
 });

@@ -1,9 +1,8 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { database, type Handle } from "@/db";
 import { webhookDeliveries, webhooks } from "@/db/schema";
 import { findCommand } from "@/lib/adapters/cli/registry";
-import { resetConfig } from "@/lib/base/config";
 import type { Transaction } from "@/db/client";
 import { eventTypes, recordEvent } from "@/lib/domain/events";
 import { retryDelaysSeconds } from "@/lib/domain/webhooks/delivery";
@@ -15,6 +14,7 @@ import type { LocalServer, ReceivedRequest } from "../support/local-http-server"
 import { cli } from "../cli/support";
 import { deliver, hookedAccount, localReceiver, onlyDelivery, plusSeconds, verifyingWith, withLocalReceivers } from "./delivery-support";
 import { deliveriesOf, keyedAccount, receiver, record, webhookRow } from "./support";
+import { setEnv } from "../support/env";
 
 withLocalReceivers();
 
@@ -23,11 +23,6 @@ const testAuthSecret = process.env.AUTH_SECRET!;
 const oldAuthSecret = "an-auth-secret-retired-by-this-test-of-32-characters";
 const key = (fill: number) => Buffer.alloc(32, fill).toString("base64");
 const [keyA, keyB, keyGone] = [key(0xa1), key(0xb2), key(0xc3)];
-
-function withEnv(env: Record<string, string | undefined>): void {
-  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  resetConfig();
-}
 
 /** A receiver answering 204 to requests signed with `secret` (Standard Webhooks), 400 otherwise; and what it received. */
 async function receiverFor(secret: () => string): Promise<{ server: LocalServer; received: ReceivedRequest[] }> {
@@ -41,7 +36,7 @@ async function receiverFor(secret: () => string): Promise<{ server: LocalServer;
 
 describe("AUTH_SECRET rotation with webhooks sealed under it (no ENCRYPTION_KEYS, as in a sandbox)", () => {
   it("a webhook made before the rotation signs with its secret under AUTH_SECRET_PREVIOUS, and after secrets:reencrypt without it", async () => {
-    withEnv({ AUTH_SECRET: oldAuthSecret, ENCRYPTION_KEYS: undefined });
+    setEnv({ AUTH_SECRET: oldAuthSecret, ENCRYPTION_KEYS: undefined });
     let secret = "";
     const { server, received } = await receiverFor(() => secret);
     const { account, webhook } = await hookedAccount(server);
@@ -49,7 +44,7 @@ describe("AUTH_SECRET rotation with webhooks sealed under it (no ENCRYPTION_KEYS
     await record(account.id, eventTypes.published);
     expect(await deliver(new Date())).toEqual([expect.objectContaining({ status: "succeeded" })]);
 
-    withEnv({ AUTH_SECRET: testAuthSecret, AUTH_SECRET_PREVIOUS: oldAuthSecret });
+    setEnv({ AUTH_SECRET: testAuthSecret, AUTH_SECRET_PREVIOUS: oldAuthSecret });
     await record(account.id, eventTypes.published);
     expect(await deliver(new Date())).toEqual([expect.objectContaining({ status: "succeeded" })]);
     const before = (await webhookRow(webhook.id)).secretSealed;
@@ -62,7 +57,7 @@ describe("AUTH_SECRET rotation with webhooks sealed under it (no ENCRYPTION_KEYS
     expect(after).not.toBe(before);
     expect(after).toMatch(/^v1\./);
 
-    withEnv({ AUTH_SECRET_PREVIOUS: undefined });
+    setEnv({ AUTH_SECRET_PREVIOUS: undefined });
     await record(account.id, eventTypes.published);
     expect(await deliver(new Date())).toEqual([expect.objectContaining({ status: "succeeded" })]);
     expect(received).toHaveLength(3);
@@ -115,9 +110,9 @@ describe("ENCRYPTION_KEYS rotation", () => {
       const publish = () => recordEvent(tx, { accountId: account.id, type: eventTypes.published, data: { code: "X1" }, now: new Date() });
       const sealedOf = async (id: string) => (await tx.select().from(webhooks).where(eq(webhooks.id, id)))[0].secretSealed;
 
-      withEnv({ ENCRYPTION_KEYS: `gone:${keyGone}` });
+      setEnv({ ENCRYPTION_KEYS: `gone:${keyGone}` });
       const orphan = await createWebhook({ ctx, input: { url: receiver, events: [eventTypes.published] } });
-      withEnv({ ENCRYPTION_KEYS: `a:${keyA}` });
+      setEnv({ ENCRYPTION_KEYS: `a:${keyA}` });
       const webhook = await createWebhook({ ctx, input: { url: receiver, events: [eventTypes.published] } });
       secret = webhook.secret;
       for (const id of [webhook.id, orphan.id])
@@ -129,7 +124,7 @@ describe("ENCRYPTION_KEYS rotation", () => {
       await publish();
       expect(await deliverOn(tx, [webhook.id])).toEqual([expect.objectContaining({ status: "succeeded" })]);
 
-      withEnv({ ENCRYPTION_KEYS: `b:${keyB},a:${keyA}` });
+      setEnv({ ENCRYPTION_KEYS: `b:${keyB},a:${keyA}` });
       await publish();
       expect(await deliverOn(tx, [webhook.id])).toEqual([expect.objectContaining({ status: "succeeded" })]);
 
@@ -147,7 +142,7 @@ describe("ENCRYPTION_KEYS rotation", () => {
       // Only this file writes to its embedded database; on PostgreSQL other files may add webhooks between the runs.
       if (!onPostgres) expect(second).toMatchObject({ reencrypted: 0 });
 
-      withEnv({ ENCRYPTION_KEYS: `b:${keyB}` });
+      setEnv({ ENCRYPTION_KEYS: `b:${keyB}` });
       await publish();
       expect(await deliverOn(tx, [webhook.id])).toEqual([expect.objectContaining({ status: "succeeded" })]);
       expect(received).toHaveLength(3);
@@ -164,20 +159,20 @@ describe("ENCRYPTION_KEYS rotation", () => {
   });
 
   it("a delivery whose secret needs an unlisted key id is recorded as secret_unreadable and retried; restoring the key lets it go", async () => {
-    withEnv({ ENCRYPTION_KEYS: `gone:${keyGone}` });
+    setEnv({ ENCRYPTION_KEYS: `gone:${keyGone}` });
     let secret = "";
     const { server, received } = await receiverFor(() => secret);
     const { account, webhook } = await hookedAccount(server);
     secret = webhook.secret;
     // This webhook's value is sealed under a key the rest of the run never lists; other files never read it.
-    withEnv({ ENCRYPTION_KEYS: `b:${keyB}` });
+    setEnv({ ENCRYPTION_KEYS: `b:${keyB}` });
     await record(account.id, eventTypes.published);
     const now = new Date();
     expect(await deliver(now)).toEqual([expect.objectContaining({ status: "retrying", error: "secret_unreadable" })]);
     expect(received).toEqual([]);
     expect(await onlyDelivery(webhook.id)).toMatchObject({ status: "pending", lastError: "secret_unreadable", lastStatusCode: null });
 
-    withEnv({ ENCRYPTION_KEYS: `b:${keyB},gone:${keyGone}` });
+    setEnv({ ENCRYPTION_KEYS: `b:${keyB},gone:${keyGone}` });
     // The first retry's time: within the receiver's 5-minute window around its own clock.
     expect(await deliver(plusSeconds(now, retryDelaysSeconds[0]))).toEqual([expect.objectContaining({ status: "succeeded" })]);
     expect(received).toHaveLength(1);

@@ -3,11 +3,11 @@ import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eventTypes } from "@/lib/domain/events";
 import { attemptDelivery } from "@/lib/domain/webhooks/delivery";
 import { newWebhookSecret, signWebhook } from "@/lib/domain/webhooks/signature";
-import { resetConfig } from "@/lib/base/config";
+import { restoreEnv, setEnv } from "../../support/env";
 
 // The receiver example of README "Webhooks" → "Receiving" is docs/examples/webhook-receiver.mjs,
 // embedded in docs/webhooks.md verbatim: these tests hold the two equal and run that code against the
@@ -22,12 +22,10 @@ interface ReceiverModule {
 
 const servers: Server[] = [];
 beforeEach(() => {
-  vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
-  resetConfig();
+  setEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
 });
 afterEach(async () => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
   await Promise.all(servers.splice(0).map((server) => new Promise((done) => server.close(done))));
 });
 

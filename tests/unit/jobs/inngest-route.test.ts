@@ -2,6 +2,7 @@ import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetConfig } from "@/lib/base/config";
 import { jobRegistry } from "@/lib/adapters/jobs/registry";
+import { restoreEnv } from "../../support/env";
 
 async function loadRoute(env: Record<string, string | undefined>) {
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
@@ -12,8 +13,7 @@ async function loadRoute(env: Record<string, string | undefined>) {
 }
 
 afterEach(() => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
 });
 
 const request = (method: string) => new NextRequest("http://localhost:3000/api/inngest", { method });

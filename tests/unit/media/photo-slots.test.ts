@@ -1,16 +1,14 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { resetConfig } from "@/lib/base/config";
+import { afterEach, describe, expect, it } from "vitest";
 import { inPhotoSlot } from "@/lib/domain/media/internal/limiter";
+import { restoreEnv, setEnv } from "../../support/env";
 
 afterEach(() => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
 });
 
 describe("the photo slots", () => {
   it("work on at most PHOTO_CONCURRENCY photos at once, and on every photo in the end", async () => {
-    vi.stubEnv("PHOTO_CONCURRENCY", "2");
-    resetConfig();
+    setEnv({ PHOTO_CONCURRENCY: "2" });
     let running = 0;
     let most = 0;
     const photo = (n: number) => async () => {
@@ -24,8 +22,7 @@ describe("the photo slots", () => {
   });
 
   it("free the slot of a photo that fails", async () => {
-    vi.stubEnv("PHOTO_CONCURRENCY", "1");
-    resetConfig();
+    setEnv({ PHOTO_CONCURRENCY: "1" });
     await expect(inPhotoSlot(() => Promise.reject(new Error("unprocessable")))).rejects.toThrow("unprocessable");
     expect(await inPhotoSlot(async () => "next")).toBe("next");
   });

@@ -1,8 +1,8 @@
 import fc from "fast-check";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { grantUpload, signUpload, uploadUrlValidityMs, verifyUpload, type UploadTerms } from "@/lib/domain/media/upload-signature";
-import { resetConfig } from "@/lib/base/config";
 import { fuzzParameters } from "@/tests/fuzz/support";
+import { restoreEnv, setEnv } from "../../support/env";
 
 const now = Date.UTC(2026, 10, 25, 16, 0, 0);
 const terms: UploadTerms = {
@@ -13,8 +13,7 @@ const terms: UploadTerms = {
 };
 
 afterEach(() => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
 });
 
 describe("upload URL signatures", () => {
@@ -75,8 +74,7 @@ describe("upload URL signatures", () => {
 
   it("are made with AUTH_SECRET: another secret refuses the token", () => {
     const token = signUpload(terms);
-    vi.stubEnv("AUTH_SECRET", "another-test-only-secret-of-32-characters-or-more");
-    resetConfig();
+    setEnv({ AUTH_SECRET: "another-test-only-secret-of-32-characters-or-more" });
     expect(verifyUpload(terms, token, now)).toEqual({ ok: false, reason: "invalid_signature" });
     expect(verifyUpload(terms, signUpload(terms), now)).toEqual({ ok: true });
   });

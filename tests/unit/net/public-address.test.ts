@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { resetConfig } from "@/lib/base/config";
+import { describe, expect, it } from "vitest";
 import { classifyAddress } from "@/lib/infra/net/address-ranges";
 import { checkPublicUrl, systemResolver, type Resolver } from "@/lib/infra/net/public-address";
+import { useEnv } from "../../support/env";
 
 // Names the tests resolve without DNS, and `localhost` as the system does (/etc/hosts); any other name is unresolvable.
 const answers: Record<string, string[]> = {
@@ -20,17 +20,6 @@ const resolve: Resolver = async (hostname) => {
 
 const https = { schemes: ["https"] as ("https" | "http")[], resolve };
 const check = (url: string, options = https) => checkPublicUrl(url, options);
-
-function withEnv(env: Record<string, string>): void {
-  beforeEach(() => {
-    for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-    resetConfig();
-  });
-  afterEach(() => {
-    vi.unstubAllEnvs();
-    resetConfig();
-  });
-}
 
 describe("checkPublicUrl refuses", () => {
   it.each([
@@ -148,7 +137,7 @@ describe("checkPublicUrl accepts", () => {
 });
 
 describe("with UNSAFE_ALLOW_LOCAL_URLS=1", () => {
-  withEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
+  useEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1" });
 
   it.each([
     "http://127.0.0.1:8080/hooks",
@@ -193,7 +182,7 @@ describe("with UNSAFE_ALLOW_LOCAL_URLS=1", () => {
 });
 
 describe("with UNSAFE_ALLOW_LOCAL_URLS=1 and APP_ENV=production (start-up refuses it; this is the second line)", () => {
-  withEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1", APP_ENV: "production" });
+  useEnv({ UNSAFE_ALLOW_LOCAL_URLS: "1", APP_ENV: "production" });
 
   it.each([
     ["http://127.0.0.1/", "scheme_not_allowed"],

@@ -1,24 +1,18 @@
 import { Auth } from "@auth/core";
 import { encode } from "@auth/core/jwt";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { formToken, formTokenMatches, type FormTokenBinding } from "@/lib/adapters/portal/csrf";
 import { authSecrets } from "@/lib/base/auth-secret";
-import { resetConfig } from "@/lib/base/config";
 import { grantUpload, verifyUpload } from "@/lib/domain/media/upload-signature";
+import { restoreEnv, setEnv } from "../../support/env";
 
 const oldSecret = "the-auth-secret-before-the-rotation-32-characters";
 const newSecret = "the-auth-secret-after-the-rotation-of-32-characters";
 // Sessions are not Secure over http:// (the tests' APP_URL): Auth.js's cookie name and the JWE salt.
 const cookieName = "authjs.session-token";
 
-function withEnv(env: Record<string, string | undefined>): void {
-  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  resetConfig();
-}
-
 afterEach(() => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
 });
 
 /** A session cookie as the portal's sign-in makes it, sealed with `secret`. */
@@ -46,35 +40,35 @@ async function sessionFrom(cookie: string): Promise<{ accountId?: string } | nul
 describe("AUTH_SECRET rotation with AUTH_SECRET_PREVIOUS", () => {
   it("a session sealed before the rotation still reads; one sealed with a secret no longer listed does not", async () => {
     const before = await sessionCookie(oldSecret);
-    withEnv({ AUTH_SECRET: newSecret, AUTH_SECRET_PREVIOUS: oldSecret });
+    setEnv({ AUTH_SECRET: newSecret, AUTH_SECRET_PREVIOUS: oldSecret });
     expect(await sessionFrom(before)).toMatchObject({ accountId: "acc_rotation" });
     expect(await sessionFrom(await sessionCookie(newSecret))).toMatchObject({ accountId: "acc_rotation" });
 
-    withEnv({ AUTH_SECRET_PREVIOUS: undefined });
+    setEnv({ AUTH_SECRET_PREVIOUS: undefined });
     expect(await sessionFrom(before)).toBeNull();
     expect(await sessionFrom(await sessionCookie("a-stranger-secret-that-was-never-listed-here"))).toBeNull();
   });
 
   it("the current secret comes first (Auth.js seals new sessions with the first), then the previous ones in their order", () => {
-    withEnv({ AUTH_SECRET: newSecret, AUTH_SECRET_PREVIOUS: ` ${oldSecret} , ${"x".repeat(32)}` });
+    setEnv({ AUTH_SECRET: newSecret, AUTH_SECRET_PREVIOUS: ` ${oldSecret} , ${"x".repeat(32)}` });
     expect(authSecrets()).toEqual([newSecret, oldSecret, "x".repeat(32)]);
   });
 
   const consent: FormTokenBinding<string> = { purpose: "consent", subject: (client) => [client] };
 
   it("a form token and an upload URL made before the rotation are accepted under the previous secret only", () => {
-    withEnv({ AUTH_SECRET: oldSecret });
+    setEnv({ AUTH_SECRET: oldSecret });
     const account = { id: "acc_rotation" };
     const token = formToken(account, consent, "client_1");
     const upload = grantUpload({ key: "uploads/x.jpg", contentLength: 10, contentType: "image/jpeg", nowMs: Date.now() });
 
-    withEnv({ AUTH_SECRET: newSecret, AUTH_SECRET_PREVIOUS: oldSecret });
+    setEnv({ AUTH_SECRET: newSecret, AUTH_SECRET_PREVIOUS: oldSecret });
     expect(formTokenMatches(token, account, consent, "client_1")).toBe(true);
     expect(formTokenMatches(token, account, consent, "client_2")).toBe(false);
     expect(formToken(account, consent, "client_1")).not.toBe(token);
     expect(verifyUpload(upload.terms, upload.token, Date.now())).toEqual({ ok: true });
 
-    withEnv({ AUTH_SECRET_PREVIOUS: undefined });
+    setEnv({ AUTH_SECRET_PREVIOUS: undefined });
     expect(formTokenMatches(token, account, consent, "client_1")).toBe(false);
     expect(verifyUpload(upload.terms, upload.token, Date.now())).toEqual({ ok: false, reason: "invalid_signature" });
   });

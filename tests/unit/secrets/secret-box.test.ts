@@ -1,20 +1,15 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { config, resetConfig } from "@/lib/base/config";
+import { afterEach, describe, expect, it } from "vitest";
+import { config } from "@/lib/base/config";
 import { openSecret, openSecretWithAge, sealSecret, UnreadableSecretError } from "@/lib/base/secret-box";
+import { restoreEnv, setEnv } from "../../support/env";
 
 const keyA = Buffer.alloc(32, 0xa1).toString("base64");
 const keyB = Buffer.alloc(32, 0xb2).toString("base64url");
 const oldAuthSecret = "an-old-auth-secret-of-32-characters-or-more";
 const newAuthSecret = "a-new-auth-secret-of-32-characters-or-more!";
 
-function withEnv(env: Record<string, string | undefined>): void {
-  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  resetConfig();
-}
-
 afterEach(() => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
 });
 
 /** What `fn` throws (it must throw). */
@@ -29,20 +24,20 @@ function thrown(fn: () => unknown): Error {
 
 describe("ENCRYPTION_KEYS: the newest key seals, every listed key opens", () => {
   it("seals under the first key, its id in the value; opens after a rotation that keeps the old key listed", () => {
-    withEnv({ ENCRYPTION_KEYS: `a:${keyA}` });
+    setEnv({ ENCRYPTION_KEYS: `a:${keyA}` });
     const sealed = sealSecret("wh_1", "whsec_plain");
     expect(sealed).toMatch(/^v2\.a\.[A-Za-z0-9_-]+$/);
     expect(openSecretWithAge("wh_1", sealed)).toEqual({ plain: "whsec_plain", current: true });
 
-    withEnv({ ENCRYPTION_KEYS: `b:${keyB}, a:${keyA}` });
+    setEnv({ ENCRYPTION_KEYS: `b:${keyB}, a:${keyA}` });
     expect(openSecretWithAge("wh_1", sealed)).toEqual({ plain: "whsec_plain", current: false });
     expect(sealSecret("wh_1", "whsec_plain")).toMatch(/^v2\.b\./);
   });
 
   it("a value sealed under a key no longer listed fails naming that key id, never a key", () => {
-    withEnv({ ENCRYPTION_KEYS: `a:${keyA}` });
+    setEnv({ ENCRYPTION_KEYS: `a:${keyA}` });
     const sealed = sealSecret("wh_1", "whsec_plain");
-    withEnv({ ENCRYPTION_KEYS: `b:${keyB}` });
+    setEnv({ ENCRYPTION_KEYS: `b:${keyB}` });
     const error = thrown(() => openSecret("wh_1", sealed));
     expect(error).toBeInstanceOf(UnreadableSecretError);
     expect((error as UnreadableSecretError).keyId).toBe("a");
@@ -52,12 +47,12 @@ describe("ENCRYPTION_KEYS: the newest key seals, every listed key opens", () => 
   });
 
   it("the same id over another key, another row's value, or an altered value does not open", () => {
-    withEnv({ ENCRYPTION_KEYS: `a:${keyA}` });
+    setEnv({ ENCRYPTION_KEYS: `a:${keyA}` });
     const sealed = sealSecret("wh_1", "whsec_plain");
     expect(thrown(() => openSecret("wh_2", sealed))).toBeInstanceOf(UnreadableSecretError);
     const altered = sealed.slice(0, -2) + (sealed.endsWith("AA") ? "BB" : "AA");
     expect(thrown(() => openSecret("wh_1", altered)).message).toMatch(/does not open with encryption key "a"/);
-    withEnv({ ENCRYPTION_KEYS: `a:${keyB}` });
+    setEnv({ ENCRYPTION_KEYS: `a:${keyB}` });
     expect(thrown(() => openSecret("wh_1", sealed)).message).toMatch(/does not open with encryption key "a"/);
     expect(thrown(() => openSecret("wh_1", "v9.whatever")).message).toMatch(/unknown form/);
   });
@@ -65,20 +60,20 @@ describe("ENCRYPTION_KEYS: the newest key seals, every listed key opens", () => 
 
 describe("v1 values, sealed under the auth secret", () => {
   it("without ENCRYPTION_KEYS (the sandbox) are what sealSecret makes, and stay readable once keys are configured", () => {
-    withEnv({ ENCRYPTION_KEYS: undefined });
+    setEnv({ ENCRYPTION_KEYS: undefined });
     const sealed = sealSecret("wh_1", "whsec_plain");
     expect(sealed).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
     expect(openSecretWithAge("wh_1", sealed)).toEqual({ plain: "whsec_plain", current: true });
-    withEnv({ ENCRYPTION_KEYS: `a:${keyA}` });
+    setEnv({ ENCRYPTION_KEYS: `a:${keyA}` });
     expect(openSecretWithAge("wh_1", sealed)).toEqual({ plain: "whsec_plain", current: false });
   });
 
   it("open under AUTH_SECRET_PREVIOUS after AUTH_SECRET changes, and fail as `v1` once it is gone", () => {
-    withEnv({ ENCRYPTION_KEYS: undefined, AUTH_SECRET: oldAuthSecret });
+    setEnv({ ENCRYPTION_KEYS: undefined, AUTH_SECRET: oldAuthSecret });
     const sealed = sealSecret("wh_1", "whsec_plain");
-    withEnv({ AUTH_SECRET: newAuthSecret, AUTH_SECRET_PREVIOUS: oldAuthSecret });
+    setEnv({ AUTH_SECRET: newAuthSecret, AUTH_SECRET_PREVIOUS: oldAuthSecret });
     expect(openSecretWithAge("wh_1", sealed)).toEqual({ plain: "whsec_plain", current: false });
-    withEnv({ AUTH_SECRET_PREVIOUS: undefined });
+    setEnv({ AUTH_SECRET_PREVIOUS: undefined });
     const error = thrown(() => openSecret("wh_1", sealed));
     expect(error).toMatchObject({ keyId: "v1" });
     expect(error.message).not.toContain(oldAuthSecret);
@@ -86,14 +81,14 @@ describe("v1 values, sealed under the auth secret", () => {
   });
 
   it("production never seals without ENCRYPTION_KEYS", () => {
-    withEnv({ APP_ENV: "production", ENCRYPTION_KEYS: undefined });
+    setEnv({ APP_ENV: "production", ENCRYPTION_KEYS: undefined });
     expect(thrown(() => sealSecret("wh_1", "whsec_plain")).message).toBe("ENCRYPTION_KEYS is required with APP_ENV=production");
   });
 });
 
 describe("ENCRYPTION_KEYS refused at configuration time", () => {
   const refusal = (value: string): string => {
-    withEnv({ ENCRYPTION_KEYS: value });
+    setEnv({ ENCRYPTION_KEYS: value });
     const message = thrown(() => config()).message;
     expect(message).toMatch(/^Invalid environment variables: ENCRYPTION_KEYS \(/);
     return message;
@@ -119,13 +114,13 @@ describe("ENCRYPTION_KEYS refused at configuration time", () => {
   });
 
   it("accepts standard and URL-safe base64, spaces around entries, and keeps the order", () => {
-    withEnv({ ENCRYPTION_KEYS: ` new:${keyB} ,old:${keyA} ` });
+    setEnv({ ENCRYPTION_KEYS: ` new:${keyB} ,old:${keyA} ` });
     expect(config().ENCRYPTION_KEYS?.map((key) => key.id)).toEqual(["new", "old"]);
     expect(config().ENCRYPTION_KEYS?.[0].key.equals(Buffer.alloc(32, 0xb2))).toBe(true);
   });
 
   it("AUTH_SECRET_PREVIOUS: each secret 32 characters or more", () => {
-    withEnv({ AUTH_SECRET_PREVIOUS: `${oldAuthSecret},short` });
+    setEnv({ AUTH_SECRET_PREVIOUS: `${oldAuthSecret},short` });
     expect(thrown(() => config()).message).toMatch(/AUTH_SECRET_PREVIOUS\.1 \(each previous secret has 32 characters or more\)/);
   });
 });
