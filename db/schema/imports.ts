@@ -46,6 +46,8 @@ export const listingImports = pgTable(
     maxWithdrawals: integer("max_withdrawals"),
     /** Why a `refused` import wrote nothing; null otherwise. */
     refusal: jsonb("refusal").$type<ImportRefusal>(),
+    /** The feed (`listing_feeds`) whose pull made it; null for one sent to `POST /listings/imports`. Kept after the feed is deleted. */
+    feedId: text("feed_id"),
     /** Why a `failed` import ended (`importFailures`); null otherwise. */
     errorCode: text("error_code", { enum: importFailures }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
