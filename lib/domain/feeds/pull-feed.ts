@@ -89,7 +89,7 @@ async function record(ctx: ServiceContext<StaffActor>, feed: Pick<ListingFeed, "
         lastPullImportId: pull.kind === "changed" ? pull.importId : null,
         ...(pull.kind === "changed" ? { etag: pull.etag, lastModified: pull.lastModified } : {}),
         // A streak starts at its first failed pull and ends at the first that does not fail.
-        failingSince: failed ? sql`coalesce(${listingFeeds.failingSince}, ${at})` : null,
+        failingSince: failed ? sql`coalesce(${listingFeeds.failingSince}, ${at.toISOString()}::timestamptz)` : null,
         ...(failed ? {} : { failureReportedAt: null }),
       })
       .where(eq(listingFeeds.id, feed.id))

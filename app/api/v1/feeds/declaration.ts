@@ -38,7 +38,7 @@ export const createFeedRoute = defineRoute({
       headers: { Location: { description: "`/api/v1/feeds/{id}`", schema: { type: "string" } } },
     },
   },
-  errors: [409, 422],
+  errors: [400, 409, 413, 415, 422],
 });
 
 export const listFeedsRoute = defineRoute({

@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/base/errors";
 import { maxImportBodyBytes } from "@/lib/domain/imports/limits";
 import { decodeImportText } from "@/lib/domain/imports/source";
-import { BodyTooLargeError, OutboundError, safeRequest } from "@/lib/infra/net/safe-request";
+import { BodyTooLargeError, OutboundError, safeRequest, type SafeResponse } from "@/lib/infra/net/safe-request";
 import { feedPullMaxRedirects, feedPullTimeoutMs } from "../limits";
 
 /** What a pull fetched: a new file as NDJSON text, the same file as before (304), or why there is none. */
@@ -21,7 +21,7 @@ export async function fetchFeed(
   validators: { etag: string | null; lastModified: string | null },
   timeoutMs = feedPullTimeoutMs,
 ): Promise<Fetched> {
-  let answer;
+  let answer: SafeResponse;
   try {
     answer = await safeRequest({
       method: "GET",
