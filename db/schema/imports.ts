@@ -57,6 +57,10 @@ export const listingImports = pgTable(
   },
   (t) => [
     index("listing_imports_account_idx").on(t.accountId, t.createdAt),
+    // A feed's import still queued or running (one per account at a time) holds its next pull back.
+    index("listing_imports_feed_idx")
+      .on(t.feedId)
+      .where(sql`feed_id is not null and status in ('queued', 'running')`),
     uniqueIndex("listing_imports_pending_idx")
       .on(t.accountId)
       .where(sql`status in ('queued', 'running')`),

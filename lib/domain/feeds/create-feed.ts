@@ -55,16 +55,17 @@ export async function createFeed({
     return renderFeed(row, false);
   });
 
-  /** The portal's chosen key: the account's, neither revoked nor expired, allowed to write listings. */
-  async function checkWritingKey(tx: ServiceContext<AccountActor>, id: string | undefined): Promise<void> {
-    const [key] = id
-      ? await tx.db
-          .select({ permissions: apiKeys.permissions, revokedAt: apiKeys.revokedAt, expiresAt: apiKeys.expiresAt })
-          .from(apiKeys)
-          .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, ctx.actor.accountId)))
-      : [];
-    if (!key || key.revokedAt || key.expiresAt <= tx.now || !key.permissions.includes("listings:write")) {
-      throw new ValidationError([{ pointer: "/key_id", code: "invalid_value", params: { reason: "feed_key_unusable" } }]);
-    }
+}
+
+/** The portal's chosen key: the account's, neither revoked nor expired, allowed to write listings. */
+async function checkWritingKey(tx: ServiceContext<AccountActor>, id: string | undefined): Promise<void> {
+  const [key] = id
+    ? await tx.db
+        .select({ permissions: apiKeys.permissions, revokedAt: apiKeys.revokedAt, expiresAt: apiKeys.expiresAt })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, tx.actor.accountId)))
+    : [];
+  if (!key || key.revokedAt || key.expiresAt <= tx.now || !key.permissions.includes("listings:write")) {
+    throw new ValidationError([{ pointer: "/key_id", code: "invalid_value", params: { reason: "feed_key_unusable" } }]);
   }
 }
