@@ -41,10 +41,7 @@ export const listingFeeds = pgTable(
     failureReportedAt: timestamp("failure_reported_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
-  (t) => [
-    index("listing_feeds_account_idx").on(t.accountId, t.createdAt),
-    index("listing_feeds_due_idx").on(t.nextPullAt),
-  ],
+  (t) => [index("listing_feeds_account_idx").on(t.accountId, t.createdAt), index("listing_feeds_due_idx").on(t.nextPullAt)],
 );
 
 export type ListingFeed = typeof listingFeeds.$inferSelect;

@@ -46,10 +46,12 @@ function serve(answer: Answer): string {
 const line = (ref: string, overrides: Record<string, unknown> = {}) => validApartment({ external_ref: ref, ...overrides });
 
 /** A file with an ETag: `304` when the request sends it back. */
-const fileWithEtag = (body: string, etag: string, type = "application/x-ndjson"): Answer => (request, res) => {
-  if (request.headers["if-none-match"] === etag) return res.writeHead(304, { etag }).end();
-  res.writeHead(200, { "content-type": type, etag, "last-modified": "Sun, 29 Nov 2026 10:00:00 GMT" }).end(body);
-};
+const fileWithEtag =
+  (body: string, etag: string, type = "application/x-ndjson"): Answer =>
+  (request, res) => {
+    if (request.headers["if-none-match"] === etag) return res.writeHead(304, { etag }).end();
+    res.writeHead(200, { "content-type": type, etag, "last-modified": "Sun, 29 Nov 2026 10:00:00 GMT" }).end(body);
+  };
 
 const requestsTo = (url: string) => server.received.filter((request) => url.endsWith(request.url));
 
@@ -200,7 +202,11 @@ describe("pulling a feed", () => {
     expect(await status(key, "jb-1")).toBeDefined();
     const broken = await feedAt(key, serve(fileWithEtag("[{", '"c"', "application/json")));
     expect(await pullAt(broken)).toMatchObject({ outcome: "failed" });
-    expect((await getFeed(key, broken)).json!.data.last_pull).toMatchObject({ outcome: "failed", error_code: "malformed_json", http_status: 200 });
+    expect((await getFeed(key, broken)).json!.data.last_pull).toMatchObject({
+      outcome: "failed",
+      error_code: "malformed_json",
+      http_status: 200,
+    });
   });
 
   it("applies a full feed with its cap: a truncated file is refused and withdraws nothing", async () => {
@@ -210,20 +216,31 @@ describe("pulling a feed", () => {
     const pulled = await pullAt(id);
     await runImportToEnd(pulled.importId!);
     const report = (await getImport(key, pulled.importId!)).json!.data;
-    expect(report).toMatchObject({ status: "refused", mode: "full", feed_id: id, error: { code: "too_many_withdrawals", withdrawals: 3, limit: 1 } });
+    expect(report).toMatchObject({
+      status: "refused",
+      mode: "full",
+      feed_id: id,
+      error: { code: "too_many_withdrawals", withdrawals: 3, limit: 1 },
+    });
     expect(await status(key, "fl-4")).toBe("active");
   });
 
   it("fails on a 5xx, a timeout and a file over the import's limit, importing nothing, and keeps the last validators", async () => {
     const { key } = await accountWithKey();
-    const id = await feedAt(key, serve((_, res) => res.writeHead(503).end("down")));
+    const id = await feedAt(
+      key,
+      serve((_, res) => res.writeHead(503).end("down")),
+    );
     const before = Date.now();
     expect(await pullAt(id)).toMatchObject({ outcome: "failed" });
     const failed = (await getFeed(key, id)).json!.data;
     expect(failed.last_pull).toMatchObject({ outcome: "failed", http_status: 503, error_code: "http_error", import_id: null });
     expect(Date.parse(failed.failing_since)).toBeGreaterThanOrEqual(before - 1000);
 
-    const hung = await feedAt(key, serve(() => undefined));
+    const hung = await feedAt(
+      key,
+      serve(() => undefined),
+    );
     expect(await pullAt(hung, undefined, 300)).toMatchObject({ outcome: "failed" });
     expect((await getFeed(key, hung)).json!.data.last_pull).toMatchObject({ error_code: "timeout", http_status: null });
 

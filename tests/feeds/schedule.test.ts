@@ -43,7 +43,9 @@ beforeAll(async () => {
   resetConfig();
   feedServer = await startHttpServer((request, res) => {
     if (!up) return res.writeHead(500).end();
-    res.writeHead(200, { "content-type": "application/x-ndjson" }).end(ndjson([validApartment({ external_ref: `s-${request.url.slice(1)}` })]));
+    res
+      .writeHead(200, { "content-type": "application/x-ndjson" })
+      .end(ndjson([validApartment({ external_ref: `s-${request.url.slice(1)}` })]));
   });
 });
 
@@ -64,7 +66,9 @@ const hour = 60 * minute;
 const pastMoment = () => new Date(Date.UTC(2001, 0, 1) + Math.floor(Math.random() * 300 * 24) * hour);
 
 async function pendingPullJobs(feedIds: string[]) {
-  const rows = await (await database()).connection
+  const rows = await (
+    await database()
+  ).connection
     .select({ payload: jobs.payload })
     .from(jobs)
     .where(and(eq(jobs.name, "feeds.pull"), inArray(jobs.status, ["queued", "running"])));
@@ -88,7 +92,9 @@ describe("feeds.schedule", () => {
 
     // Not due again before its interval; due again and its claim lapsed (no pull ran for 15 minutes), claimed again.
     const mine = async (at: Date) =>
-      (await schedulePulls({ ctx: systemContext(await database(), { now: at }) })).feedIds.filter((claimed) => [due, later].includes(claimed));
+      (await schedulePulls({ ctx: systemContext(await database(), { now: at }) })).feedIds.filter((claimed) =>
+        [due, later].includes(claimed),
+      );
     expect(await mine(new Date(now.getTime() + 10 * minute))).toEqual([]);
     expect(await mine(new Date(now.getTime() + 40 * minute))).toEqual([due]);
     expect(await pendingPullJobs([due, later])).toEqual([due]);
@@ -101,7 +107,10 @@ describe("feeds.schedule", () => {
     for (let i = 0; i < 6; i++) ids.push(await feedAt(key, `${feedServer.origin}/c${i}`, {}, at));
     const opened = await database();
     const now = new Date(at.getTime() + minute);
-    const passes = await Promise.all([schedulePulls({ ctx: systemContext(opened, { now }) }), schedulePulls({ ctx: systemContext(opened, { now }) })]);
+    const passes = await Promise.all([
+      schedulePulls({ ctx: systemContext(opened, { now }) }),
+      schedulePulls({ ctx: systemContext(opened, { now }) }),
+    ]);
     const claimed = [...passes[0].feedIds, ...passes[1].feedIds].filter((feedId) => ids.includes(feedId));
     expect(claimed.sort()).toEqual([...ids].sort());
     expect((await pendingPullJobs(ids)).sort()).toEqual([...ids].sort());
@@ -129,7 +138,8 @@ describe("a feed failing for a day", () => {
     expect(text).toContain(`${feedServer.origin}/mail`);
     expect(text).toContain("/account/listings/feeds");
 
-    const shown = (await listFeedsService({ ctx: accountContext(await database(), { accountId: account.id, agency: null }), input: {} })).items;
+    const shown = (await listFeedsService({ ctx: accountContext(await database(), { accountId: account.id, agency: null }), input: {} }))
+      .items;
     expect(shown[0]).toMatchObject({ id, last_pull: { outcome: "failed", error_code: "http_error", http_status: 500 } });
     expect(Date.parse(shown[0].failing_since!) - start.getTime()).toBeLessThan(5000);
 

@@ -54,7 +54,6 @@ export async function createFeed({
       .returning();
     return renderFeed(row, false);
   });
-
 }
 
 /** The portal's chosen key: the account's, neither revoked nor expired, allowed to write listings. */

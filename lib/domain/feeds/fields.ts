@@ -19,19 +19,22 @@ export const feedInput = z
       description:
         "Only with `mode` `full`: the most listings one pull's import may withdraw (see `max_withdrawals` of `POST /listings/imports`). Absent or null: half the active listings that have a ref.",
     }),
-    interval_minutes: z.number().int().min(minFeedIntervalMinutes).max(maxFeedIntervalMinutes).default(defaultFeedIntervalMinutes).meta({
-      description: `Minutes between pulls: ${minFeedIntervalMinutes}–${maxFeedIntervalMinutes.toLocaleString("en")} (a week), default ${defaultFeedIntervalMinutes}.`,
-    }),
+    interval_minutes: z
+      .number()
+      .int()
+      .min(minFeedIntervalMinutes)
+      .max(maxFeedIntervalMinutes)
+      .default(defaultFeedIntervalMinutes)
+      .meta({
+        description: `Minutes between pulls: ${minFeedIntervalMinutes}–${maxFeedIntervalMinutes.toLocaleString("en")} (a week), default ${defaultFeedIntervalMinutes}.`,
+      }),
   })
   .meta({ id: "FeedInput" });
 
 export type FeedInput = z.output<typeof feedInput>;
 
 export const feedIdParams = z.object({
-  id: z
-    .string()
-    .regex(idPattern("feed"))
-    .meta({ description: "The feed's id (`feed_…`), as `POST /feeds` answered." }),
+  id: z.string().regex(idPattern("feed")).meta({ description: "The feed's id (`feed_…`), as `POST /feeds` answered." }),
 });
 
 export const lastPullSchema = z
@@ -46,7 +49,10 @@ export const lastPullSchema = z
       description:
         "Why a `failed` pull made no import: `timeout`, `connection_failed`, `dns_failed`, `tls_failed`, `invalid_response`, `refused_address` (the host is not public), `http_error` (any status but 200 and 304), `payload_too_large`, `invalid_encoding`, `malformed_json`, `import_empty`, `import_too_many_lines`, `import_in_progress` (another import of the account ran), `key_revoked`, `key_expired`, `account_inactive`. Accept other values too.",
     }),
-    import_id: z.string().nullable().meta({ description: "The import a `changed` pull made (`GET /listings/imports/{id}`); null otherwise." }),
+    import_id: z
+      .string()
+      .nullable()
+      .meta({ description: "The import a `changed` pull made (`GET /listings/imports/{id}`); null otherwise." }),
   })
   .meta({ id: "FeedPull" });
 

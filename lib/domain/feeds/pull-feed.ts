@@ -62,7 +62,13 @@ export async function pullFeed({
         feedId: feed.id,
       },
     });
-    return record(ctx, feed, { kind: "changed", status: fetched.status, importId: started.id, etag: fetched.etag, lastModified: fetched.lastModified });
+    return record(ctx, feed, {
+      kind: "changed",
+      status: fetched.status,
+      importId: started.id,
+      etag: fetched.etag,
+      lastModified: fetched.lastModified,
+    });
   } catch (error) {
     if (error instanceof AppError && importRefusals.has(error.code))
       return record(ctx, feed, { kind: "failed", status: fetched.status, errorCode: error.code });

@@ -31,6 +31,7 @@ export async function schedulePulls({ ctx }: { ctx: ServiceContext<StaffActor> }
     }
   });
   const created = jobs.filter((job) => job.created);
-  if (created.length) await dispatchJobs(created.map((job) => ({ id: job.id, name: job.name, accountId: job.accountId, runAt: job.runAt })));
+  if (created.length)
+    await dispatchJobs(created.map((job) => ({ id: job.id, name: job.name, accountId: job.accountId, runAt: job.runAt })));
   return { claimed: feedIds.length, feedIds };
 }

@@ -18,7 +18,10 @@ export const feedsPagePath = "/account/listings/feeds";
  * mail goes (two pulls never both send it) and unmarked when the mail fails, so the next failed
  * pull tries again. The portal shows the notice from `failing_since` alone.
  */
-export async function reportFailingFeed(ctx: ServiceContext<StaffActor>, feed: { id: string; failingSince: Date | null }): Promise<boolean> {
+export async function reportFailingFeed(
+  ctx: ServiceContext<StaffActor>,
+  feed: { id: string; failingSince: Date | null },
+): Promise<boolean> {
   const now = ctx.clock();
   if (!feed.failingSince || now.getTime() - feed.failingSince.getTime() < feedFailingHoursBeforeReport * hourMs) return false;
   const [claimed] = await ctx.db

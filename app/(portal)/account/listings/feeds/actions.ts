@@ -13,7 +13,8 @@ const feedsPath = "/account/listings/feeds";
 const oneFeed = z.object({ id: text(200) });
 
 /** A number field as the API's body would carry it: empty is absent, digits a number, anything else as typed (refused by the schema). */
-const numberField = (value: string): number | string | undefined => (value.trim() === "" ? undefined : /^\d{1,9}$/.test(value.trim()) ? Number(value) : value);
+const numberField = (value: string): number | string | undefined =>
+  value.trim() === "" ? undefined : /^\d{1,9}$/.test(value.trim()) ? Number(value) : value;
 
 export const createFeedAction = portalAction({
   session: "account",

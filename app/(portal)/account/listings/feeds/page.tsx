@@ -47,7 +47,11 @@ export default async function FeedsPage() {
       <p>{t.intro}</p>
       {reported.map((feed) => (
         <p key={feed.id} className="notice warning" role="status">
-          <WithCode text={format(locale, t.failingNotice, { url: "{url}", hours: feedFailingHoursBeforeReport })} placeholder="url" code={feed.url} />
+          <WithCode
+            text={format(locale, t.failingNotice, { url: "{url}", hours: feedFailingHoursBeforeReport })}
+            placeholder="url"
+            code={feed.url}
+          />
         </p>
       ))}
       <p className="muted">{format(locale, t.usage, { used: feeds.length, limit: maxFeedsPerAccount })}</p>
