@@ -160,7 +160,7 @@ describe("every documented operation answers its documented success", () => {
       key,
       body: { ...(feedRoute.body!.example as object), url: "http://127.0.0.1:9/listings.ndjson" },
     });
-    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "");
+    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "0");
     resetConfig();
     expect(feed.status, feed.text).toBe(201);
     exercised.add("createFeed");

@@ -129,7 +129,7 @@ describe("POST /feeds, GET /feeds, GET and DELETE /feeds/{id}", () => {
 
   it("refuses http:// when local URLs are not allowed, as in production", async () => {
     const { key } = await accountWithKey();
-    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "");
+    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "0");
     resetConfig();
     try {
       const res = await postFeed(key, { url: serve(fileWithEtag("", '"x"')) });
