@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { database } from "@/db";
@@ -115,6 +115,34 @@ describe("feeds.schedule", () => {
     expect(claimed.sort()).toEqual([...ids].sort());
     expect((await pendingPullJobs(ids)).sort()).toEqual([...ids].sort());
     for (const id of ids) expect((await feedRow(id)).nextPullAt).toEqual(new Date(now.getTime() + 60 * minute));
+  });
+  // PostgreSQL only: PGlite runs one session, where locks never contend.
+  it.skipIf(!process.env.DATABASE_URL)("skips a feed another transaction holds rather than wait for it (PostgreSQL)", async () => {
+    const { key } = await accountWithKey();
+    const at = pastMoment();
+    const held = await feedAt(key, `${feedServer.origin}/held`, {}, at);
+    const free = await feedAt(key, `${feedServer.origin}/free`, {}, at);
+    const opened = await database();
+    const now = new Date(at.getTime() + minute);
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked: () => void = () => {};
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = opened.connection.transaction(async (tx) => {
+      await tx.execute(sql`select 1 from listing_feeds where id = ${held} for update`);
+      locked();
+      await released;
+    });
+    await isLocked;
+    try {
+      const pass = await schedulePulls({ ctx: systemContext(opened, { now }) });
+      expect(pass.feedIds.filter((id) => [held, free].includes(id))).toEqual([free]);
+    } finally {
+      release();
+      await holder;
+    }
+    const next = await schedulePulls({ ctx: systemContext(opened, { now }) });
+    expect(next.feedIds.filter((id) => [held, free].includes(id))).toEqual([held]);
   });
 });
 
