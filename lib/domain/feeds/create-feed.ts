@@ -6,7 +6,7 @@ import { newId } from "@/lib/base/ids";
 import { parseOrThrow } from "@/lib/base/validation/zod";
 import { publicWebhookUrl } from "@/lib/domain/webhooks/fields";
 import { feedInput, renderFeed, type FeedView } from "./fields";
-import { maxFeedsPerAccount } from "./limits";
+import { defaultFeedIntervalMinutes, maxFeedsPerAccount } from "./limits";
 
 /**
  * `POST /feeds` and the portal's form: a feed of the caller's account, due at once (its first pull is
@@ -45,9 +45,9 @@ export async function createFeed({
         accountId: account.id,
         keyId: keyId!,
         url,
-        mode: fields.mode,
+        mode: fields.mode ?? "upsert",
         maxWithdrawals: fields.mode === "full" ? (fields.max_withdrawals ?? null) : null,
-        intervalMinutes: fields.interval_minutes,
+        intervalMinutes: fields.interval_minutes ?? defaultFeedIntervalMinutes,
         nextPullAt: tx.now,
         createdAt: tx.now,
       })

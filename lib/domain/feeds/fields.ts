@@ -12,7 +12,8 @@ export const feedInput = z
       description:
         "Where the file is: `https://` on a public host (checked now and at every pull). NDJSON (one `PUT /listings/ref/{ref}` body a line) or a JSON array of such bodies.",
     }),
-    mode: z.enum(importModes).default("upsert").meta({
+    // Optional rather than defaulted, so the document shows them optional in the request; the service applies the defaults.
+    mode: z.enum(importModes).optional().meta({
       description: "How each new file is applied, as `mode` of `POST /listings/imports`: `upsert` (default) or `full`.",
     }),
     max_withdrawals: z.number().int().min(0).nullable().optional().meta({
@@ -24,7 +25,7 @@ export const feedInput = z
       .int()
       .min(minFeedIntervalMinutes)
       .max(maxFeedIntervalMinutes)
-      .default(defaultFeedIntervalMinutes)
+      .optional()
       .meta({
         description: `Minutes between pulls: ${minFeedIntervalMinutes}–${maxFeedIntervalMinutes.toLocaleString("en")} (a week), default ${defaultFeedIntervalMinutes}.`,
       }),

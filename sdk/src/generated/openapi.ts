@@ -1404,17 +1404,13 @@ export interface components {
       url: string;
       /**
        * @description How each new file is applied, as `mode` of `POST /listings/imports`: `upsert` (default) or `full`.
-       * @default upsert
        * @enum {string}
        */
-      mode: "upsert" | "full";
+      mode?: "upsert" | "full";
       /** @description Only with `mode` `full`: the most listings one pull's import may withdraw (see `max_withdrawals` of `POST /listings/imports`). Absent or null: half the active listings that have a ref. */
       max_withdrawals?: number | null;
-      /**
-       * @description Minutes between pulls: 15–10,080 (a week), default 60.
-       * @default 60
-       */
-      interval_minutes: number;
+      /** @description Minutes between pulls: 15–10,080 (a week), default 60. */
+      interval_minutes?: number;
     };
     PhotoList: {
       /** @description The complete list in order, the first photo the cover; at most 100. Photos of the listing missing from it are deleted. */

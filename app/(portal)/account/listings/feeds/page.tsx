@@ -4,6 +4,7 @@ import { DataTable } from "@/components/data-table";
 import { ActionButton } from "@/components/forms/action-button";
 import { WithCode } from "@/components/with-code";
 import { portalDateTime } from "@/lib/adapters/portal/dates";
+import { lastPullText, reportedFailingFeeds } from "@/lib/adapters/portal/feeds-page";
 import { requestLocale } from "@/lib/adapters/portal/request-locale";
 import { requireAccount } from "@/lib/adapters/portal/session";
 import { localUrlsAllowed } from "@/lib/base/config";
@@ -20,8 +21,6 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: pageMessages(await requestLocale()).feeds.title };
 }
 
-const hourMs = 3_600_000;
-
 /**
  * The account's feed URLs: each with its schedule, its last pull (and the report of the import it
  * made), the notice of a feed failing for a day, Pull now and Delete; then the form adding one,
@@ -35,9 +34,7 @@ export default async function FeedsPage() {
   const feeds = page.items;
   const keys = own.keys.filter((key) => key.status === "active" && key.permissions.includes("listings:write"));
   const when = portalDateTime(locale, "minute");
-  const reported = feeds.filter(
-    (feed) => feed.failing_since && ctx.now.getTime() - Date.parse(feed.failing_since) >= feedFailingHoursBeforeReport * hourMs,
-  );
+  const reported = reportedFailingFeeds(feeds, ctx.now);
   return (
     <>
       <p>
@@ -116,13 +113,9 @@ export default async function FeedsPage() {
 function LastPull({ feed, t, locale, when }: { feed: FeedView; t: PageMessages["feeds"]; locale: Locale; when: Intl.DateTimeFormat }) {
   const pull = feed.last_pull;
   const date = pull ? when.format(new Date(pull.at)) : "";
-  const errorCode = pull?.error_code ?? "";
-  const error = Object.hasOwn(t.errors, errorCode)
-    ? format(locale, t.errors[errorCode as keyof typeof t.errors], { status: pull?.http_status ?? "", code: errorCode })
-    : format(locale, t.errors.other, { code: errorCode });
   return (
     <>
-      {pull ? format(locale, t.outcomes[pull.outcome], { date, error }) : t.never}
+      {lastPullText(feed, locale, when)}
       {pull?.import_id ? (
         <>
           {" "}
