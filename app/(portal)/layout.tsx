@@ -23,7 +23,13 @@ export default async function PortalLayout({ children }: { children: ReactNode }
   // The system stopped these (410 Gone, or 5 days of failures): said on every page until started or deleted.
   const stoppedBySystem = (await listWebhooks({ ctx })).filter((webhook) => !webhook.active && webhook.stopped_reason !== "owner");
   const sections: NavSection[] = [
-    { heading: shell.listings, links: [{ href: "/account/listings", label: shell.myListings }] },
+    {
+      heading: shell.listings,
+      links: [
+        { href: "/account/listings", label: shell.myListings },
+        { href: "/account/listings/feeds", label: shell.feeds },
+      ],
+    },
     {
       heading: shell.apiSettings,
       links: [

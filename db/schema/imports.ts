@@ -46,6 +46,8 @@ export const listingImports = pgTable(
     maxWithdrawals: integer("max_withdrawals"),
     /** Why a `refused` import wrote nothing; null otherwise. */
     refusal: jsonb("refusal").$type<ImportRefusal>(),
+    /** The feed (`listing_feeds`) whose pull made it; null for one sent to `POST /listings/imports`. Kept after the feed is deleted. */
+    feedId: text("feed_id"),
     /** Why a `failed` import ended (`importFailures`); null otherwise. */
     errorCode: text("error_code", { enum: importFailures }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
@@ -55,6 +57,10 @@ export const listingImports = pgTable(
   },
   (t) => [
     index("listing_imports_account_idx").on(t.accountId, t.createdAt),
+    // A feed's import still queued or running (one per account at a time) holds its next pull back.
+    index("listing_imports_feed_idx")
+      .on(t.feedId)
+      .where(sql`feed_id is not null and status in ('queued', 'running')`),
     uniqueIndex("listing_imports_pending_idx")
       .on(t.accountId)
       .where(sql`status in ('queued', 'running')`),

@@ -9,3 +9,4 @@ export * from "./oauth";
 export * from "./webhooks";
 export * from "./media";
 export * from "./imports";
+export * from "./feeds";

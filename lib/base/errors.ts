@@ -54,6 +54,8 @@ export const errorStatus = {
   import_in_progress: 409,
   import_ended: 409,
   stale_source: 409,
+  // Feed URLs (`POST /feeds`).
+  feed_pull_in_progress: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -19,6 +19,7 @@ export const idPrefixes = {
   accountToken: "atok",
   authorizationCode: "authz",
   listingImport: "imp",
+  feed: "feed",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -1,6 +1,7 @@
 import createFetchClient, { createQuerySerializer, type Client } from "openapi-fetch";
 import { catalogResource, type CatalogResource } from "./catalog.js";
 import { eventsResource, type EventsResource } from "./events.js";
+import { feedsResource, type FeedsResource } from "./feeds.js";
 import type { paths } from "./generated/openapi.js";
 import { idempotencyKeys } from "./idempotency.js";
 import { listingsResource, type ListingsResource } from "./listings.js";
@@ -33,6 +34,7 @@ export interface ListingsClient {
   events: EventsResource;
   catalog: CatalogResource;
   uploads: UploadsResource;
+  feeds: FeedsResource;
 }
 
 /**
@@ -58,5 +60,6 @@ export function createClient(options: ClientOptions): ListingsClient {
     events: eventsResource(raw),
     catalog: catalogResource(raw),
     uploads: uploadsResource(raw, send),
+    feeds: feedsResource(raw),
   };
 }

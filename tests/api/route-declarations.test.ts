@@ -1,8 +1,9 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { apiDocument, routes } from "@/app/api/v1/routes";
 import { declarationOf, httpMethods, type RouteDeclaration } from "@/lib/adapters/http/route";
+import { resetConfig } from "@/lib/base/config";
 import { accountWithKey, call, createdKeys } from "../support/fixtures";
 import { consentCode, freshAccount, freshClient, postRevoke, postToken, tokenForm } from "../oauth/support";
 import { pathOf, routeFileOf, routeModuleOf } from "../support/documented";
@@ -148,6 +149,25 @@ describe("every documented operation answers its documented success", () => {
     exercised.add("createListingImport");
     await send("getListingImport", 200, { id: imported.json!.data.id });
     await send("cancelListingImport", 200, { id: imported.json!.data.id });
+    // The feed's example names a host that needs DNS: the same body on a loopback address, which
+    // UNSAFE_ALLOW_LOCAL_URLS allows (the address is checked at creation, not fetched here).
+    const feedRoute = byId("createFeed");
+    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
+    resetConfig();
+    const feed = await call((await routeModuleOf(feedRoute.path)).POST, {
+      path: feedRoute.path,
+      method: "POST",
+      key,
+      body: { ...(feedRoute.body!.example as object), url: "http://127.0.0.1:9/listings.ndjson" },
+    });
+    vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "0");
+    resetConfig();
+    expect(feed.status, feed.text).toBe(201);
+    exercised.add("createFeed");
+    await send("listFeeds", 200);
+    await send("getFeed", 200, { id: feed.json!.data.id });
+    await send("pullFeed", 202, { id: feed.json!.data.id });
+    await send("deleteFeed", 204, { id: feed.json!.data.id });
     const grant = (await send("createUpload", 201)).json as Grant;
     // The upload URL takes the file's bytes, not the example's text: the grant's own URL and headers.
     const bytes = new Uint8Array((byId("createUpload").body!.example as { content_length: number }).content_length);

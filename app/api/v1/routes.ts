@@ -13,6 +13,9 @@ import { upsertListingByRefRoute } from "./listings/ref/[ref]/declaration";
 import { createListingImportRoute } from "./listings/imports/declaration";
 import { cancelListingImportRoute, getListingImportRoute } from "./listings/imports/[id]/declaration";
 import { validateListingRoute } from "./listings/validate/declaration";
+import { createFeedRoute, listFeedsRoute } from "./feeds/declaration";
+import { deleteFeedRoute, getFeedRoute } from "./feeds/[id]/declaration";
+import { pullFeedRoute } from "./feeds/[id]/pull/declaration";
 import { registerClientRoute } from "./oauth/register/declaration";
 import { revokeRoute } from "./oauth/revoke/declaration";
 import { tokenRoute } from "./oauth/token/declaration";
@@ -46,6 +49,11 @@ export const routes: readonly RouteDeclaration[] = [
   createListingImportRoute,
   getListingImportRoute,
   cancelListingImportRoute,
+  createFeedRoute,
+  listFeedsRoute,
+  getFeedRoute,
+  deleteFeedRoute,
+  pullFeedRoute,
   accountListingsRoute,
   accountListingRoute,
   accountListingByRefRoute,

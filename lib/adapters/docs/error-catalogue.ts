@@ -175,6 +175,10 @@ const fixes: Record<ErrorCode, Record<Locale, string>> = {
     en: "Nothing to do for this write: the listing already holds a newer version from your system. Send the latest version of the listing, with its own source_updated_at.",
     ro: "Nu mai este nimic de făcut pentru această scriere: anunțul are deja o versiune mai nouă din sistemul tău. Trimite ultima versiune a anunțului, cu propriul source_updated_at.",
   },
+  feed_pull_in_progress: {
+    en: "Wait until the feed's pulling is false (GET /feeds/{id}): its pull, or the import of its file, has then ended; read last_pull, then pull again if needed.",
+    ro: "Așteaptă până când pulling al fluxului este false (GET /feeds/{id}): preluarea lui, sau importul fișierului, s-a încheiat atunci; citește last_pull, apoi preia din nou dacă e nevoie.",
+  },
 };
 
 /** Where the spec puts each cross-field code; the other codes point at the field they are about. */

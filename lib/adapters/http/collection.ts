@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { encodeSequenceCursor, type SequencePage } from "@/lib/base/cursor";
+import { encodeSequenceCursor, type KeysetPage, type SequencePage } from "@/lib/base/cursor";
 import { listingDetailSchema } from "@/lib/domain/listings/schemas";
 import type { ListedRow } from "@/lib/domain/listings/read-shape";
 
@@ -55,5 +55,26 @@ export function collectionBody(url: URL, page: SequencePage<ListedRow>, perPage:
       next: next ? link(next) : null,
     },
     meta: { path, per_page: perPage, next_cursor: next, prev_cursor: prev },
+  };
+}
+
+/**
+ * The body of a forward-only keyset list (newest first, `GET /feeds`): `{ data, links: { first,
+ * next }, meta: { path, per_page, next_cursor } }`, the sequence lists' members that such an order
+ * can give; links keep the caller's other parameters.
+ */
+export function keysetCollectionBody<T>(url: URL, page: KeysetPage<T>, perPage: number) {
+  const path = `${url.origin}${url.pathname}`;
+  const link = (cursor?: string) => {
+    const params = new URLSearchParams(url.searchParams);
+    params.delete("cursor");
+    if (cursor) params.set("cursor", cursor);
+    const query = params.toString();
+    return query ? `${path}?${query}` : path;
+  };
+  return {
+    data: page.items,
+    links: { first: link(), next: page.nextCursor ? link(page.nextCursor) : null },
+    meta: { path, per_page: perPage, next_cursor: page.nextCursor },
   };
 }

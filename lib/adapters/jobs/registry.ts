@@ -1,4 +1,5 @@
 import type { JobDefinition } from "@/lib/infra/jobs/define";
+import { pullFeedJob, scheduleFeedPullsJob } from "./feed-jobs";
 import { processImportJob } from "./import-jobs";
 import { remindConfirmationJob, unconfirmListingsJob } from "./listing-jobs";
 import { cleanUpPhotoFilesJob, processPhotosJob } from "./photo-jobs";
@@ -16,6 +17,8 @@ export const jobRegistry: readonly JobDefinition[] = [
   processPhotosJob,
   cleanUpPhotoFilesJob,
   processImportJob,
+  scheduleFeedPullsJob,
+  pullFeedJob,
 ];
 
 export const jobNames = (): string[] => jobRegistry.map((job) => job.name);

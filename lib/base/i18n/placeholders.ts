@@ -46,6 +46,7 @@ export const problemDetails = {
   import_in_progress: ["id"],
   import_ended: ["id", "status"],
   stale_source: ["code", "stored", "sent"],
+  feed_pull_in_progress: ["id"],
 } as const;
 
 /** The arguments of each reason's detail, for the problems that say why. */
@@ -74,6 +75,7 @@ export const problemReasons = {
   limit_reached: {
     too_many_keys: ["limit"],
     too_many_webhooks: ["limit"],
+    too_many_feeds: ["limit"],
   },
   too_many_requests: {
     password_attempts: ["retry_after"],
@@ -220,6 +222,7 @@ export const validationReasons = {
   url_unresolvable: [],
   unknown_upload: [],
   upload_not_stored: [],
+  feed_key_unusable: [],
   invalid: [],
 } as const;
 
@@ -232,6 +235,7 @@ export const mailTexts = {
   webhook_stopped_failing: ["name", "url", "days", "link"],
   webhook_stopped_gone: ["name", "url", "link"],
   confirmation_reminder: ["name", "date", "listings", "link"],
+  feed_failing: ["name", "url", "hours", "link"],
 } as const;
 
 /** What a bound counts or measures: each a message of `n`. */

@@ -147,6 +147,7 @@ export const eventDataSchemas = {
       description:
         "How the import ended: `completed` (every line applied or refused), `cancelled` by its owner, `failed` (see `error_code`), or `refused` before writing anything (see `error`); `lines` counts the lines applied until then.",
     }),
+    feed_id: z.string().optional().meta({ description: "Only for an import made by a feed's pull (`POST /feeds`): the feed's id." }),
     error_code: z
       .string()
       .optional()

@@ -31,6 +31,8 @@ export interface ImportView {
   /** Why a `failed` import stopped; null otherwise. */
   errorCode: ImportFailure | null;
   mode: ImportMode;
+  /** The feed whose pull made it (`POST /feeds`); null for one sent to `POST /listings/imports`. */
+  feedId: string | null;
   /** Why a `refused` import wrote nothing; null otherwise. */
   refusal: ImportRefusal | null;
   createdAt: Date;
@@ -78,6 +80,7 @@ export async function getImport({
     status: found.status,
     errorCode: found.errorCode,
     mode: found.mode,
+    feedId: found.feedId,
     refusal: found.refusal,
     createdAt: found.createdAt,
     completedAt: found.completedAt,

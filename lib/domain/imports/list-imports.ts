@@ -13,6 +13,8 @@ import { emptyTotals, type ImportTotals } from "./totals";
 export interface ImportSummary {
   id: string;
   status: ListingImportStatus;
+  /** The feed whose pull made it; null for one sent to `POST /listings/imports`. */
+  feedId: string | null;
   /** Why a `failed` import stopped; null otherwise. */
   errorCode: ImportFailure | null;
   /** Why a `refused` import wrote nothing; null otherwise. */
@@ -56,6 +58,7 @@ export async function listImports({
     return {
       id: row.id,
       status: row.status,
+      feedId: row.feedId,
       errorCode: row.errorCode,
       refusal: row.refusal,
       createdAt: row.createdAt,

@@ -39,6 +39,9 @@ export const importSchema = z
         "`queued`, `running`, then how it ended: `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`), `failed` (its key may write no more: `error_code`), `refused` (a `full` import over its `max_withdrawals`, nothing written: `error`).",
     }),
     mode: z.enum(importModes).meta({ description: "`upsert` or `full`, as `POST /listings/imports` was sent." }),
+    feed_id: z.string().nullable().meta({
+      description: "The feed (`POST /feeds`) whose pull made the import; null for one sent to `POST /listings/imports`.",
+    }),
     error: importRefusalSchema.nullable().meta({ description: "Why a `refused` import wrote nothing; null otherwise." }),
     error_code: z.enum(importFailures).nullable().meta({
       description:
@@ -71,6 +74,7 @@ export const renderImport = (view: ImportView, locale: Locale) => ({
     status: view.status,
     error_code: view.errorCode,
     mode: view.mode,
+    feed_id: view.feedId,
     error: view.refusal,
     lines: view.lines,
     results: view.results.map((row) => renderResult(row, locale)),

@@ -12,6 +12,9 @@ import { readUploadedImport } from "./source";
 
 export type ImportSource = { text: string } | { key: string };
 
+/** The feed (`POST /feeds`) whose pull sends the import: shown as the import's `feed_id`. */
+export type ImportOrigin = { feedId?: string };
+
 /** Query of `POST /listings/imports`: how the file applies. */
 export const importModeQuery = z.object({
   mode: z.enum(importModes).default("upsert").meta({
@@ -37,7 +40,7 @@ export async function startImport({
   input,
 }: {
   ctx: ServiceContext<ApiActor>;
-  input: ImportSource & Partial<ImportMode>;
+  input: ImportSource & Partial<ImportMode> & ImportOrigin;
 }): Promise<{ id: string; status: "queued" }> {
   const accountId = ctx.actor.accountId;
   const text = "text" in input ? input.text : await readUploadedImport(ctx, { key: input.key, accountId });
@@ -56,6 +59,7 @@ export async function startImport({
         total,
         mode: input.mode ?? "upsert",
         maxWithdrawals: input.max_withdrawals ?? null,
+        feedId: input.feedId ?? null,
         createdAt: ctx.now,
       })
       .onConflictDoNothing()

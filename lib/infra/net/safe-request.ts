@@ -5,7 +5,7 @@ import { performance } from "node:perf_hooks";
 import { checkUrlForm, resolvePublicAddresses, systemResolver, type Resolver, type UrlRefusal } from "@/lib/infra/net/public-address";
 
 /**
- * The one client for requests to addresses others chose (webhook deliveries, photo downloads), safe
+ * The one client for requests to addresses others chose (webhook deliveries, photo downloads, feed pulls), safe
  * against requests into the private network: the URL's form and a literal address are checked
  * before anything is sent, and a name's addresses where the connection is made, so the socket goes
  * to an address that was checked (DNS rebinding cannot slip between a check and the connection).

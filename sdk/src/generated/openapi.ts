@@ -273,6 +273,88 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/feeds": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your feed URLs
+     * @description The account's feeds, newest first, each with its last pull and `failing_since`. While `links.next` is not null, it (or `cursor` = `meta.next_cursor`) gives the next page.
+     *
+     *     Permission: `listings:read`.
+     */
+    get: operations["listFeeds"];
+    put?: never;
+    /**
+     * Register a feed URL
+     * @description A file of your listings the service pulls on schedule and applies as a bulk import: NDJSON (one `PUT /listings/ref/{ref}` body a line) or a JSON array of such bodies, told apart by the media type (`application/json` is an array) or the first character (`[`). The limits are the import's: 10 MiB, 10,000 lines.
+     *
+     *     Each pull is a conditional GET (`If-None-Match` / `If-Modified-Since` from the last file imported): a `304` costs nothing and imports nothing; a new file becomes an import with `feed_id` set, whose report is `GET /listings/imports/{id}` and `import.completed`. The imports are written as the key that registered the feed: once it is revoked or expired, the pulls fail.
+     *
+     *     The first pull is due at once, then every `interval_minutes`. At most 10 feeds per account (409 `limit_reached`). 422 at `/url` for an address that is not `https://` on a public host.
+     *
+     *     Permission: `listings:write`.
+     */
+    post: operations["createFeed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/feeds/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A feed URL
+     * @description The feed with its schedule (`next_pull_at`), whether a pull or its import is under way (`pulling`), its last pull (`last_pull`: when, `changed` with the import it made, `unchanged` on a `304`, or `failed` with the server's status and an `error_code`) and `failing_since`. Another account's feed answers 404.
+     *
+     *     Permission: `listings:read`.
+     */
+    get: operations["getFeed"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a feed URL
+     * @description Stops the feed's pulls. Its imports stay readable, with their `feed_id`; one still running runs to its end. Another account's feed answers 404.
+     *
+     *     Permission: `listings:write`.
+     */
+    delete: operations["deleteFeed"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/feeds/{id}/pull": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pull a feed now
+     * @description Queues a pull of the feed at once, outside its schedule (which stays as it was), and answers 202 with the feed (`pulling: true`); read its `last_pull` when `pulling` is false again. 409 `feed_pull_in_progress` while a pull of it, or the import of its last file, is queued or running. Another account's feed answers 404.
+     *
+     *     Permission: `listings:write`.
+     */
+    post: operations["pullFeed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/account/listings": {
     parameters: {
       query?: never;
@@ -1314,6 +1396,22 @@ export interface components {
       /** @description The key of a file sent with `POST /uploads` and `PUT /uploads/{key}`: the NDJSON lines, up to 20 MiB. */
       key: string;
     };
+    FeedInput: {
+      /**
+       * Format: uri
+       * @description Where the file is: `https://` on a public host (checked now and at every pull). NDJSON (one `PUT /listings/ref/{ref}` body a line) or a JSON array of such bodies.
+       */
+      url: string;
+      /**
+       * @description How each new file is applied, as `mode` of `POST /listings/imports`: `upsert` (default) or `full`.
+       * @enum {string}
+       */
+      mode?: "upsert" | "full";
+      /** @description Only with `mode` `full`: the most listings one pull's import may withdraw (see `max_withdrawals` of `POST /listings/imports`). Absent or null: half the active listings that have a ref. */
+      max_withdrawals?: number | null;
+      /** @description Minutes between pulls: 15–10,080 (a week), default 60. */
+      interval_minutes?: number;
+    };
     PhotoList: {
       /** @description The complete list in order, the first photo the cover; at most 100. Photos of the listing missing from it are deleted. */
       photos: components["schemas"]["PhotoItem"][];
@@ -1630,6 +1728,8 @@ export interface components {
          * @enum {string}
          */
         status: "completed" | "cancelled" | "failed" | "refused";
+        /** @description Only for an import made by a feed's pull (`POST /feeds`): the feed's id. */
+        feed_id?: string;
         /** @description Only when `failed`: `key_revoked`, `key_expired` or `account_inactive` (accept other values too). */
         error_code?: string;
         /** @description Only when `refused`: why nothing was written. */
@@ -1720,7 +1820,8 @@ export interface components {
         | "import_too_many_lines"
         | "import_in_progress"
         | "import_ended"
-        | "stale_source";
+        | "stale_source"
+        | "feed_pull_in_progress";
       /** @description Stable, never translated: why, more precisely than `code`, for the codes that have reasons (`unauthenticated`: `missing_key`, `malformed_key`, `production_key`, `sandbox_key`; `not_found`: `not_paused`, `not_in_catalog`; `listing_action_refused`; `limit_reached`). Listed on the page `type` points at. */
       reason?: string;
       detail: string;
@@ -1915,6 +2016,8 @@ export interface components {
        * @enum {string}
        */
       mode: "upsert" | "full";
+      /** @description The feed (`POST /feeds`) whose pull made the import; null for one sent to `POST /listings/imports`. */
+      feed_id: string | null;
       /** @description Why a `refused` import wrote nothing; null otherwise. */
       error: components["schemas"]["ImportRefusalOutput"] | null;
       /** @description Why a `failed` import stopped: `key_revoked` (the key that sent it was revoked, or its app disconnected), `key_expired`, `account_inactive`; null otherwise. Accept other values too. */
@@ -1942,6 +2045,64 @@ export interface components {
         reason?: string;
         detail: string;
       }[];
+    };
+    FeedEnvelope: {
+      data: components["schemas"]["Feed"];
+    };
+    Feed: {
+      id: string;
+      /** Format: uri */
+      url: string;
+      /** @enum {string} */
+      mode: "upsert" | "full";
+      max_withdrawals: number | null;
+      interval_minutes: number;
+      /**
+       * Format: date-time
+       * @description When the next scheduled pull is due.
+       */
+      next_pull_at: string;
+      /** @description A pull, or the import of its file, is queued or running. */
+      pulling: boolean;
+      /** @description The last pull that ended; null before the first. */
+      last_pull: components["schemas"]["FeedPull"] | null;
+      /**
+       * Format: date-time
+       * @description Since when every pull has failed; null when the last did not. After 24 hours the owner is mailed, once a streak.
+       */
+      failing_since: string | null;
+      /** Format: date-time */
+      created_at: string;
+    };
+    FeedPull: {
+      /**
+       * Format: date-time
+       * @description When the pull ended.
+       */
+      at: string;
+      /**
+       * @description `changed`: a new file, applied as the import `import_id`; `unchanged`: the server answered `304 Not Modified` to the validators of the last file imported, nothing was imported; `failed`: no import (see `error_code`).
+       * @enum {string}
+       */
+      outcome: "changed" | "unchanged" | "failed";
+      /** @description The status the feed's server answered; null when it did not answer. */
+      http_status: number | null;
+      /** @description Why a `failed` pull made no import: `timeout`, `connection_failed`, `dns_failed`, `tls_failed`, `invalid_response`, `refused_address` (the host is not public), `http_error` (any status but 200 and 304), `payload_too_large`, `invalid_encoding`, `malformed_json`, `import_empty`, `import_too_many_lines`, `import_in_progress` (another import of the account ran), `key_revoked`, `key_expired`, `account_inactive`. Accept other values too. */
+      error_code: string | null;
+      /** @description The import a `changed` pull made (`GET /listings/imports/{id}`); null otherwise. */
+      import_id: string | null;
+    };
+    FeedsPage: {
+      data: components["schemas"]["Feed"][];
+      links: {
+        first: string;
+        next: string | null;
+      };
+      meta: {
+        path: string;
+        per_page: number;
+        next_cursor: string | null;
+      };
     };
     AccountListingsPage: {
       data: (
@@ -6116,6 +6277,558 @@ export interface operations {
               next: string | null;
             };
           };
+        };
+      };
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `not_found`: does not exist or is not the caller's. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`; upload URLs: `upload_already_used`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid data, see `errors[]`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `too_many_requests`: wait `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: an unexpected failure, nothing internal shown; quote `request_id` when reporting it. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `service_unavailable`: the database cannot be reached right now (restarting, connections lost); the request's transaction was rolled back. Retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listFeeds: {
+    parameters: {
+      query?: {
+        /** @description Language of titles, details and labels. */
+        locale?: "ro" | "en";
+        /** @description `meta.next_cursor` of the previous page; without it, the first page. */
+        cursor?: string;
+        /** @description Feeds per page: 1–100, default 20. */
+        per_page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of feeds. */
+      200: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FeedsPage"];
+        };
+      };
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid data, see `errors[]`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `too_many_requests`: wait `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: an unexpected failure, nothing internal shown; quote `request_id` when reporting it. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `service_unavailable`: the database cannot be reached right now (restarting, connections lost); the request's transaction was rolled back. Retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  createFeed: {
+    parameters: {
+      query?: {
+        /** @description Language of titles, details and labels. */
+        locale?: "ro" | "en";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "url": "https://crm.example.com/export/listings.ndjson",
+         *       "mode": "full",
+         *       "max_withdrawals": 20,
+         *       "interval_minutes": 60
+         *     }
+         */
+        "application/json": components["schemas"]["FeedInput"];
+      };
+    };
+    responses: {
+      /** @description Registered. */
+      201: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          /** @description `/api/v1/feeds/{id}` */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FeedEnvelope"];
+        };
+      };
+      /** @description The body is not JSON (`malformed_json`), not UTF-8 (`invalid_encoding`) or nested deeper than 64 levels (`nesting_too_deep`); a path segment is not percent-encoded UTF-8 (`malformed_path`). Upload URLs: `upload_length_mismatch`, `upload_incomplete`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `listing_busy` (another write in progress, nothing written) or `listing_action_refused`; upload URLs: `upload_already_used`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `payload_too_large`: body over 1 MiB (an upload: over its declared `content_length`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `unsupported_media_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid data, see `errors[]`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `too_many_requests`: wait `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: an unexpected failure, nothing internal shown; quote `request_id` when reporting it. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `service_unavailable`: the database cannot be reached right now (restarting, connections lost); the request's transaction was rolled back. Retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getFeed: {
+    parameters: {
+      query?: {
+        /** @description Language of titles, details and labels. */
+        locale?: "ro" | "en";
+      };
+      header?: never;
+      path: {
+        /** @description The feed's id (`feed_…`), as `POST /feeds` answered. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The feed. */
+      200: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FeedEnvelope"];
+        };
+      };
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `not_found`: does not exist or is not the caller's. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid data, see `errors[]`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `too_many_requests`: wait `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: an unexpected failure, nothing internal shown; quote `request_id` when reporting it. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `service_unavailable`: the database cannot be reached right now (restarting, connections lost); the request's transaction was rolled back. Retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  deleteFeed: {
+    parameters: {
+      query?: {
+        /** @description Language of titles, details and labels. */
+        locale?: "ro" | "en";
+      };
+      header?: never;
+      path: {
+        /** @description The feed's id (`feed_…`), as `POST /feeds` answered. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `not_found`: does not exist or is not the caller's. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid data, see `errors[]`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `too_many_requests`: wait `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: an unexpected failure, nothing internal shown; quote `request_id` when reporting it. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `service_unavailable`: the database cannot be reached right now (restarting, connections lost); the request's transaction was rolled back. Retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  pullFeed: {
+    parameters: {
+      query?: {
+        /** @description Language of titles, details and labels. */
+        locale?: "ro" | "en";
+      };
+      header?: never;
+      path: {
+        /** @description The feed's id (`feed_…`), as `POST /feeds` answered. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queued. */
+      202: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FeedEnvelope"];
         };
       };
       /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */

@@ -34,6 +34,7 @@ export async function endImport(ctx: ServiceContext, found: ListingImport, endin
       data: {
         id: found.id,
         status: ending.status,
+        ...(found.feedId ? { feed_id: found.feedId } : {}),
         ...(ending.errorCode ? { error_code: ending.errorCode } : {}),
         ...("refusal" in ending ? { error: ending.refusal } : {}),
         lines,
