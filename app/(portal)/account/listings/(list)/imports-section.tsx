@@ -12,7 +12,7 @@ const shown = 10;
 /** The account's latest bulk imports: state, counts, when sent, and a link to each one's line results. */
 export async function ImportsSection({ ctx, locale }: { ctx: PortalSession["ctx"]; locale: Locale }) {
   const t = pageMessages(locale).listingImports;
-  const imports = await listImports({ ctx, input: { limit: shown } });
+  const { items: imports } = await listImports({ ctx, input: { per_page: shown } });
   const when = portalDateTime(locale, "minute");
   return (
     <section aria-labelledby="imports">
