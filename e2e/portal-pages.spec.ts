@@ -296,6 +296,24 @@ const pages: PageCase[] = [
     },
   },
   {
+    // A feed in the table (its pulls fail: nothing listens on port 9) and the form adding another.
+    name: "feeds",
+    path: () => "/account/listings/feeds",
+    status: 200,
+    signedIn: true,
+    prepare: async (holder, request) => {
+      const headers = { authorization: `Bearer ${await holderKey(holder.email)}` };
+      const created = await request.post("/api/v1/feeds", { headers, data: { url: "http://127.0.0.1:9/listings.ndjson" } });
+      expect(created.status(), await created.text()).toBe(201);
+    },
+    ready: async (page, locale) => {
+      const t = pageMessages(locale).feeds;
+      await heading(t.title)(page);
+      await expect(page.getByRole("row").filter({ hasText: "http://127.0.0.1:9/listings.ndjson" })).toBeVisible();
+      await expect(page.getByRole("button", { name: t.create.submit })).toBeVisible();
+    },
+  },
+  {
     name: "moderation-queue",
     path: () => "/moderation",
     status: 200,

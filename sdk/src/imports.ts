@@ -8,6 +8,7 @@ type Schemas = import("./generated/openapi.js").components["schemas"];
 export type ListingImport = Schemas["ListingImport"];
 export type ImportResult = Schemas["ImportResult"];
 export type ImportAccepted = Schemas["ImportAccepted"];
+export type ListingImportSummary = Schemas["ListingImportSummary"];
 export type ImportResultsQuery = NonNullable<paths["/listings/imports/{id}"]["get"]["parameters"]["query"]>;
 type ImportQuery = NonNullable<paths["/listings/imports"]["post"]["parameters"]["query"]>;
 
@@ -26,7 +27,7 @@ export type ImportInput = string | readonly unknown[] | { key: string };
 
 const ndjson = (lines: readonly unknown[]): string => lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
 
-/** `POST /listings/imports`, `GET` and `DELETE /listings/imports/{id}`: bulk imports of listings by `external_ref`. */
+/** `POST` and `GET /listings/imports`, `GET` and `DELETE /listings/imports/{id}`: bulk imports of listings by `external_ref`. */
 export function importsResource(raw: Client<paths>) {
   const page = (id: string, query: ImportResultsQuery) => unwrap(raw.GET("/listings/imports/{id}", { params: { path: { id }, query } }));
   return {
@@ -62,6 +63,17 @@ export function importsResource(raw: Client<paths>) {
      */
     cancel: (id: string): Promise<WithResponse<{ data: ListingImport; meta: { next: string | null } }>> =>
       unwrap(raw.DELETE("/listings/imports/{id}", { params: { path: { id } } })),
+
+    /**
+     * `GET /listings/imports`: every import of the account, newest first, page after page, each
+     * without its results; `feedId` keeps one feed's.
+     */
+    list: (options: { feedId?: string; perPage?: number } = {}): AsyncGenerator<ListingImportSummary, void, undefined> =>
+      paginate(async (cursor) => {
+        const query = { cursor, per_page: options.perPage, feed_id: options.feedId };
+        const { data, meta } = await unwrap(raw.GET("/listings/imports", { params: { query } }));
+        return { items: data, next: meta.next_cursor };
+      }),
 
     /** Every line result of the import, page after page (`after` = `meta.next` until it is null). */
     results: (id: string, query: Omit<ImportResultsQuery, "after"> = {}): AsyncGenerator<ImportResult, void, undefined> =>

@@ -7,6 +7,14 @@ export type { ListEventsQuery, EventsResource, SandboxEventTrigger } from "./eve
 export type { CatalogQuery, CatalogResource } from "./catalog.js";
 export type { UploadsResource } from "./uploads.js";
 export type { Feed, FeedInput, FeedsResource } from "./feeds.js";
-export type { ImportInput, ImportOptions, ImportResult, ImportResultsQuery, ImportsResource, ListingImport } from "./imports.js";
+export type {
+  ImportInput,
+  ImportOptions,
+  ImportResult,
+  ImportResultsQuery,
+  ImportsResource,
+  ListingImport,
+  ListingImportSummary,
+} from "./imports.js";
 export type * from "./types.js";
 export type { paths, components, operations, webhooks } from "./generated/openapi.js";

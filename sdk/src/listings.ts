@@ -82,7 +82,7 @@ export function listingsResource(raw: Client<paths>) {
         return { items: page.data, next: page.meta.next_cursor };
       }),
 
-    /** Bulk imports: `imports.create(ndjsonOrLines)`, `imports.get(id)`, `imports.results(id)`. */
+    /** Bulk imports: `imports.create(ndjsonOrLines)`, `imports.list()`, `imports.get(id)`, `imports.results(id)`. */
     imports: importsResource(raw),
 
     /** Sandbox only: `POST /sandbox/listings/{code}/moderation`, a moderator's decision with its real effects and events. */

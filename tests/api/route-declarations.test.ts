@@ -148,6 +148,7 @@ describe("every documented operation answers its documented success", () => {
     expect(imported.status, imported.text).toBe(202);
     exercised.add("createListingImport");
     await send("getListingImport", 200, { id: imported.json!.data.id });
+    await send("listListingImports", 200);
     await send("cancelListingImport", 200, { id: imported.json!.data.id });
     // The feed's example names a host that needs DNS: the same body on a loopback address, which
     // UNSAFE_ALLOW_LOCAL_URLS allows (the address is checked at creation, not fetched here).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runImports } from "../imports/support";
+import { runImportToEnd, runImports } from "../imports/support";
 import { clientOfNewAccount, listingBody } from "./support";
 
 describe("client.listings.imports", () => {
@@ -15,6 +15,23 @@ describe("client.listings.imports", () => {
     const outcomes: string[] = [];
     for await (const result of client.listings.imports.results(accepted.data.id, { limit: 2 })) outcomes.push(result.outcome);
     expect(outcomes).toEqual(["created", "created", "refused"]);
+  });
+
+  it("lists the account's imports newest first, page after page, and one feed's with feedId", async () => {
+    const { client } = await clientOfNewAccount();
+    const ids: string[] = [];
+    for (const ref of ["sdk-list-1", "sdk-list-2"]) {
+      const accepted = await client.listings.imports.create([listingBody(ref)]);
+      await runImportToEnd(accepted.data.id);
+      ids.push(accepted.data.id);
+    }
+    const listed = [];
+    for await (const item of client.listings.imports.list({ perPage: 1 })) listed.push(item);
+    expect(listed.map((item) => item.id)).toEqual([ids[1], ids[0]]);
+    expect(listed[0]).toMatchObject({ status: "completed", feed_id: null, lines: { created: 1 } });
+    const ofFeed = [];
+    for await (const item of client.listings.imports.list({ feedId: "feed_0000000000000000" })) ofFeed.push(item);
+    expect(ofFeed).toEqual([]);
   });
 
   it("sends NDJSON text as it is, with an idempotency key", async () => {

@@ -21,9 +21,13 @@ export async function inProcessFetch(request: Request): Promise<Response> {
   if (pathname === "/.well-known/oauth-authorization-server" && request.method === "GET") return authorizationServerMetadata();
   if (pathname === "/sandbox/sample-photo.jpg" && request.method === "GET") return sandboxSamplePhoto();
   const relative = pathname.startsWith(base) ? pathname.slice(base.length) : pathname;
-  for (const route of routes) {
-    if (route.method !== request.method) continue;
-    const match = patternOf(route).exec(relative);
+  // As Next.js routes: a static segment before a dynamic one (`/listings/imports` is not `/listings/{code}`).
+  const candidates = routes
+    .filter((route) => route.method === request.method)
+    .map((route) => ({ route, match: patternOf(route).exec(relative) }))
+    .filter((found) => found.match !== null)
+    .sort((a, b) => Object.keys(a.match!.groups ?? {}).length - Object.keys(b.match!.groups ?? {}).length);
+  for (const { route, match } of candidates) {
     if (!match) continue;
     const params = Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]));
     const handlers = await routeModuleOf(route.path);

@@ -10,7 +10,7 @@ import { resumeListingRoute } from "./listings/[code]/resume/declaration";
 import { markListingSoldRoute } from "./listings/[code]/sold/declaration";
 import { catalogRoute, createListingRoute } from "./listings/declaration";
 import { upsertListingByRefRoute } from "./listings/ref/[ref]/declaration";
-import { createListingImportRoute } from "./listings/imports/declaration";
+import { createListingImportRoute, listListingImportsRoute } from "./listings/imports/declaration";
 import { cancelListingImportRoute, getListingImportRoute } from "./listings/imports/[id]/declaration";
 import { validateListingRoute } from "./listings/validate/declaration";
 import { createFeedRoute, listFeedsRoute } from "./feeds/declaration";
@@ -47,6 +47,7 @@ export const routes: readonly RouteDeclaration[] = [
   markListingSoldRoute,
   upsertListingByRefRoute,
   createListingImportRoute,
+  listListingImportsRoute,
   getListingImportRoute,
   cancelListingImportRoute,
   createFeedRoute,

@@ -5,6 +5,7 @@ import type { Locale } from "@/lib/base/i18n";
 import { renderProblem } from "@/lib/base/problem";
 import { importRefusalSchema, importTotalsSchema } from "@/lib/domain/events";
 import type { ImportLineRow, ImportView } from "./get-import";
+import type { ImportSummary } from "./list-imports";
 
 export const importResultSchema = z
   .object({
@@ -52,6 +53,18 @@ export const importSchema = z
   })
   .meta({ id: "ListingImport" });
 
+/** An item of `GET /listings/imports`: the import's members but its results, and when it was sent and ended. */
+export const importSummarySchema = importSchema
+  .omit({ results: true })
+  .extend({
+    created_at: z.string().meta({ format: "date-time", description: "When it was sent (or its feed pulled), RFC 3339." }),
+    completed_at: z
+      .string()
+      .nullable()
+      .meta({ format: "date-time", description: "When it ended, RFC 3339; null while `queued` or `running`." }),
+  })
+  .meta({ id: "ListingImportSummary" });
+
 export type ImportResult = z.output<typeof importResultSchema>;
 
 /** A line result as the API and the portal show it, its refusal rendered in `locale`. */
@@ -68,18 +81,27 @@ export function renderResult(row: ImportLineRow, locale: Locale): ImportResult {
   };
 }
 
+/** The members an import has in the API, its line results aside. */
+const importMembers = (view: ImportSummary) => ({
+  id: view.id,
+  status: view.status,
+  error_code: view.errorCode,
+  mode: view.mode,
+  feed_id: view.feedId,
+  error: view.refusal,
+  lines: view.lines,
+});
+
 export const renderImport = (view: ImportView, locale: Locale) => ({
-  data: {
-    id: view.id,
-    status: view.status,
-    error_code: view.errorCode,
-    mode: view.mode,
-    feed_id: view.feedId,
-    error: view.refusal,
-    lines: view.lines,
-    results: view.results.map((row) => renderResult(row, locale)),
-  },
+  data: { ...importMembers(view), results: view.results.map((row) => renderResult(row, locale)) },
   meta: { next: view.next },
+});
+
+/** An item of `GET /listings/imports`. */
+export const renderImportSummary = (view: ImportSummary): z.output<typeof importSummarySchema> => ({
+  ...importMembers(view),
+  created_at: view.createdAt.toISOString(),
+  completed_at: view.completedAt?.toISOString() ?? null,
 });
 
 function refusalOf(row: ImportLineRow): AppError {

@@ -222,7 +222,13 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * Your bulk imports
+     * @description The account's imports, newest first, those sent to `POST /listings/imports` and those its feeds' pulls made (`feed_id`), each with its `status`, `mode`, counts, `error_code` or `error`, `created_at` and `completed_at`; its line results are `GET /listings/imports/{id}`. `feed_id` keeps one feed's imports (a feed that is not the account's lists nothing). While `links.next` is not null, it (or `cursor` = `meta.next_cursor`) gives the next page.
+     *
+     *     Permission: `listings:read`.
+     */
+    get: operations["listListingImports"];
     put?: never;
     /**
      * Import listings in bulk
@@ -2003,6 +2009,48 @@ export interface components {
         /** @constant */
         status: "queued";
       };
+    };
+    ListingImportsPage: {
+      data: components["schemas"]["ListingImportSummary"][];
+      links: {
+        first: string;
+        next: string | null;
+      };
+      meta: {
+        path: string;
+        per_page: number;
+        next_cursor: string | null;
+      };
+    };
+    ListingImportSummary: {
+      id: string;
+      /**
+       * @description `queued`, `running`, then how it ended: `completed` (every line applied or refused), `cancelled` (`DELETE /listings/imports/{id}`), `failed` (its key may write no more: `error_code`), `refused` (a `full` import over its `max_withdrawals`, nothing written: `error`).
+       * @enum {string}
+       */
+      status: "queued" | "running" | "completed" | "cancelled" | "failed" | "refused";
+      /**
+       * @description `upsert` or `full`, as `POST /listings/imports` was sent.
+       * @enum {string}
+       */
+      mode: "upsert" | "full";
+      /** @description The feed (`POST /feeds`) whose pull made the import; null for one sent to `POST /listings/imports`. */
+      feed_id: string | null;
+      /** @description Why a `refused` import wrote nothing; null otherwise. */
+      error: components["schemas"]["ImportRefusalOutput"] | null;
+      /** @description Why a `failed` import stopped: `key_revoked` (the key that sent it was revoked, or its app disconnected), `key_expired`, `account_inactive`; null otherwise. Accept other values too. */
+      error_code: ("key_revoked" | "key_expired" | "account_inactive") | null;
+      lines: components["schemas"]["ImportTotalsOutput"];
+      /**
+       * Format: date-time
+       * @description When it was sent (or its feed pulled), RFC 3339.
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When it ended, RFC 3339; null while `queued` or `running`.
+       */
+      completed_at: string | null;
     };
     ListingImport: {
       id: string;
@@ -5935,6 +5983,103 @@ export interface operations {
       };
       /** @description `unsupported_media_type`. */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid data, see `errors[]`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `too_many_requests`: wait `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `internal_error`: an unexpected failure, nothing internal shown; quote `request_id` when reporting it. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `service_unavailable`: the database cannot be reached right now (restarting, connections lost); the request's transaction was rolled back. Retry after `Retry-After` seconds. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listListingImports: {
+    parameters: {
+      query?: {
+        /** @description Language of titles, details and labels. */
+        locale?: "ro" | "en";
+        /** @description `meta.next_cursor` of the previous page; without it, the first page. */
+        cursor?: string;
+        /** @description Imports per page: 1–100, default 20. */
+        per_page?: number;
+        /** @description Only the imports of this feed (`POST /feeds`). A feed that is not the account's lists nothing. */
+        feed_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of imports. */
+      200: {
+        headers: {
+          /** @description Identifies the request (on every response). */
+          "X-Request-Id"?: string;
+          /** @description Requests allowed per minute. */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until the window frees. */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ListingImportsPage"];
+        };
+      };
+      /** @description `unauthenticated`: key missing (`reason` `missing_key`), malformed (`malformed_key`), of the other environment (`production_key`, `sandbox_key`), or wrong, expired, revoked or of an inactive account (no `reason`). */
+      401: {
+        headers: {
+          /** @description RFC 6750 challenge: `Bearer` when no key was sent, `Bearer error="invalid_token"` when one was. */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `missing_ability`: the key lacks the permission. Upload URLs: `upload_signature_invalid`, `upload_expired`. */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { exampleApartment } from "@/lib/domain/listings/examples";
 import { importModeQuery } from "@/lib/domain/imports/start-import";
+import { importListQuery } from "@/lib/domain/imports/list-imports";
+import { importSummarySchema } from "@/lib/domain/imports/render";
 import { maxImportBodyBytes, maxImportLineBytes, maxImportLines, ndjsonContentType } from "@/lib/domain/imports/limits";
 import { idempotencyKeyMaxLength } from "@/lib/adapters/http/idempotency";
 import { defineRoute } from "@/lib/adapters/http/route";
@@ -51,4 +53,26 @@ export const createListingImportRoute = defineRoute({
     },
   },
   errors: [400, 409, 413, 415, 422],
+});
+
+export const importPageSchema = z
+  .object({
+    data: z.array(importSummarySchema),
+    links: z.object({ first: z.string(), next: z.string().nullable() }),
+    meta: z.object({ path: z.string(), per_page: z.number().int(), next_cursor: z.string().nullable() }),
+  })
+  .meta({ id: "ListingImportsPage" });
+
+export const listListingImportsRoute = defineRoute({
+  method: "GET",
+  path: "/listings/imports",
+  operationId: "listListingImports",
+  summary: "Your bulk imports",
+  description:
+    "The account's imports, newest first, those sent to `POST /listings/imports` and those its feeds' pulls made (`feed_id`), each with its `status`, `mode`, counts, `error_code` or `error`, `created_at` and `completed_at`; its line results are `GET /listings/imports/{id}`. `feed_id` keeps one feed's imports (a feed that is not the account's lists nothing). While `links.next` is not null, it (or `cursor` = `meta.next_cursor`) gives the next page.",
+  tags: listingsTag,
+  permission: "listings:read",
+  query: importListQuery,
+  responses: { 200: { description: "A page of imports.", schema: importPageSchema } },
+  errors: [422],
 });

@@ -1,6 +1,7 @@
 // POST /listings/imports – a bulk import: NDJSON lines, or the key of an uploaded file; 202, applied in the background
 import { endpoint } from "@/lib/adapters/http/declared-endpoint";
-import { createListingImportRoute, importKeyBody } from "./declaration";
+import { createListingImportRoute, importKeyBody, listListingImportsRoute } from "./declaration";
+import { keysetCollectionBody } from "@/lib/adapters/http/collection";
 import { readJsonBody, readLimited } from "@/lib/adapters/http/body";
 import { withIdempotency } from "@/lib/adapters/http/idempotency";
 import { methods } from "@/lib/adapters/http/methods";
@@ -9,6 +10,8 @@ import { AppError } from "@/lib/base/errors";
 import { parseOrThrow } from "@/lib/base/validation/zod";
 import { maxImportBodyBytes, ndjsonContentType } from "@/lib/domain/imports/limits";
 import { decodeImportText } from "@/lib/domain/imports/source";
+import { listImports } from "@/lib/domain/imports/list-imports";
+import { renderImportSummary } from "@/lib/domain/imports/render";
 import { startImport, type ImportSource } from "@/lib/domain/imports/start-import";
 
 const create = endpoint(createListingImportRoute, async ({ ctx, principal, request, query, logBody }) => {
@@ -28,6 +31,12 @@ const create = endpoint(createListingImportRoute, async ({ ctx, principal, reque
       return json({ data: started }, { status: 202, headers: { Location: `/api/v1/listings/imports/${started.id}` } });
     },
   );
+});
+
+// GET /listings/imports – the account's imports, newest first, a page at a time (feed_id: one feed's)
+const list = endpoint(listListingImportsRoute, async ({ ctx, url, query }) => {
+  const page = await listImports({ ctx, input: query });
+  return json(keysetCollectionBody(url, { ...page, items: page.items.map(renderImportSummary) }, query.per_page));
 });
 
 /**
@@ -58,4 +67,4 @@ async function importSource(request: Request, logBody: (value: unknown) => void)
   return { text };
 }
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(create);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(list, create);
