@@ -31,11 +31,8 @@ export function pickFields(shape: Record<string, unknown>, fields: string[]): Re
   return Object.fromEntries(fields.map((name) => [name, shape[name]]));
 }
 
-/**
- * The collection body of every API list: `{ data, links: { first, last, prev, next }, meta: { path,
- * per_page, next_cursor, prev_cursor } }`; links keep the caller's filters.
- */
-export function collectionBody(url: URL, page: SequencePage<ListedRow>, perPage: number, data: unknown[]) {
+/** The list's own address, and a link to it at `cursor` (none: the first page) keeping the caller's other parameters. */
+function cursorLinks(url: URL) {
   const path = `${url.origin}${url.pathname}`;
   const link = (cursor?: string) => {
     const params = new URLSearchParams(url.searchParams);
@@ -44,6 +41,15 @@ export function collectionBody(url: URL, page: SequencePage<ListedRow>, perPage:
     const query = params.toString();
     return query ? `${path}?${query}` : path;
   };
+  return { path, link };
+}
+
+/**
+ * The collection body of every API list: `{ data, links: { first, last, prev, next }, meta: { path,
+ * per_page, next_cursor, prev_cursor } }`; links keep the caller's filters.
+ */
+export function collectionBody(url: URL, page: SequencePage<ListedRow>, perPage: number, data: unknown[]) {
+  const { path, link } = cursorLinks(url);
   const next = page.next ? encodeSequenceCursor(page.next) : null;
   const prev = page.prev ? encodeSequenceCursor(page.prev) : null;
   return {
@@ -64,14 +70,7 @@ export function collectionBody(url: URL, page: SequencePage<ListedRow>, perPage:
  * can give; links keep the caller's other parameters.
  */
 export function keysetCollectionBody<T>(url: URL, page: KeysetPage<T>, perPage: number) {
-  const path = `${url.origin}${url.pathname}`;
-  const link = (cursor?: string) => {
-    const params = new URLSearchParams(url.searchParams);
-    params.delete("cursor");
-    if (cursor) params.set("cursor", cursor);
-    const query = params.toString();
-    return query ? `${path}?${query}` : path;
-  };
+  const { path, link } = cursorLinks(url);
   return {
     data: page.items,
     links: { first: link(), next: page.nextCursor ? link(page.nextCursor) : null },
