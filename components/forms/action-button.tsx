@@ -15,6 +15,7 @@ export function ActionButton({
   pending,
   accessibleLabel,
   className = "secondary",
+  offered = true,
 }: {
   action: (previous: FormState, form: FormData) => Promise<FormState>;
   fields: Record<string, string>;
@@ -23,6 +24,11 @@ export function ActionButton({
   /** The button's name for assistive technology when several alike share a page (one per table row); it begins with `label`. */
   accessibleLabel?: string;
   className?: string;
+  /**
+   * False while the action does not apply (a delivery being sent again after its resend): the button
+   * goes, but the form stays mounted, so the answer already said beside it stays when the page refreshes.
+   */
+  offered?: boolean;
 }) {
   const [state, run] = useActionState(action, {});
   return (
@@ -30,9 +36,11 @@ export function ActionButton({
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <SubmitButton pending={pending} className={className} accessibleLabel={accessibleLabel}>
-        {label}
-      </SubmitButton>
+      {offered ? (
+        <SubmitButton pending={pending} className={className} accessibleLabel={accessibleLabel}>
+          {label}
+        </SubmitButton>
+      ) : null}
       <FormMessage state={state} />
     </form>
   );

@@ -103,15 +103,15 @@ export function ListingRow({
         ) : null}
         {dueSoon && deadline ? <p className="notice warning">{format(locale, texts.dueFlag, { date: when.format(deadline) })}</p> : null}
         <div className="actions">
-          {row.status === "unconfirmed" || dueSoon ? (
-            <ActionButton
-              action={confirmListingAction}
-              fields={fields}
-              label={texts.stillAvailable}
-              pending={texts.confirming}
-              className=""
-            />
-          ) : null}
+          {/* Always there, so the confirmation's answer stays once the row no longer asks for one. */}
+          <ActionButton
+            action={confirmListingAction}
+            fields={fields}
+            label={texts.stillAvailable}
+            pending={texts.confirming}
+            className=""
+            offered={row.status === "unconfirmed" || dueSoon}
+          />
           <Link href={`/account/listings/${row.code}`} aria-label={format(locale, texts.editLabel, { title })}>
             {texts.edit}
           </Link>

@@ -136,19 +136,19 @@ export default async function DeliveryLogPage({ params, searchParams }: Props) {
                 {delivery.status === "pending" && delivery.next_attempt_at ? minute.format(delivery.next_attempt_at) : t.none}
               </td>
               <td>
-                {/* One still being tried is not resent (the service would say so): its attempts are on their way. */}
-                {delivery.status === "succeeded" || delivery.status === "failed" ? (
-                  <ActionButton
-                    action={resendDeliveryAction}
-                    fields={{ id: delivery.id, webhook_id: webhook.id }}
-                    label={texts.webhooks.delivery.resend}
-                    accessibleLabel={format(locale, t.resendRow, {
-                      event: delivery.event_type,
-                      date: minute.format(delivery.created_at),
-                    })}
-                    pending={texts.webhooks.delivery.resending}
-                  />
-                ) : null}
+                {/* One still being tried is not resent (the service would say so): its attempts are on their way.
+                    The form stays in every row, so a resend's answer outlives the row turning "Being sent". */}
+                <ActionButton
+                  action={resendDeliveryAction}
+                  fields={{ id: delivery.id, webhook_id: webhook.id }}
+                  label={texts.webhooks.delivery.resend}
+                  accessibleLabel={format(locale, t.resendRow, {
+                    event: delivery.event_type,
+                    date: minute.format(delivery.created_at),
+                  })}
+                  pending={texts.webhooks.delivery.resending}
+                  offered={delivery.status === "succeeded" || delivery.status === "failed"}
+                />
               </td>
             </tr>
           ))}
