@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { catalogueTexts } from "@/lib/adapters/openapi/localize";
-import { openReferenceOperation, ownKey, screenshot } from "./support";
+import { checkPage, expectPageHeaders, openReferenceOperation, ownKey, screenshot, watchPolicy } from "./support";
 
 /**
  * /docs/api is Scalar's reference (components/scalar-reference.tsx): drawn from the OpenAPI document
@@ -45,19 +45,24 @@ for (const { locale, browserLocale } of [
   { locale: "ro", browserLocale: "ro-RO" },
   { locale: "en", browserLocale: "en-US" },
 ] as const) {
-  test(`the reference (${locale}) shows the document in the page's language, its webhooks too, and nothing leaves this origin`, async ({
+  test(`the reference (${locale}) shows the document in the page's language, its webhooks too, and nothing leaves this origin; security headers, no CSP violation, accessible, no horizontal scroll at 360 px`, async ({
     browser,
   }, testInfo) => {
     const context = await browser.newContext({ locale: browserLocale });
     const page = await context.newPage();
     const outside = requestsOutside(page);
+    const violations = await watchPolicy(page);
     const documentRequest = page.waitForRequest((request) => new URL(request.url()).pathname === "/api/v1/openapi.json");
-    await page.goto("/docs/api");
+    const response = await page.goto("/docs/api");
+    expect(response?.status()).toBe(200);
+    // Scalar sets styles inline: this page alone allows them; scripts stay nonce-only.
+    expectPageHeaders(response!, { inlineStyles: true });
+    await expect(page.locator("html")).toHaveAttribute("lang", locale);
     expect(new URL((await documentRequest).url()).search).toBe(locale === "en" ? "" : "?locale=ro");
     const texts = catalogueTexts(locale);
     // Tags are shown by their names in the page's language (`x-displayName`).
     await openReferenceOperation(page, texts.tagNames.Keys, texts.operations.ping.summary);
-    await screenshot(page, testInfo, `reference-${locale}-desktop`);
+    await checkPage(page, testInfo, `reference-${locale}`);
 
     // The webhooks, one per event type, from the document's `webhooks`.
     await page
@@ -71,8 +76,9 @@ for (const { locale, browserLocale } of [
     await page.goto("/docs/api");
     // The first tag's section, drawn with the first screen (the operations below it are drawn later).
     await expect(page.getByRole("region", { name: texts.tagNames.Keys }).getByText(texts.tags.Keys, { exact: true })).toBeVisible();
-    await screenshot(page, testInfo, `reference-${locale}-360px`);
+    await screenshot(page, testInfo, `reference-${locale}-360px-reloaded`);
     expect(outside).toEqual([]);
+    expect(await violations()).toEqual([]);
     await context.close();
   });
 }

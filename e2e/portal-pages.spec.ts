@@ -1,18 +1,18 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { pageMessages } from "@/lib/base/i18n/page-messages";
-import { catalogueTexts } from "@/lib/adapters/openapi/localize";
 import {
   checkPage,
   cli,
+  expectPageHeaders,
   holderKey,
   newHolder,
-  openReferenceOperation,
   ownKey,
   sampleListing,
   screenshot,
   seriousAxeViolations,
   signInContext,
   signInWithoutBrowser,
+  watchPolicy,
   type Holder,
 } from "./support";
 
@@ -20,7 +20,8 @@ import {
  * Every existing page, in both languages: the security headers, no CSP violation, no serious or
  * critical accessibility violation, no horizontal scroll at 360 px, and a screenshot kept with the
  * test's results. The language comes from Accept-Language here (the context's locale); the switcher
- * tests set the cookie through the form.
+ * tests set the cookie through the form. The API reference has the same checks in its own spec
+ * (api-reference.spec.ts), beside what it shows in each language.
  */
 
 const languages = [
@@ -64,8 +65,6 @@ type PageCase = {
   prepare?: (holder: Holder, request: APIRequestContext) => Promise<void>;
   /** That holder is a moderator. */
   moderator?: boolean;
-  /** The page allows inline styles (`style-src 'unsafe-inline'`, the API reference alone); scripts never. */
-  inlineStyles?: boolean;
 };
 
 /** Listings of the holder in several states, made through the API and the operator's CLI. */
@@ -130,18 +129,6 @@ const pages: PageCase[] = [
         await expect(path.getByRole("link", { name: link })).toHaveAttribute("href", href);
       }
       await expect(page.getByRole("complementary", { name: home.sandbox.title })).toContainText("demo@example.com");
-    },
-  },
-  {
-    name: "api-reference",
-    path: () => "/docs/api",
-    status: 200,
-    inlineStyles: true,
-    ready: async (page, locale) => {
-      // Scalar's reference, drawn from the document in the page's language: the operations and the webhooks.
-      const texts = catalogueTexts(locale);
-      await openReferenceOperation(page, "Keys", texts.operations.ping.summary);
-      await expect(page.getByText(texts.operations.listingPublishedWebhook.summary, { exact: true }).first()).toBeVisible();
     },
   },
   {
@@ -440,22 +427,6 @@ const pages: PageCase[] = [
   },
 ];
 
-/** Collects CSP violations from both the DOM event and the console, from before the page's first script. */
-async function watchPolicy(page: Page): Promise<() => Promise<string[]>> {
-  const consoleReports: string[] = [];
-  page.on("console", (message) => {
-    if (/Content Security Policy|Refused to (load|execute|apply|connect|frame)/i.test(message.text())) consoleReports.push(message.text());
-  });
-  await page.addInitScript(() => {
-    const reports: string[] = [];
-    (window as unknown as { cspReports: string[] }).cspReports = reports;
-    document.addEventListener("securitypolicyviolation", (event) =>
-      reports.push(`${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${event.sourceFile}:${event.lineNumber}`),
-    );
-  });
-  return async () => [...consoleReports, ...(await page.evaluate(() => (window as unknown as { cspReports: string[] }).cspReports))];
-}
-
 async function newPage(browser: Browser, browserLocale: string, options: { javaScriptEnabled?: boolean } = {}) {
   const context = await browser.newContext({ locale: browserLocale, ...options });
   return { context, page: await context.newPage() };
@@ -476,18 +447,7 @@ for (const { locale, browserLocale } of languages) {
       const violations = await watchPolicy(page);
       const response = await page.goto(pageCase.path());
       expect(response?.status()).toBe(pageCase.status);
-      const headers = response!.headers();
-      const policy = headers["content-security-policy"];
-      expect(policy).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/]+=*' 'strict-dynamic'/);
-      expect(policy).toContain("frame-ancestors 'none'");
-      expect(policy).toContain("object-src 'none'");
-      if (pageCase.inlineStyles) expect(policy).toContain("style-src 'self' 'unsafe-inline';");
-      expect(pageCase.inlineStyles ? policy.replace(/style-src [^;]*/, "") : policy).not.toContain("unsafe-inline");
-      expect(policy).not.toContain("unsafe-eval");
-      expect(headers["x-frame-options"]).toBe("DENY");
-      expect(headers["x-content-type-options"]).toBe("nosniff");
-      expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
-      expect(headers["permissions-policy"]).toContain("camera=()");
+      expectPageHeaders(response!);
 
       await expect(page.locator("html")).toHaveAttribute("lang", locale);
       await pageCase.ready(page, locale);

@@ -1,6 +1,15 @@
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type APIRequestContext, type Browser, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
+import {
+  expect,
+  type APIRequestContext,
+  type APIResponse,
+  type Browser,
+  type BrowserContext,
+  type Page,
+  type Response,
+  type TestInfo,
+} from "@playwright/test";
 import { readLock } from "../db/lock";
 import { commandRequest } from "@/lib/adapters/cli/main";
 import { sendCommand } from "@/lib/adapters/cli/operator-channel";
@@ -219,6 +228,41 @@ export async function expectNoHorizontalScroll(page: Page, name: string): Promis
  * A screenshot at the current (desktop) size, no serious or critical axe violation, no horizontal
  * scroll at 360 px and a screenshot there (`<name>-desktop`, `<name>-360px`); then the viewport as it was.
  */
+/** Collects CSP violations from both the DOM event and the console, from before the page's first script. */
+export async function watchPolicy(page: Page): Promise<() => Promise<string[]>> {
+  const consoleReports: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to (load|execute|apply|connect|frame)/i.test(message.text())) consoleReports.push(message.text());
+  });
+  await page.addInitScript(() => {
+    const reports: string[] = [];
+    (window as unknown as { cspReports: string[] }).cspReports = reports;
+    document.addEventListener("securitypolicyviolation", (event) =>
+      reports.push(`${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${event.sourceFile}:${event.lineNumber}`),
+    );
+  });
+  return async () => [...consoleReports, ...(await page.evaluate(() => (window as unknown as { cspReports: string[] }).cspReports))];
+}
+
+/**
+ * A page's security headers: a nonce-based script policy with nothing inline (styles inline only
+ * where `inlineStyles`, the API reference's Scalar, allows them), no framing, no sniffing.
+ */
+export function expectPageHeaders(response: Response | APIResponse, { inlineStyles = false } = {}): void {
+  const headers = response.headers();
+  const policy = headers["content-security-policy"];
+  expect(policy).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/]+=*' 'strict-dynamic'/);
+  expect(policy).toContain("frame-ancestors 'none'");
+  expect(policy).toContain("object-src 'none'");
+  if (inlineStyles) expect(policy).toContain("style-src 'self' 'unsafe-inline';");
+  expect(inlineStyles ? policy.replace(/style-src [^;]*/, "") : policy).not.toContain("unsafe-inline");
+  expect(policy).not.toContain("unsafe-eval");
+  expect(headers["x-frame-options"]).toBe("DENY");
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  expect(headers["permissions-policy"]).toContain("camera=()");
+}
+
 export async function checkPage(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   const viewport = page.viewportSize();
   await screenshot(page, testInfo, `${name}-desktop`);
