@@ -11,6 +11,7 @@ import { eventId } from "@/lib/domain/events";
 import { deliveryLeaseSeconds, maxDeliveryAttempts, retryDelaysSeconds } from "@/lib/domain/webhooks/delivery";
 import { startHttpServer, type LocalServer, type ReceivedRequest } from "../support/local-http-server";
 import { keyedAccount, record, webhookOf } from "@/tests/webhooks/support";
+import { onPostgresRun } from "../support/engine";
 
 /**
  * The server killed (SIGKILL) between two attempts and during an attempt, then restarted: every
@@ -32,7 +33,6 @@ import { keyedAccount, record, webhookOf } from "@/tests/webhooks/support";
  *   child (the same on both variants).
  */
 
-const onPostgresRun = Boolean(process.env.DATABASE_URL);
 const workerScript = path.join(import.meta.dirname, "delivery-worker.ts");
 const hour = 3_600_000;
 

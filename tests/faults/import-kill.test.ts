@@ -10,6 +10,7 @@ import { accountWithKey } from "../support/fixtures";
 import { activeListing, validApartment } from "../support/listings";
 import { ndjson, postImport } from "../imports/support";
 import { reachEnv, reachSettings } from "../support/run-database";
+import { onPostgresRun } from "../support/engine";
 
 /**
  * The server killed (SIGKILL) in the middle of a bulk import, then restarted: the import completes
@@ -32,7 +33,6 @@ const workerScript = path.join(import.meta.dirname, "import-worker.ts");
 const lineCount = 3000;
 const confirmed = 20;
 
-const onPostgresRun = Boolean(process.env.DATABASE_URL);
 if (!onPostgresRun) console.info("Import kill test skipped: it runs on PostgreSQL, with npm run test:pg");
 
 const fileSettings = () => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE });

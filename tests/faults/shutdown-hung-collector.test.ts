@@ -4,6 +4,7 @@ import { accountWithKey } from "../support/fixtures";
 import { startHungEndpoint, type HungEndpoint } from "../support/hung-endpoint";
 import { pgliteChildDatabase, postgresChildDatabase, type ChildDatabase } from "../support/child-database";
 import { startApiServer } from "./support/api-server-process";
+import { onPostgresRun } from "../support/engine";
 
 /**
  * SIGTERM to a real server process (`api-server.ts`, as tests/faults/shutdown.test.ts starts it)
@@ -13,7 +14,6 @@ import { startApiServer } from "./support/api-server-process";
  * the traces and metrics it could not send are dropped. Without the bound the SDK's flush held the
  * exit for its 30 s export time-out.
  */
-const onPostgresRun = Boolean(process.env.DATABASE_URL);
 
 const graceMs = 2000;
 /** Far above the grace (a start-up and a drain on a busy machine), far below the SDK's 30 s. */

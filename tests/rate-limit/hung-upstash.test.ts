@@ -6,6 +6,7 @@ import { rateRules, type RateRule } from "@/lib/infra/rate-limit";
 import { createMemoryRateLimiter } from "@/lib/infra/rate-limit/memory";
 import { createUpstashRateLimiter } from "@/lib/infra/rate-limit/upstash";
 import { createUpstashWaitingPlaces } from "@/lib/infra/rate-limit/waiting-places";
+import { describeOnceUnderTestPg, onPostgresRun } from "../support/engine";
 import { startHungEndpoint, type HungEndpoint } from "../support/hung-endpoint";
 import { defaultRedisUrl, redisReachable, startUpstashBridge, type UpstashBridge } from "../support/upstash-bridge";
 
@@ -17,11 +18,11 @@ import { defaultRedisUrl, redisReachable, startUpstashBridge, type UpstashBridge
  * bridge on real Redis) a background probe closes the circuit and Redis counts again. What reaches
  * the endpoint is counted there, never timed.
  */
-const redisUp = await redisReachable();
-if (!redisUp && process.env.REQUIRE_REDIS === "1") {
+const redisUp = onPostgresRun && (await redisReachable());
+if (onPostgresRun && !redisUp && process.env.REQUIRE_REDIS === "1") {
   throw new Error(`REQUIRE_REDIS=1: the circuit's recovery must be tested on real Redis, but ${defaultRedisUrl} does not answer`);
 }
-if (!redisUp) console.warn(`recovery from a hung Upstash endpoint skipped: no Redis answers on ${defaultRedisUrl}`);
+if (onPostgresRun && !redisUp) console.warn(`recovery from a hung Upstash endpoint skipped: no Redis answers on ${defaultRedisUrl}`);
 
 const checks = 50;
 /**
@@ -72,7 +73,7 @@ const probes = () => hung.commands().filter((command) => command === "ping");
  */
 const callsBeforeOpening = (command = "evalsha") => (calls().length === 0 ? [] : [command]);
 
-describe("the rate limiter against an Upstash endpoint that never answers", () => {
+describeOnceUnderTestPg("the rate limiter against an Upstash endpoint that never answers", () => {
   it("opens its circuit at the first timeout, then answers every check from the process without calling the endpoint", async () => {
     const { limiter, warnings } = limiterAt(hung.url, 60_000);
     const rule: RateRule = { name: "hung", limit: 40, windowSeconds: 60 };
@@ -113,7 +114,7 @@ describe("the rate limiter against an Upstash endpoint that never answers", () =
   });
 });
 
-describe("long polling's waiting places against an Upstash endpoint that never answers", () => {
+describeOnceUnderTestPg("long polling's waiting places against an Upstash endpoint that never answers", () => {
   it("count per instance from the first timeout on, without calling the endpoint, and say so once", async () => {
     const warn = vi.spyOn(logger, "warn");
     const places = createUpstashWaitingPlaces({ url: hung.url, token: "token", keyPrefix: runPrefix, probeIntervalMs: 60_000 });
@@ -131,7 +132,8 @@ describe("long polling's waiting places against an Upstash endpoint that never a
   });
 });
 
-describe.skipIf(!redisUp)(`once the hung endpoint answers again (skipped: no Redis on ${defaultRedisUrl})`, () => {
+const skippedBecause = !onPostgresRun ? "the same on either engine; npm run test:pg runs it" : `no Redis on ${defaultRedisUrl}`;
+describe.skipIf(!redisUp)(`once the hung endpoint answers again${redisUp ? "" : ` (skipped: ${skippedBecause})`}`, () => {
   let bridge: UpstashBridge;
   let redis: Redis;
 

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { describeOnceUnderTestPg } from "../support/engine";
 import { closedPort } from "../support/local-http-server";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -29,7 +30,7 @@ function register(env: Record<string, string>): Promise<{ sdkModules: number; re
   });
 }
 
-describe("tracing is off without OTEL_EXPORTER_OTLP_ENDPOINT", () => {
+describeOnceUnderTestPg("tracing is off without OTEL_EXPORTER_OTLP_ENDPOINT", () => {
   it("the server's start-up loads no OpenTelemetry SDK module and records no span", { timeout: 60_000 }, async () => {
     expect(await register({})).toEqual({ sdkModules: 0, recording: false });
   });
