@@ -13,7 +13,8 @@ import { startFakeVercelBlob, type FakeVercelBlob } from "../support/fake-vercel
 import { startHttpServer, type LocalServer } from "../support/local-http-server";
 import { defaultRedisUrl, startUpstashBridge, type UpstashBridge } from "../support/upstash-bridge";
 import { jpegPhoto } from "../media/images";
-import { bundleEnvironment, keyOf, prepareBundle, startSmtp, type LocalSmtp, type ReleaseBundle } from "./support";
+import { bundleEnvironment, keyOf, prepareBundle, type ReleaseBundle } from "./support";
+import { startSmtpServer, type LocalSmtpServer } from "../support/smtp-server";
 
 /**
  * The release bundle with every scale-out service on at once, as a Vercel deployment has them (docs/operations.md,
@@ -30,7 +31,7 @@ let bridge: UpstashBridge;
 let blob: FakeVercelBlob;
 let inngest: FakeInngest;
 let receiver: LocalServer;
-let smtp: LocalSmtp;
+let smtp: LocalSmtpServer;
 let environment: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
@@ -41,7 +42,7 @@ beforeAll(async () => {
   blob = await startFakeVercelBlob();
   inngest = await startFakeInngest();
   receiver = await startHttpServer((_request, response) => response.writeHead(204).end());
-  smtp = await startSmtp();
+  smtp = await startSmtpServer();
   // Last: the bundle takes a port just found free, which the services above could otherwise be given.
   release = await prepareBundle("all-services");
   environment = {

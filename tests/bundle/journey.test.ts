@@ -12,7 +12,8 @@ import { startFakeVercelBlob, type FakeVercelBlob } from "../support/fake-vercel
 import { startHttpServer, type LocalServer } from "../support/local-http-server";
 import { defaultRedisUrl, startUpstashBridge, type UpstashBridge } from "../support/upstash-bridge";
 import { jpegPhoto } from "../media/images";
-import { bundleEnvironment, keyOf as keyMadeBy, prepareBundle, startSmtp, type LocalSmtp, type ReleaseBundle } from "./support";
+import { bundleEnvironment, keyOf as keyMadeBy, prepareBundle, type ReleaseBundle } from "./support";
+import { startSmtpServer, type LocalSmtpServer } from "../support/smtp-server";
 
 /**
  * The release bundle as it is deployed (docs/operations.md, Deploy (self-hosted)): `.next/standalone` copied to an
@@ -33,7 +34,7 @@ let pooler: PgBouncer;
 let bridge: UpstashBridge;
 let blob: FakeVercelBlob;
 let receiver: LocalServer;
-let smtp: LocalSmtp;
+let smtp: LocalSmtpServer;
 let origin: string;
 let environment: NodeJS.ProcessEnv;
 
@@ -63,7 +64,7 @@ beforeAll(async () => {
   bridge = await startUpstashBridge();
   blob = await startFakeVercelBlob();
   receiver = await startHttpServer((_request, response) => response.writeHead(204).end());
-  smtp = await startSmtp();
+  smtp = await startSmtpServer();
   // Last: the bundle takes a port just found free, which the services above could otherwise be given.
   release = await prepareBundle("bundle");
   ({ folder, node24, origin } = release);

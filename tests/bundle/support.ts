@@ -1,10 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { SMTPServer } from "smtp-server";
 import { freePort, type PgBouncer } from "@/db/pgbouncer";
 
 /**
@@ -117,36 +115,6 @@ export function bundleEnvironment(release: ReleaseBundle, databaseUrl: string, p
     ENCRYPTION_KEYS: `k1:${randomBytes(32).toString("base64")}`,
     UNSAFE_ALLOW_LOCAL_URLS: "1",
     LOG_LEVEL: "warn",
-  };
-}
-
-export interface LocalSmtp {
-  /** The value for `SMTP_URL`. */
-  url: string;
-  mails: { to: string[]; raw: string }[];
-  close(): Promise<void>;
-}
-
-/** A local SMTP server (no TLS, no AUTH) keeping every message it receives. */
-export async function startSmtp(): Promise<LocalSmtp> {
-  const mails: LocalSmtp["mails"] = [];
-  const smtp = new SMTPServer({
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, done) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw: Buffer.concat(chunks).toString("utf8") });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
-    mails,
-    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
   };
 }
 

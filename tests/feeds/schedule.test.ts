@@ -1,46 +1,25 @@
-import type { AddressInfo } from "node:net";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { database } from "@/db";
 import { jobs, listingFeeds } from "@/db/schema";
-import { resetConfig } from "@/lib/base/config";
 import { accountContext, systemContext } from "@/lib/base/context";
 import { schedulePulls } from "@/lib/domain/feeds/schedule-pulls";
 import { listFeeds as listFeedsService } from "@/lib/domain/feeds/list-feeds";
+import { restoreEnv, setEnv } from "../support/env";
 import { startHttpServer, type LocalServer } from "../support/local-http-server";
+import { startSmtpServer, type LocalSmtpServer } from "../support/smtp-server";
 import { accountWithKey } from "../support/fixtures";
 import { validApartment } from "../support/listings";
 import { ndjson } from "../imports/support";
 import { feedAt, feedRow, getFeed, pullAt } from "./support";
 
-/** A real SMTP server on a free local port, as the confirmation reminder's test uses. */
-const received: { to: string[]; raw: string }[] = [];
-const smtp = new SMTPServer({
-  disabledCommands: ["STARTTLS"],
-  authOptional: true,
-  logger: false,
-  onData(stream, session, callback) {
-    const chunks: Buffer[] = [];
-    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-    stream.on("end", () => {
-      received.push({
-        to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-        raw: Buffer.concat(chunks).toString("utf8").replace(/\r\n/g, "\n"),
-      });
-      callback();
-    });
-  },
-});
-
+let smtp: LocalSmtpServer;
 let up = false;
 let feedServer: LocalServer;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  vi.stubEnv("SMTP_URL", `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`);
-  vi.stubEnv("UNSAFE_ALLOW_LOCAL_URLS", "1");
-  resetConfig();
+  smtp = await startSmtpServer();
+  setEnv({ SMTP_URL: smtp.url, UNSAFE_ALLOW_LOCAL_URLS: "1" });
   feedServer = await startHttpServer((request, res) => {
     if (!up) return res.writeHead(500).end();
     res
@@ -50,10 +29,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  vi.unstubAllEnvs();
-  resetConfig();
+  restoreEnv();
   await feedServer.close();
-  await new Promise<void>((resolve) => smtp.close(resolve));
+  await smtp.close();
 });
 
 const minute = 60_000;
@@ -152,7 +130,7 @@ describe("a feed failing for a day", () => {
     const id = await feedAt(key, `${feedServer.origin}/mail`);
     // Within the key's 30 days: past them the pulls would fail as key_expired.
     const start = new Date(Date.now() + minute);
-    const mails = () => received.filter((message) => message.to.includes(account.email));
+    const mails = () => smtp.mails.filter((message) => message.to.includes(account.email));
     up = false;
 
     expect(await pullAt(id, start)).toMatchObject({ outcome: "failed", mailed: false });

@@ -1,61 +1,27 @@
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { database } from "@/db";
 import { sandboxMail } from "@/db/schema";
-import { resetConfig } from "@/lib/base/config";
 import { newId } from "@/lib/base/ids";
 import { sendMail } from "@/lib/infra/mail";
 import { freshAccount } from "../portal-services/support";
-import { setEnv } from "../support/env";
-
-interface Received {
-  from: string | undefined;
-  to: string[];
-  user: string | undefined;
-  raw: string;
-}
+import { restoreEnv, setEnv } from "../support/env";
+import { startSmtpServer, type LocalSmtpServer } from "../support/smtp-server";
 
 /** A real SMTP server on a free local port, requiring the credentials the URL carries. */
-const received: Received[] = [];
-const server = new SMTPServer({
-  disabledCommands: ["STARTTLS"],
-  allowInsecureAuth: true,
-  logger: false,
-  onAuth(auth, _session, callback) {
-    if (auth.username === "mailer" && auth.password === "s3cret") return callback(null, { user: auth.username });
-    callback(new Error("Invalid username or password"));
-  },
-  onData(stream, session, callback) {
-    const chunks: Buffer[] = [];
-    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-    stream.on("end", () => {
-      received.push({
-        from: session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined,
-        to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-        user: session.user as string | undefined,
-        raw: Buffer.concat(chunks).toString("utf8").replace(/\r\n/g, "\n"),
-      });
-      callback();
-    });
-  },
-});
-let port = 0;
+let smtp: LocalSmtpServer;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.server.address() as AddressInfo).port;
+  smtp = await startSmtpServer({ credentials: { user: "mailer", password: "s3cret" } });
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(resolve));
+  await smtp.close();
 });
 
 afterEach(() => {
-  vi.unstubAllEnvs();
+  restoreEnv();
   vi.restoreAllMocks();
-  resetConfig();
 });
 
 const address = () => `${newId("account")}@example.test`;
@@ -79,11 +45,11 @@ async function logLines(fn: () => Promise<void>): Promise<Record<string, unknown
 
 describe("sendMail", () => {
   it("with SMTP_URL, delivers through SMTP: the server receives recipient, subject and text from MAIL_FROM, and nothing is stored", async () => {
-    setEnv({ SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${port}`, MAIL_FROM: "Listings <no-reply@listings.test>" });
+    setEnv({ SMTP_URL: smtp.url, MAIL_FROM: "Listings <no-reply@listings.test>" });
     const to = address();
     await sendMail({ to, subject: "Confirm your e-mail", text: "Open this link:\nhttps://listings.test/confirm?token=abc" });
 
-    const message = received.find((candidate) => candidate.to.includes(to));
+    const message = smtp.mails.find((candidate) => candidate.to.includes(to));
     expect(message).toBeDefined();
     expect(message!.to).toEqual([to]);
     expect(message!.from).toBe("no-reply@listings.test");
@@ -96,7 +62,7 @@ describe("sendMail", () => {
   });
 
   it("with SMTP_URL, sends the HTML part beside the text", async () => {
-    setEnv({ SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${port}` });
+    setEnv({ SMTP_URL: smtp.url });
     const to = address();
     await sendMail({
       to,
@@ -105,14 +71,14 @@ describe("sendMail", () => {
       html: '<p>Reset: <a href="https://listings.test/r">link</a></p>',
     });
 
-    const message = received.find((candidate) => candidate.to.includes(to))!;
+    const message = smtp.mails.find((candidate) => candidate.to.includes(to))!;
     expect(message.raw).toMatch(/^Content-Type: multipart\/alternative;/m);
     expect(message.raw).toContain("Reset: https://listings.test/r");
     expect(message.raw).toMatch(/<a href=3D"https:\/\/listings\.test\/r">link<\/a>|<a href="https:\/\/listings\.test\/r">link<\/a>/);
   });
 
   it("with SMTP_URL, a refused delivery rejects (the caller sees the failure)", async () => {
-    setEnv({ SMTP_URL: `smtp://mailer:wrong@127.0.0.1:${port}` });
+    setEnv({ SMTP_URL: `smtp://mailer:wrong@127.0.0.1:${smtp.port}` });
     await expect(sendMail({ to: address(), subject: "s", text: "t" })).rejects.toThrow();
   });
 
@@ -134,7 +100,7 @@ describe("sendMail", () => {
     expect(rows[0].createdAt).toBeInstanceOf(Date);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: "info", to, subject: "Confirm your e-mail", text: "https://listings.test/confirm?token=xyz" });
-    expect(received.some((message) => message.to.includes(to))).toBe(false);
+    expect(smtp.mails.some((message) => message.to.includes(to))).toBe(false);
   });
 
   it("without SMTP_URL in production, refuses with a clear error and stores and logs nothing", async () => {
