@@ -1,5 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { and, count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDatabase, configureDatabase, database } from "@/db";
@@ -11,10 +10,11 @@ import { activeListing, validApartment } from "../support/listings";
 import { ndjson, postImport } from "../imports/support";
 import { reachEnv, reachSettings } from "../support/run-database";
 import { onPostgresRun } from "../support/engine";
+import { jobWorkers } from "./support/job-worker-process";
 
 /**
  * The server killed (SIGKILL) in the middle of a bulk import, then restarted: the import completes
- * with every line applied exactly once. The "server" is `import-worker.ts`, a child process running
+ * with every line applied exactly once. The "server" is `job-worker.ts` (for `listings.import`), a child process running
  * the embedded runner's passes over the import job on a throwaway PostgreSQL database. The restarted
  * child's clock runs 50 seconds ahead: past the dead one's job lease (45 s from its claim or its last
  * renewal, both before the kill), so the import resumes within a minute of the restart, where the
@@ -29,7 +29,7 @@ const inventorySize = 2000;
 const keptByFullImport = 200;
 
 const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const workerScript = path.join(import.meta.dirname, "import-worker.ts");
+const workers = jobWorkers("listings.import");
 const lineCount = 3000;
 const confirmed = 20;
 
@@ -38,7 +38,6 @@ if (!onPostgresRun) console.info("Import kill test skipped: it runs on PostgreSQ
 const fileSettings = () => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE });
 
 let throwaway: ThrowawayDatabase | undefined;
-const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
   if (!onPostgresRun) return;
@@ -48,7 +47,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) child.kill("SIGKILL");
+  workers.killAll();
   if (!onPostgresRun) return;
   await closeDatabase();
   configureDatabase(fileSettings);
@@ -58,20 +57,7 @@ afterAll(async () => {
 async function startWorker(offsetMs: number): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...reachEnv(throwaway!.url), WORKER_OFFSET_MS: String(offsetMs) };
   delete env.PGLITE_TEMPLATE;
-  const child = spawn(process.execPath, ["--import", "tsx", workerScript], { env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  children.add(child);
-  await new Promise<void>((resolve, reject) => {
-    child.on("message", (message: { type: string }) => message.type === "ready" && resolve());
-    child.once("exit", (code, signal) => reject(new Error(`import worker exited before it was ready (${code ?? signal})`)));
-  });
-  return child;
-}
-
-async function killed(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGKILL");
-  await exited;
-  children.delete(child);
+  return workers.start(env);
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs: number, everyMs: number): Promise<boolean> {
@@ -104,7 +90,7 @@ describe.skipIf(!onPostgresRun)("bulk import killed and restarted (PostgreSQL)",
 
     const first = await startWorker(0);
     expect(await until(async () => (await applied()) >= 300, 60_000, 10)).toBe(true);
-    await killed(first);
+    await workers.killed(first);
     const atKill = await applied();
     expect(atKill).toBeLessThan(lineCount);
 
@@ -114,7 +100,7 @@ describe.skipIf(!onPostgresRun)("bulk import killed and restarted (PostgreSQL)",
       return row.status === "completed";
     };
     expect(await until(completed, 120_000, 200)).toBe(true);
-    await killed(second);
+    await workers.killed(second);
 
     expect(await applied()).toBe(lineCount);
     const [owned] = await db.select({ n: count() }).from(listings).where(eq(listings.accountId, account.id));
@@ -189,13 +175,13 @@ describe.skipIf(!onPostgresRun)("bulk import killed and restarted (PostgreSQL)",
           .from(listingImportLines)
           .where(and(eq(listingImportLines.importId, id), eq(listingImportLines.outcome, "withdrawn")));
       expect(await until(async () => (await withdrawnRows()).length >= 100, 60_000, 10)).toBe(true);
-      await killed(worker);
+      await workers.killed(worker);
       const atKill = (await withdrawnRows()).length;
       expect(atKill).toBeLessThan(absent.length);
 
       const restarted = await startWorker(50_000);
       expect(await until(() => ended(id), 120_000, 200)).toBe(true);
-      await killed(restarted);
+      await workers.killed(restarted);
 
       const withdrawn = await withdrawnRows();
       expect(withdrawn).toHaveLength(absent.length);

@@ -3,6 +3,7 @@ import { postgresChildDatabase } from "../support/child-database";
 import { accountWithKey } from "../support/fixtures";
 import { activeListing } from "../support/listings";
 import { startApiServer, type ApiServerProcess } from "./support/api-server-process";
+import { onPostgresRun } from "../support/engine";
 
 /**
  * `GET /events?wait=` across instances: two real server processes (`api-server.ts`) on one PostgreSQL
@@ -12,7 +13,6 @@ import { startApiServer, type ApiServerProcess } from "./support/api-server-proc
  * IPC) when the request waits, so the change is made only then. PostgreSQL only (two processes cannot
  * share a PGlite folder): `npm run test:pg` runs it.
  */
-const onPostgresRun = Boolean(process.env.DATABASE_URL);
 
 const target = postgresChildDatabase("test_long_poll");
 const servers: ApiServerProcess[] = [];

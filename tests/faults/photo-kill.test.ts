@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,10 +15,12 @@ import { startHttpServer, type LocalServer } from "../support/local-http-server"
 import { pngPhoto, webpPhoto } from "@/tests/media/images";
 import { reachEnv, reachSettings } from "../support/run-database";
 import { restoreEnv, setEnv } from "../support/env";
+import { jobWorkers } from "./support/job-worker-process";
+import { onPostgresRun } from "../support/engine";
 
 /**
  * The server killed (SIGKILL) while it processes a photo list, then restarted: the list completes.
- * The "server" is `photo-worker.ts`, a child process running the embedded runner's passes over the
+ * The "server" is `job-worker.ts` (for `photos.process`), a child process running the embedded runner's passes over the
  * photo job on a throwaway PostgreSQL database; the photos come from a local HTTP server in this
  * process, which holds the second photo's answer until the child has been killed. The restarted
  * child's clock runs 11 minutes ahead, past the dead one's job claim (10 minutes) and listing lease
@@ -26,9 +28,8 @@ import { restoreEnv, setEnv } from "../support/env";
  */
 
 const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const workerScript = path.join(import.meta.dirname, "photo-worker.ts");
+const workers = jobWorkers("photos.process");
 
-const onPostgresRun = Boolean(process.env.DATABASE_URL);
 if (!onPostgresRun) console.info("Photo kill test skipped: it runs on PostgreSQL, with npm run test:pg");
 
 const fileSettings = () => ({ ...databaseSettings(), template: process.env.PGLITE_TEMPLATE });
@@ -36,7 +37,6 @@ const fileSettings = () => ({ ...databaseSettings(), template: process.env.PGLIT
 let throwaway: ThrowawayDatabase | undefined;
 let server: LocalServer;
 let blobDir: string;
-const children = new Set<ChildProcess>();
 let holdSlow = true;
 let slowAsked: () => void = () => {};
 const slowRequested = new Promise<void>((resolve) => (slowAsked = resolve));
@@ -64,7 +64,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) child.kill("SIGKILL");
+  workers.killAll();
   if (!onPostgresRun) return;
   restoreEnv();
   await server.close();
@@ -84,20 +84,7 @@ async function startWorker(offsetMs: number): Promise<ChildProcess> {
   };
   delete env.PGLITE_TEMPLATE;
   delete env.BLOB_READ_WRITE_TOKEN;
-  const child = spawn(process.execPath, ["--import", "tsx", workerScript], { env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  children.add(child);
-  await new Promise<void>((resolve, reject) => {
-    child.on("message", (message: { type: string }) => message.type === "ready" && resolve());
-    child.once("exit", (code, signal) => reject(new Error(`photo worker exited before it was ready (${code ?? signal})`)));
-  });
-  return child;
-}
-
-async function killed(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGKILL");
-  await exited;
-  children.delete(child);
+  return workers.start(env);
 }
 
 describe.skipIf(!onPostgresRun)("photo processing killed and restarted (PostgreSQL)", () => {
@@ -116,7 +103,7 @@ describe.skipIf(!onPostgresRun)("photo processing killed and restarted (PostgreS
 
     const first = await startWorker(0);
     await slowRequested;
-    await killed(first);
+    await workers.killed(first);
     const db = (await database()).connection;
     const [listing] = await db.select().from(listings).where(eq(listings.code, code));
     expect(listing.mediaProcessing).toBe(true);
@@ -130,7 +117,7 @@ describe.skipIf(!onPostgresRun)("photo processing killed and restarted (PostgreS
       const [now] = await db.select({ processing: listings.mediaProcessing }).from(listings).where(eq(listings.code, code));
       done = !now.processing;
     }
-    await killed(second);
+    await workers.killed(second);
     expect(done).toBe(true);
     const rows = await db.select().from(photos).where(eq(photos.listingId, listing.id)).orderBy(asc(photos.position));
     expect(rows.map((row) => [row.sourceUrl, row.state])).toEqual([

@@ -12,6 +12,7 @@ import { activeListing } from "../support/listings";
 import { startHttpServer, type LocalServer } from "../support/local-http-server";
 import { startOtlpReceiver } from "../telemetry/otlp-receiver";
 import { startApiServer } from "./support/api-server-process";
+import { onPostgresRun } from "../support/engine";
 
 /**
  * SIGTERM to a real server process under load (`api-server.ts`: the start-up path of
@@ -27,7 +28,6 @@ import { startApiServer } from "./support/api-server-process";
  * by it after the server has exited: a throwaway PostgreSQL database (`npm run test:pg`), or a PGlite
  * folder (`npm test`), which the server must have closed for this process to open it again.
  */
-const onPostgresRun = Boolean(process.env.DATABASE_URL);
 
 const clients = 4;
 

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { onPostgresRun } from "../support/engine";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
@@ -74,9 +75,8 @@ async function startUpRefusal(env: Record<string, string | undefined>) {
 }
 
 const server = new URL(process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
-const onPostgres = Boolean(process.env.DATABASE_URL);
-describe.skipIf(!onPostgres)(
-  `a PostgreSQL server that refuses the session at start${onPostgres ? "" : " (skipped: npm run test:pg runs it)"}`,
+describe.skipIf(!onPostgresRun)(
+  `a PostgreSQL server that refuses the session at start${onPostgresRun ? "" : " (skipped: npm run test:pg runs it)"}`,
   () => {
     it("a database that does not exist: one line saying so, exit 1", async () => {
       const missing = new URL(server);

@@ -13,6 +13,7 @@ import { createListing } from "../support/listings";
 import { startHttpServer, type LocalServer } from "../support/local-http-server";
 import { jpegPhoto, pngPhoto } from "@/tests/media/images";
 import { restoreEnv, setEnv } from "../support/env";
+import { onPostgresRun } from "../support/engine";
 
 /**
  * `npm run worker` as a deployment runs it: a real process (scripts/worker.ts under tsx) on a
@@ -23,7 +24,6 @@ import { restoreEnv, setEnv } from "../support/env";
 
 const workerScript = path.resolve("scripts/worker.ts");
 
-const onPostgresRun = Boolean(process.env.DATABASE_URL);
 if (!onPostgresRun) console.info("Worker process test skipped: it runs on PostgreSQL, with npm run test:pg");
 
 const childDatabase = postgresChildDatabase("test_worker_process");

@@ -8,8 +8,8 @@ import { withTransaction, type TransactionContext, type StaffActor } from "@/lib
 import { lockAnyListing, retryWhileBusy } from "@/lib/domain/listings/locking";
 import { accountWithKey, call, operatorCtx } from "../support/fixtures";
 import { createListing } from "../support/listings";
+import { onPostgresRun } from "../support/engine";
 
-const onPostgres = Boolean(process.env.DATABASE_URL);
 const patch = (key: string, code: string, body: unknown) =>
   call(PATCH, { path: `/listings/${code}`, method: "PATCH", key, body, params: { code } });
 
@@ -37,8 +37,8 @@ async function holdListing(code: string) {
 }
 
 // Concurrency needs a second session: PGlite runs one, so these run on PostgreSQL (`npm run test:pg`, CI).
-if (!onPostgres) console.info("listing concurrency tests skipped on PGlite: they run on PostgreSQL with npm run test:pg");
-describe.skipIf(!onPostgres)("writes to one listing are serialized (real PostgreSQL)", () => {
+if (!onPostgresRun) console.info("listing concurrency tests skipped on PGlite: they run on PostgreSQL with npm run test:pg");
+describe.skipIf(!onPostgresRun)("writes to one listing are serialized (real PostgreSQL)", () => {
   it("answers 409 listing_busy and writes nothing while another write holds the listing", async () => {
     const { key } = await accountWithKey();
     const listing = await createListing(key);

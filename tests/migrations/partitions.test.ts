@@ -5,6 +5,7 @@ import { openDatabase } from "@/db/client";
 import { committedMigrations, migrateDatabase } from "@/db/migrate";
 import { createThrowawayDatabase } from "@/db/throwaway";
 import { migrateFirst } from "./support";
+import { onPostgresRun } from "../support/engine";
 
 /**
  * Migration 0017 turns api_log and events into tables partitioned by week without losing a row: on a
@@ -16,7 +17,6 @@ import { migrateFirst } from "./support";
  * PostgreSQL database too.
  */
 const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const onPostgresRun = Boolean(process.env.DATABASE_URL);
 const migrationIndex = (prefix: string) => committedMigrations().findIndex((migration) => migration.tag.startsWith(prefix));
 
 const cleanups: (() => Promise<unknown>)[] = [];

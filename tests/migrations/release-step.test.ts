@@ -8,6 +8,7 @@ import { committedMigrations, migrateDatabase, migrationLockKey, pendingMigratio
 import { createThrowawayDatabase, type ThrowawayDatabase } from "@/db/throwaway";
 import { loggedLines, migrateFirst, root, runScript } from "./support";
 import { reachEnv } from "../support/run-database";
+import { onPostgresRun } from "../support/engine";
 
 /**
  * Migrations as a release step, on PostgreSQL with real processes: `npm run db:migrate` (the CLI's
@@ -17,7 +18,6 @@ import { reachEnv } from "../support/run-database";
  */
 
 const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const onPostgresRun = Boolean(process.env.DATABASE_URL);
 if (!onPostgresRun) console.info("Migration release-step tests skipped: they run on PostgreSQL, with npm run test:pg");
 
 const committed = committedMigrations();

@@ -9,6 +9,7 @@ import { resetRateLimiter } from "@/lib/infra/rate-limit";
 import { auditApiLog } from "../support/api-log-audit";
 import { createdKeys } from "../support/created-keys";
 import { rememberTemplate, restoreTemplate, templateRemembered } from "../support/test-database";
+import { onPostgresRun } from "../support/engine";
 
 /**
  * Runs around every integration test file. The files of a worker run one after another in one
@@ -20,7 +21,6 @@ import { rememberTemplate, restoreTemplate, templateRemembered } from "../suppor
  * instances of the server would. Embedded, each worker loads the migrated template (global.ts) into
  * memory once, and every file starts on it as the template was: it is restored after each file.
  */
-const onPostgres = Boolean(process.env.DATABASE_URL);
 // Started as the CLI is, once per worker (a later file's call answers the first's): the database
 // where the environment says, embedded loaded from the migrated template.
 await boot({ role: "cli", database: { template: process.env.PGLITE_TEMPLATE } });
@@ -43,7 +43,7 @@ function restoreEnvironment() {
 restoreEnvironment();
 
 beforeAll(async () => {
-  if (!onPostgres && !templateRemembered()) await rememberTemplate(await database());
+  if (!onPostgresRun && !templateRemembered()) await rememberTemplate(await database());
 });
 
 /**
@@ -65,7 +65,7 @@ afterAll(async () => {
 async function afterFile(keys: string[]) {
   if (databaseOpened()) {
     await flushApiLog();
-    if (onPostgres) {
+    if (onPostgresRun) {
       appendFileSync(path.join(process.env.TEST_KEYS_DIR!, `${process.pid}.txt`), keys.map((key) => `${key}\n`).join(""));
     } else {
       const db = await database();

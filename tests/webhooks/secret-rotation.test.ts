@@ -15,10 +15,10 @@ import { cli } from "../cli/support";
 import { deliver, hookedAccount, localReceiver, onlyDelivery, plusSeconds, verifyingWith, withLocalReceivers } from "./delivery-support";
 import { deliveriesOf, keyedAccount, receiver, record, webhookRow } from "./support";
 import { setEnv } from "../support/env";
+import { onPostgresRun } from "../support/engine";
 
 withLocalReceivers();
 
-const onPostgres = Boolean(process.env.DATABASE_URL);
 const testAuthSecret = process.env.AUTH_SECRET!;
 const oldAuthSecret = "an-auth-secret-retired-by-this-test-of-32-characters";
 const key = (fill: number) => Buffer.alloc(32, fill).toString("base64");
@@ -140,7 +140,7 @@ describe("ENCRYPTION_KEYS rotation", () => {
       expect(await sealedOf(webhook.id)).toBe(resealed);
       expect(second).toMatchObject({ unreadable: expect.objectContaining({ gone: 1 }) });
       // Only this file writes to its embedded database; on PostgreSQL other files may add webhooks between the runs.
-      if (!onPostgres) expect(second).toMatchObject({ reencrypted: 0 });
+      if (!onPostgresRun) expect(second).toMatchObject({ reencrypted: 0 });
 
       setEnv({ ENCRYPTION_KEYS: `b:${keyB}` });
       await publish();
