@@ -4,6 +4,8 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort, type PgBouncer } from "@/db/pgbouncer";
+import { Redis } from "ioredis";
+import { defaultRedisUrl } from "../support/upstash-bridge";
 
 /**
  * What the journeys on the release bundle share (docs/operations.md, Deploy (self-hosted)): `.next/standalone`
@@ -116,6 +118,31 @@ export function bundleEnvironment(release: ReleaseBundle, databaseUrl: string, p
     UNSAFE_ALLOW_LOCAL_URLS: "1",
     LOG_LEVEL: "warn",
   };
+}
+
+/**
+ * Waits for the key's rate-limit counter in Redis, the proof that the bundle's Upstash limiter counts
+ * there. A first call slower than the limiter's timeout (a cold script load on a busy machine) is
+ * answered from the process's count and opens the circuit; a call 5 s on starts the probe that closes
+ * it. So `ping` (a call with the key) is made again every 2 s meanwhile, a handful far below its limit.
+ */
+export async function keyCountedInRedis(release: ReleaseBundle, keyId: string, ping: () => Promise<Response>): Promise<string[]> {
+  const redis = new Redis(defaultRedisUrl);
+  try {
+    let lastCall = Date.now();
+    return await release.eventually("the key's counter in Redis", async () => {
+      const found = await redis.keys(`ratelimit:*${keyId}*`);
+      if (found.length > 0) return found;
+      if (Date.now() - lastCall >= 2000) {
+        lastCall = Date.now();
+        const answer = await ping();
+        if (answer.status !== 200) throw new Error(`the key's call answered ${answer.status}`);
+      }
+      return undefined;
+    });
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** A key of the account with that e-mail, made by the bundle's CLI. */
