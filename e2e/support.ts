@@ -224,10 +224,6 @@ export async function expectNoHorizontalScroll(page: Page, name: string): Promis
   expect(overflow, `horizontal scroll at 360 px on ${name}: ${wide.join(", ")}`).toBeLessThanOrEqual(0);
 }
 
-/**
- * A screenshot at the current (desktop) size, no serious or critical axe violation, no horizontal
- * scroll at 360 px and a screenshot there (`<name>-desktop`, `<name>-360px`); then the viewport as it was.
- */
 /** Collects CSP violations from both the DOM event and the console, from before the page's first script. */
 export async function watchPolicy(page: Page): Promise<() => Promise<string[]>> {
   const consoleReports: string[] = [];
@@ -263,6 +259,10 @@ export function expectPageHeaders(response: Response | APIResponse, { inlineStyl
   expect(headers["permissions-policy"]).toContain("camera=()");
 }
 
+/**
+ * A screenshot at the current (desktop) size, no serious or critical axe violation, no horizontal
+ * scroll at 360 px and a screenshot there (`<name>-desktop`, `<name>-360px`); then the viewport as it was.
+ */
 export async function checkPage(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   const viewport = page.viewportSize();
   await screenshot(page, testInfo, `${name}-desktop`);

@@ -3,8 +3,8 @@ import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, type PgBouncer } from "@/db/pgbouncer";
 import { Redis } from "ioredis";
+import { freePort, type PgBouncer } from "@/db/pgbouncer";
 import { defaultRedisUrl } from "../support/upstash-bridge";
 
 /**

@@ -6,6 +6,7 @@ import { allColumns, builtOnce } from "@/db/built-once";
 import { accounts, agencies, listings } from "@/db/schema";
 import { accountWithKey } from "../support/fixtures";
 import { createListing } from "../support/listings";
+import { onPostgresRun } from "../support/engine";
 
 const listed = { row: listings, accountName: accounts.name, agencyName: agencies.name };
 const byCode = builtOnce<{ row: typeof listings.$inferSelect; accountName: string; agencyName: string | null }>(listed, (db) =>
@@ -112,7 +113,6 @@ describe("statements built once", () => {
     ).rejects.toThrow("roll back");
   });
 
-  const onPostgres = Boolean(process.env.DATABASE_URL);
   const pooled = Boolean(process.env.DATABASE_URL_UNPOOLED);
   const marked = (marker: string, planEachRun: boolean) =>
     builtOnce<{ marker: string }>(
@@ -141,8 +141,8 @@ describe("statements built once", () => {
     };
   }
 
-  it.skipIf(!onPostgres)(
-    `are prepared by name on a session of PostgreSQL, so planned once for every run, unless planEachRun leaves them unnamed${onPostgres ? "" : " (skipped: PGlite names no statement; npm run test:pg runs it)"}`,
+  it.skipIf(!onPostgresRun)(
+    `are prepared by name on a session of PostgreSQL, so planned once for every run, unless planEachRun leaves them unnamed${onPostgresRun ? "" : " (skipped: PGlite names no statement; npm run test:pg runs it)"}`,
     async () => {
       const { key } = await accountWithKey();
       const { code } = await createListing(key);

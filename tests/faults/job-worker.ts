@@ -1,6 +1,6 @@
 /**
  * A stand-in for the app process in `import-kill.test.ts` and `photo-kill.test.ts`, run with
- * `node --import tsx` and an IPC channel (`startJobWorker` in support/job-worker-process.ts): it opens
+ * `node --import tsx` and an IPC channel (`jobWorkers` in support/job-worker-process.ts): it opens
  * the database its environment names (`DATABASE_URL`) as the server does and runs the embedded
  * runner's pass over one job, named by its argument (`listings.import` or `photos.process`), every
  * 100 ms, as the runner's tick does. Its clock runs `WORKER_OFFSET_MS` ahead of the real one, so a

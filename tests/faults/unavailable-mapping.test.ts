@@ -8,6 +8,7 @@ import { keyedEndpoint } from "@/lib/adapters/http/endpoint";
 import { databaseRetryAfterSeconds, renderProblem } from "@/lib/base/problem";
 import { apiDocument } from "@/app/api/v1/routes";
 import { accountWithKey, call } from "../support/fixtures";
+import { onPostgresRun } from "../support/engine";
 
 /** What postgres.js and drizzle throw, reduced to the members the classification reads. */
 const driverError = (code: string) => Object.assign(new Error(`write ${code} 127.0.0.1:5432`), { code });
@@ -54,7 +55,7 @@ describe("database unavailable: classification", () => {
   });
 
   const adminUrl = process.env.PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  it.skipIf(!process.env.DATABASE_URL)(
+  it.skipIf(!onPostgresRun)(
     `classifies a database that stops accepting connections (55000) or is dropped (3D000) while serving${process.env.DATABASE_URL ? "" : " (skipped: needs a PostgreSQL server; npm run test:pg runs it)"}`,
     async () => {
       const target = await createThrowawayDatabase(adminUrl, "test_refusing");

@@ -5,6 +5,7 @@ import { jobs, listingFeeds } from "@/db/schema";
 import { accountContext, systemContext } from "@/lib/base/context";
 import { schedulePulls } from "@/lib/domain/feeds/schedule-pulls";
 import { listFeeds as listFeedsService } from "@/lib/domain/feeds/list-feeds";
+import { onPostgresRun } from "../support/engine";
 import { restoreEnv, setEnv } from "../support/env";
 import { startHttpServer, type LocalServer } from "../support/local-http-server";
 import { startSmtpServer, type LocalSmtpServer } from "../support/smtp-server";
@@ -95,7 +96,7 @@ describe("feeds.schedule", () => {
     for (const id of ids) expect((await feedRow(id)).nextPullAt).toEqual(new Date(now.getTime() + 60 * minute));
   });
   // PostgreSQL only: PGlite runs one session, where locks never contend.
-  it.skipIf(!process.env.DATABASE_URL)("skips a feed another transaction holds rather than wait for it (PostgreSQL)", async () => {
+  it.skipIf(!onPostgresRun)("skips a feed another transaction holds rather than wait for it (PostgreSQL)", async () => {
     const { key } = await accountWithKey();
     const at = pastMoment();
     const held = await feedAt(key, `${feedServer.origin}/held`, {}, at);

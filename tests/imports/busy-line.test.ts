@@ -4,13 +4,14 @@ import { database } from "@/db";
 import { accountWithKey } from "../support/fixtures";
 import { createListing, validApartment } from "../support/listings";
 import { getImport, ndjson, postImport, runImports } from "./support";
+import { onPostgresRun } from "../support/engine";
 
 // A listing another transaction holds while the import runs: its line fails under the import's first,
 // savepoint-free pass (the lock is refused, NOWAIT), so the whole batch is rolled back and applied again
 // line by line under savepoints: that line is tried again, then refused `listing_busy` as a single
 // call would be answered 409, and the other lines of its batch are applied once. PostgreSQL only:
 // PGlite runs one session, where locks never contend.
-describe.skipIf(!process.env.DATABASE_URL)("an import line whose listing is held by another write (PostgreSQL)", () => {
+describe.skipIf(!onPostgresRun)("an import line whose listing is held by another write (PostgreSQL)", () => {
   it("is refused listing_busy after its retries; the other lines of its batch are applied once", async () => {
     const { key } = await accountWithKey();
     const held = await createListing(key, validApartment({ external_ref: "busy-1" }));

@@ -12,6 +12,7 @@ import { runDueJobs } from "@/lib/adapters/jobs/run";
 import { accountWithKey } from "../support/fixtures";
 import { activeListing } from "../support/listings";
 import { plusSeconds, rowsNamed } from "./fixtures";
+import { onPostgresRun } from "../support/engine";
 
 const statusOf = async (code: string) => {
   const { connection: db } = await database();
@@ -93,7 +94,7 @@ describe("unconfirmStaleListings", () => {
   });
 
   // PostgreSQL only: PGlite runs one session, where locks never contend.
-  it.skipIf(!process.env.DATABASE_URL)("leaves a listing another write holds to the next run (PostgreSQL)", async () => {
+  it.skipIf(!onPostgresRun)("leaves a listing another write holds to the next run (PostgreSQL)", async () => {
     const now = new Date();
     const held = await staleListing(now);
     const db = await database();

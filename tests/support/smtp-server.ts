@@ -27,8 +27,14 @@ export interface LocalSmtpServer {
  */
 export async function startSmtpServer(options: { credentials?: { user: string; password: string } } = {}): Promise<LocalSmtpServer> {
   const { credentials } = options;
-  const mails: ReceivedMail[] = [];
-  const state = { refuse: false };
+  // Its address is known once the server listens, before any message can arrive.
+  const local: LocalSmtpServer = {
+    url: "",
+    port: 0,
+    mails: [],
+    refuse: false,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
   const server = new SMTPServer({
     disabledCommands: credentials ? ["STARTTLS"] : ["STARTTLS", "AUTH"],
     allowInsecureAuth: Boolean(credentials),
@@ -43,8 +49,8 @@ export async function startSmtpServer(options: { credentials?: { user: string; p
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
-        if (state.refuse) return callback(new Error("Mailbox unavailable"));
-        mails.push({
+        if (local.refuse) return callback(new Error("Mailbox unavailable"));
+        local.mails.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined,
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
           user: session.user as string | undefined,
@@ -55,18 +61,7 @@ export async function startSmtpServer(options: { credentials?: { user: string; p
     },
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  const userInfo = credentials ? `${credentials.user}:${credentials.password}@` : "";
-  return {
-    url: `smtp://${userInfo}127.0.0.1:${port}`,
-    port,
-    mails,
-    get refuse() {
-      return state.refuse;
-    },
-    set refuse(value: boolean) {
-      state.refuse = value;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  local.port = (server.server.address() as AddressInfo).port;
+  local.url = `smtp://${credentials ? `${credentials.user}:${credentials.password}@` : ""}127.0.0.1:${local.port}`;
+  return local;
 }
